@@ -1,0 +1,69 @@
+import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { mkdtempSync, rmSync, writeFileSync, renameSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { countPatchFiles, digestOf, stagedDigest } from './digest';
+
+const dirs: string[] = [];
+afterEach(() => { for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true }); });
+
+function repo(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'digest-'));
+  dirs.push(dir);
+  const git = (...a: string[]) => execFileSync('git', a, { cwd: dir });
+  git('init', '-q', '-b', 'main');
+  git('config', 'user.email', 't@example.com');
+  git('config', 'user.name', 't');
+  writeFileSync(join(dir, 'a.txt'), 'one\ntwo\n');
+  writeFileSync(join(dir, 'old.txt'), 'rename me\n'.repeat(20));
+  git('add', '.');
+  git('commit', '-q', '-m', 'base');
+  return dir;
+}
+
+describe('staged digest', () => {
+  it('DIGEST-1: digest is sha256 of the exact bytes of git diff --cached --binary --no-color --no-ext-diff', async () => {
+    const dir = repo();
+    writeFileSync(join(dir, 'a.txt'), 'one\nTWO\n');
+    writeFileSync(join(dir, 'bin.dat'), Buffer.from([0, 1, 2, 255, 0, 10, 13]));
+    renameSync(join(dir, 'old.txt'), join(dir, 'new.txt'));
+    execFileSync('git', ['add', '-A'], { cwd: dir });
+    const expected = execFileSync('git', ['diff', '--cached', '--binary', '--no-color', '--no-ext-diff'], { cwd: dir });
+    const got = await stagedDigest(dir);
+    expect(got.patch.equals(expected)).toBe(true);
+    expect(got.digest).toBe('sha256:' + createHash('sha256').update(expected).digest('hex'));
+    expect(got.digest).toMatch(/^sha256:[0-9a-f]{64}$/);
+    expect(got.files).toBe(3);
+  });
+
+  it('DIGEST-2: an unstaged edit does not change the digest; a staged one does', async () => {
+    const dir = repo();
+    writeFileSync(join(dir, 'a.txt'), 'staged\n');
+    execFileSync('git', ['add', 'a.txt'], { cwd: dir });
+    const first = await stagedDigest(dir);
+    writeFileSync(join(dir, 'a.txt'), 'worktree only\n');
+    expect((await stagedDigest(dir)).digest).toBe(first.digest);
+    execFileSync('git', ['add', 'a.txt'], { cwd: dir });
+    expect((await stagedDigest(dir)).digest).not.toBe(first.digest);
+  });
+
+  it('DIGEST-3: nothing staged is the digest of zero bytes and zero files', async () => {
+    const dir = repo();
+    const got = await stagedDigest(dir);
+    expect(got.files).toBe(0);
+    expect(got.digest).toBe(digestOf(Buffer.alloc(0)));
+  });
+
+  it('DIGEST-1: a content line that looks like a header is not counted as a file', () => {
+    const patch = Buffer.from('diff --git a/x b/x\n--- a/x\n+++ b/x\n@@ -1 +1 @@\n-diff --git a/y b/y\n+z\n');
+    expect(countPatchFiles(patch)).toBe(1);
+  });
+
+  it('DIGEST-4: a directory that is not a git work tree is an E_GIT error', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'digest-nogit-'));
+    dirs.push(dir);
+    await expect(stagedDigest(dir)).rejects.toMatchObject({ code: 'E_GIT' });
+  });
+});

@@ -1,0 +1,79 @@
+// Every line of `.agents/events.jsonl` (EVENTS-1..n). Writers emit only these;
+// readers also accept unknown event types (see `AnyBusEvent`).
+import * as z from 'zod/mini';
+import { IsoTime, TaskId } from './ids';
+
+const base = { ts: IsoTime };
+const Sha256Digest = z.string().check(z.regex(/^sha256:[0-9a-f]{64}$/, 'digest must be sha256:<64 hex>'));
+export { Sha256Digest };
+
+export const TaskClaimed = z.object({ ...base, event: z.literal('task_claimed'), task: TaskId, agent: z.string(), machine: z.string() });
+export const TaskProgress = z.object({ ...base, event: z.literal('task_progress'), task: TaskId, note: z.string(), agent: z.optional(z.string()) });
+export const TaskComplete = z.object({ ...base, event: z.literal('task_complete'), task: TaskId, result: z.enum(['pass', 'fail']) });
+export const TaskFailed = z.object({ ...base, event: z.literal('task_failed'), task: TaskId, agent: z.string(), reason: z.string() });
+export const SessionEnd = z.object({
+  ...base,
+  event: z.literal('session_end'),
+  session: z.string(),
+  task: z.optional(TaskId),
+  files_changed: z.optional(z.int()),
+  tests_summary: z.optional(z.string()),
+  exit_status: z.optional(z.string()),
+});
+export const CouncilVerdictEvent = z.object({
+  ...base,
+  event: z.literal('council_verdict'),
+  task: TaskId,
+  verdict: z.enum(['PASS', 'FAIL']),
+  evaluator_count: z.int(),
+  abstentions: z.int(),
+});
+export const TaskAnnotation = z.object({
+  ...base,
+  event: z.literal('task_annotation'),
+  task: TaskId,
+  turn: z.int(),
+  anchor: z.string(),
+  author: z.string(),
+  seq: z.int(),
+});
+export const ApprovalRequested = z.object({
+  ...base,
+  event: z.literal('approval_requested'),
+  task: TaskId,
+  digest: Sha256Digest,
+  worktree: z.string(),
+  files: z.int(),
+});
+export const ApprovalGranted = z.object({ ...base, event: z.literal('approval_granted'), task: TaskId, digest: Sha256Digest, by: z.string() });
+export const ApprovalDenied = z.object({
+  ...base,
+  event: z.literal('approval_denied'),
+  task: TaskId,
+  digest: Sha256Digest,
+  by: z.string(),
+  reason: z.optional(z.string()),
+});
+
+export const BusEvent = z.discriminatedUnion('event', [
+  TaskClaimed,
+  TaskProgress,
+  TaskComplete,
+  TaskFailed,
+  SessionEnd,
+  CouncilVerdictEvent,
+  TaskAnnotation,
+  ApprovalRequested,
+  ApprovalGranted,
+  ApprovalDenied,
+]);
+export type BusEvent = z.infer<typeof BusEvent>;
+export type BusEventName = BusEvent['event'];
+export type BusEventOf<K extends BusEventName> = Extract<BusEvent, { event: K }>;
+
+/** What a reader accepts: any object with `ts` and `event` (unknown types tolerated). */
+export const AnyBusEvent = z.looseObject({ ts: z.string(), event: z.string() });
+export type AnyBusEvent = z.infer<typeof AnyBusEvent>;
+
+/** Helper for writers: an event without its `ts`, stamped when appended. */
+export type NewBusEvent = BusEvent extends infer E ? (E extends BusEvent ? Omit<E, 'ts'> : never) : never;

@@ -1,0 +1,47 @@
+// Bodies of the relay's HTTP endpoints (HTTP-n). Every body is validated at the edge.
+import * as z from 'zod/mini';
+import { DeviceView } from './views';
+
+/** `POST /api/pair`: one-time code from `commandr pair`, the device's name and public key. */
+export const PairRequest = z.object({
+  code: z.string().check(z.regex(/^[A-Za-z0-9_-]{16,64}$/, 'pairing code has the wrong form')),
+  name: z.string().check(z.minLength(1), z.maxLength(80)),
+  /** The public half of a non-extractable ECDSA P-256 key, as a JWK. */
+  publicKey: z.object({ kty: z.literal('EC'), crv: z.literal('P-256'), x: z.string().check(z.maxLength(64)), y: z.string().check(z.maxLength(64)) }),
+});
+export type PairRequest = z.infer<typeof PairRequest>;
+export const PairResponse = z.object({ device: DeviceView });
+
+/** `GET /healthz`. */
+export const Health = z.object({ ok: z.literal(true), version: z.string() });
+
+/** Headers of a signed HTTP request (the service worker's `POST /api/action`, audio uploads). */
+export const DEVICE_HEADER = 'x-commandr-device';
+export const TS_HEADER = 'x-commandr-ts';
+export const SIG_HEADER = 'x-commandr-signature';
+
+/** `POST /api/transcribe` answer. */
+export const TranscribeResponse = z.object({ text: z.string() });
+
+/** `POST /api/permissions` (hook credential): a tool call waiting for a person. */
+export const PermissionAsk = z.object({
+  session: z.string().check(z.minLength(1), z.maxLength(256)),
+  task: z.optional(z.string().check(z.maxLength(128))),
+  agent: z.optional(z.string().check(z.maxLength(256))),
+  tool: z.string().check(z.minLength(1), z.maxLength(256)),
+  summary: z.string().check(z.maxLength(2000)),
+  detail: z.optional(z.string().check(z.maxLength(64 * 1024))),
+  cwd: z.string().check(z.maxLength(4096)),
+  /** Command prefix used for allow-for-session matching. */
+  prefix: z.optional(z.string().check(z.maxLength(512))),
+  /** Retries reuse the key so a restarted relay or a reconnecting hook finds its request. */
+  key: z.string().check(z.regex(/^[A-Za-z0-9_-]{8,64}$/)),
+  timeoutMs: z.optional(z.int().check(z.minimum(1000), z.maximum(3_600_000))),
+});
+export type PermissionAsk = z.infer<typeof PermissionAsk>;
+export const PermissionAnswer = z.object({
+  decision: z.enum(['allow', 'deny']),
+  reason: z.string(),
+  by: z.nullable(z.string()),
+});
+export type PermissionAnswer = z.infer<typeof PermissionAnswer>;

@@ -1,0 +1,143 @@
+// Read models the relay sends to clients: repos, tasks, devices, commanders,
+// permission requests. Shapes of bus files come from protocol/bus.
+import * as z from 'zod/mini';
+import { TaskId } from '../bus/ids';
+import { PacketType, TaskState } from '../bus/packet';
+import { Verdict } from '../bus/verdict';
+import { Annotation } from '../bus/annotation';
+
+/** A repo's id: `<basename>-<8 hex of sha256(realpath)>`, safe as a file name. */
+export const RepoId = z.string().check(z.regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,80}-[0-9a-f]{8}$/, 'repo id must be <name>-<8 hex>'));
+export type RepoId = z.infer<typeof RepoId>;
+
+/** Position in a repo's events.jsonl: byte offset after the last delivered line,
+ *  and the log's identity (dev:ino) so a replaced or truncated log is detected. */
+export const Cursor = z.object({ offset: z.int().check(z.minimum(0)), epoch: z.string().check(z.maxLength(200)) });
+export type Cursor = z.infer<typeof Cursor>;
+
+export const RepoInfo = z.object({
+  id: RepoId,
+  name: z.string(),
+  path: z.string(),
+  demo: z.boolean(),
+});
+export type RepoInfo = z.infer<typeof RepoInfo>;
+
+export const PendingApproval = z.object({
+  digest: z.string(),
+  worktree: z.string(),
+  files: z.int(),
+  ts: z.string(),
+});
+export type PendingApproval = z.infer<typeof PendingApproval>;
+
+export const TaskSummary = z.object({
+  repo: RepoId,
+  id: TaskId,
+  /** Packet file name in its state directory. */
+  file: z.string(),
+  type: z.nullable(PacketType),
+  scope: z.nullable(z.string()),
+  /** First markdown heading of the body, or null. */
+  title: z.nullable(z.string()),
+  state: TaskState,
+  owner: z.nullable(z.string()),
+  blockedBy: z.array(z.string()),
+  lastNote: z.nullable(z.string()),
+  lastEventTs: z.nullable(z.string()),
+  verdict: z.nullable(Verdict),
+  annotations: z.object({ total: z.int(), unconsumed: z.int() }),
+  /** Set while a gate block waits for a person and no grant/deny answered it. */
+  pendingApproval: z.nullable(PendingApproval),
+  /** Result of the task's last `task_complete` / `task_failed`, if any. */
+  result: z.nullable(z.enum(['pass', 'fail', 'failed'])),
+});
+export type TaskSummary = z.infer<typeof TaskSummary>;
+
+export const AnnotationView = z.object({ file: z.string(), annotation: Annotation });
+export type AnnotationView = z.infer<typeof AnnotationView>;
+
+export const CheckResult = z.object({
+  label: z.string(),
+  ok: z.nullable(z.boolean()),
+  cmd: z.optional(z.string()),
+  summary: z.optional(z.string()),
+  at: z.string(),
+});
+export type CheckResult = z.infer<typeof CheckResult>;
+
+export const TaskDetail = z.object({
+  summary: TaskSummary,
+  body: z.string(),
+  annotations: z.array(AnnotationView),
+  checks: z.array(CheckResult),
+});
+export type TaskDetail = z.infer<typeof TaskDetail>;
+
+export const DeviceView = z.object({
+  id: z.string(),
+  name: z.string(),
+  createdAt: z.string(),
+  lastSeenAt: z.nullable(z.string()),
+  current: z.boolean(),
+  push: z.boolean(),
+});
+export type DeviceView = z.infer<typeof DeviceView>;
+
+export const COMMANDER_STATUSES = ['starting', 'running', 'idle', 'waiting', 'dead'] as const;
+export const CommanderStatus = z.enum(COMMANDER_STATUSES);
+export type CommanderStatus = z.infer<typeof CommanderStatus>;
+
+export const CommanderView = z.object({
+  id: z.string(),
+  name: z.string(),
+  referencePaths: z.array(z.string()),
+  created: z.string(),
+  session: z.nullable(z.string()),
+  status: CommanderStatus,
+  /** Why it waits on the person (`NOT READY:` reason or the question). */
+  waitingFor: z.nullable(z.string()),
+  adapter: z.string(),
+});
+export type CommanderView = z.infer<typeof CommanderView>;
+
+export const PermissionDecision = z.enum(['allow', 'allow-session', 'deny']);
+export type PermissionDecision = z.infer<typeof PermissionDecision>;
+
+export const PermissionRequestView = z.object({
+  id: z.string(),
+  session: z.string(),
+  task: z.nullable(z.string()),
+  agent: z.nullable(z.string()),
+  repo: z.nullable(z.string()),
+  tool: z.string(),
+  /** One readable line: the command, or the file being edited. */
+  summary: z.string(),
+  /** The command in full, or the proposed change as a small unified diff. */
+  detail: z.nullable(z.string()),
+  cwd: z.string(),
+  createdAt: z.string(),
+  expiresAt: z.string(),
+  status: z.enum(['pending', 'allowed', 'denied', 'expired']),
+  decidedBy: z.nullable(z.string()),
+  reason: z.nullable(z.string()),
+});
+export type PermissionRequestView = z.infer<typeof PermissionRequestView>;
+
+export const PUSH_KINDS = ['approval_requested', 'council_verdict', 'task_done', 'commander_waiting', 'permission_request'] as const;
+export const PushKind = z.enum(PUSH_KINDS);
+export type PushKind = z.infer<typeof PushKind>;
+
+export const PushPrefs = z.object({
+  kinds: z.record(PushKind, z.boolean()),
+  /** Do-not-disturb window in the device's local time, "HH:MM". */
+  dnd: z.nullable(z.object({ start: z.string().check(z.regex(/^\d\d:\d\d$/)), end: z.string().check(z.regex(/^\d\d:\d\d$/)), tzOffsetMinutes: z.int() })),
+});
+export type PushPrefs = z.infer<typeof PushPrefs>;
+
+export const PushSubscriptionJSON = z.object({
+  endpoint: z.string().check(z.startsWith('https://'), z.maxLength(2048)),
+  expirationTime: z.optional(z.nullable(z.number())),
+  keys: z.object({ p256dh: z.string().check(z.maxLength(200)), auth: z.string().check(z.maxLength(100)) }),
+});
+export type PushSubscriptionJSON = z.infer<typeof PushSubscriptionJSON>;

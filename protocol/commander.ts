@@ -1,0 +1,21 @@
+// `commanders/<id>/commander.json` under the relay's data dir (CMDR-n): the
+// platform-owned record of a commander. The agent's session id is only a pointer.
+import * as z from 'zod/mini';
+import { CommanderStatus } from './wire/views';
+
+export const COMMANDER_ID_PATTERN = /^c-[a-z0-9]{6,32}$/;
+
+export const CommanderRecord = z.object({
+  id: z.string().check(z.regex(COMMANDER_ID_PATTERN)),
+  name: z.string().check(z.minLength(1), z.maxLength(80)),
+  referencePaths: z.array(z.string()),
+  created: z.string(),
+  /** The agent CLI's current session id, recorded once it is known; null before. */
+  session: z.nullable(z.string()),
+  status: CommanderStatus,
+  waitingFor: z.nullable(z.string()),
+  adapter: z.string(),
+  /** True for the demo workspace's sample commander. */
+  demo: z.optional(z.boolean()),
+});
+export type CommanderRecord = z.infer<typeof CommanderRecord>;

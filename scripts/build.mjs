@@ -1,4 +1,4 @@
-// Bundles every CLI entry (cli/*.ts) and adapter hook (adapters/*/hooks/*.ts)
+// Bundles every CLI entry (cli/*.ts) and adapter entry (adapters/*/src/*.ts)
 // into dist/ as CommonJS, minified: one file per tool keeps cold start small.
 import { build } from 'esbuild';
 import { readdirSync, existsSync, rmSync, mkdirSync } from 'node:fs';
@@ -16,7 +16,7 @@ const add = (dir, prefix) => {
 };
 add('cli', '');
 if (existsSync(join(root, 'adapters'))) {
-  for (const a of readdirSync(join(root, 'adapters'))) add(join('adapters', a, 'hooks'), `adapters/${a}/`);
+  for (const a of readdirSync(join(root, 'adapters'))) add(join('adapters', a, 'src'), `adapters/${a}/`);
 }
 
 rmSync(join(root, 'dist'), { recursive: true, force: true });

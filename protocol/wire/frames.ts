@@ -77,6 +77,10 @@ export const ActionFrame = z.discriminatedUnion('type', [
 ]);
 export type ActionFrame = z.infer<typeof ActionFrame>;
 export type ActionType = ActionFrame['type'];
+/** True for the types that must be signed (the `ActionFrame` union's members). */
+export function isActionType(type: unknown): type is ActionType {
+  return typeof type === 'string' && ActionFrame._zod.propValues.type!.has(type);
+}
 
 export const ClientFrame = z.discriminatedUnion('type', [AuthResponse, ReadFrame, ActionFrame]);
 export type ClientFrame = z.infer<typeof ClientFrame>;

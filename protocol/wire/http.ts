@@ -12,6 +12,9 @@ export const PairRequest = z.object({
 export type PairRequest = z.infer<typeof PairRequest>;
 export const PairResponse = z.object({ device: DeviceView });
 
+/** Path of the relay's WebSocket endpoint (same origin as the app). */
+export const WS_PATH = '/ws';
+
 /** `GET /healthz`. */
 export const Health = z.object({ ok: z.literal(true), version: z.string() });
 

@@ -1,0 +1,36 @@
+// Relay-private files under the data dir: whole-file JSON writes that a reader
+// (another process, e.g. `commandr devices revoke`) never sees half done.
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+
+let counter = 0;
+
+/** Creates `dir` (and parents) private to the user. */
+export function ensurePrivateDir(dir: string): void {
+  fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+}
+
+/** Replaces `file` atomically (temp file + rename), mode 0600. */
+export function writePrivateFile(file: string, data: string): void {
+  ensurePrivateDir(path.dirname(file));
+  counter += 1;
+  const temp = path.join(path.dirname(file), `.${path.basename(file)}.${process.pid}.${counter}.tmp`);
+  try {
+    fs.writeFileSync(temp, data, { mode: 0o600, flag: 'wx' });
+    fs.renameSync(temp, file);
+  } finally {
+    fs.rmSync(temp, { force: true });
+  }
+}
+
+/** Reads and parses a JSON file; `undefined` when it does not exist. */
+export function readJsonFile(file: string): unknown {
+  let text: string;
+  try {
+    text = fs.readFileSync(file, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw error;
+  }
+  return JSON.parse(text);
+}

@@ -1,0 +1,168 @@
+// Paired devices (DEV-n): <dataDir>/devices.json holds each device's name and
+// public key. The relay and the CLI both edit it; the relay notices changes made
+// by another process (watch + stat) and reports removed devices as 'revoked'.
+import * as crypto from 'node:crypto';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { EventEmitter } from 'node:events';
+import * as z from 'zod/mini';
+import { CommandrError } from '../../protocol/wire/errors';
+import type { DeviceView } from '../../protocol/wire/views';
+import type { PairRequest } from '../../protocol/wire/http';
+import { readJsonFile, writePrivateFile } from './files';
+
+export const DEVICE_ID_PATTERN = /^d-[0-9a-f]{16}$/;
+
+const DeviceRecord = z.object({
+  id: z.string().check(z.regex(DEVICE_ID_PATTERN)),
+  name: z.string().check(z.minLength(1), z.maxLength(80)),
+  publicKey: z.object({ kty: z.literal('EC'), crv: z.literal('P-256'), x: z.string(), y: z.string() }),
+  createdAt: z.string(),
+  lastSeenAt: z.nullable(z.string()),
+});
+export type DeviceRecord = z.infer<typeof DeviceRecord>;
+const DevicesFile = z.object({ version: z.literal(1), devices: z.array(DeviceRecord) });
+
+export interface DeviceStoreEvents {
+  revoked: [id: string];
+}
+
+export class DeviceStore extends EventEmitter<DeviceStoreEvents> {
+  readonly file: string;
+  private devices = new Map<string, DeviceRecord>();
+  private keys = new Map<string, crypto.KeyObject>();
+  private stamp = '';
+  private watcher: fs.FSWatcher | undefined;
+  private poll: NodeJS.Timeout | undefined;
+
+  constructor(readonly dataDir: string) {
+    super();
+    this.file = path.join(dataDir, 'devices.json');
+    this.refresh();
+  }
+
+  /** Re-reads devices.json if it changed on disk; emits 'revoked' for devices that disappeared. */
+  refresh(): void {
+    const stamp = fileStamp(this.file);
+    if (stamp === this.stamp) return;
+    const raw = readJsonFile(this.file);
+    const parsed = raw === undefined ? { version: 1 as const, devices: [] } : DevicesFile.parse(raw);
+    const before = this.devices;
+    this.devices = new Map(parsed.devices.map((d) => [d.id, { ...d, lastSeenAt: before.get(d.id)?.lastSeenAt ?? d.lastSeenAt }]));
+    this.stamp = stamp;
+    for (const id of before.keys()) {
+      if (!this.devices.has(id)) {
+        this.keys.delete(id);
+        this.emit('revoked', id);
+      }
+    }
+  }
+
+  list(): DeviceRecord[] {
+    this.refresh();
+    return [...this.devices.values()];
+  }
+
+  get(id: string): DeviceRecord | undefined {
+    this.refresh();
+    return this.devices.get(id);
+  }
+
+  /** The device's verification key, or undefined for an unknown or revoked device. */
+  publicKey(id: string): crypto.KeyObject | undefined {
+    const record = this.get(id);
+    if (!record) return undefined;
+    let key = this.keys.get(id);
+    if (!key) {
+      key = crypto.createPublicKey({ key: record.publicKey, format: 'jwk' });
+      this.keys.set(id, key);
+    }
+    return key;
+  }
+
+  add(name: string, publicKey: PairRequest['publicKey']): DeviceRecord {
+    const jwk = { kty: 'EC' as const, crv: 'P-256' as const, x: publicKey.x, y: publicKey.y };
+    try {
+      crypto.createPublicKey({ key: jwk, format: 'jwk' });
+    } catch {
+      throw new CommandrError('E_BAD_FRAME', 'publicKey is not a valid P-256 point');
+    }
+    const record: DeviceRecord = {
+      id: `d-${crypto.randomBytes(8).toString('hex')}`, name, publicKey: jwk, createdAt: new Date().toISOString(), lastSeenAt: null,
+    };
+    this.mutate((devices) => devices.set(record.id, record));
+    return record;
+  }
+
+  rename(id: string, name: string): DeviceRecord {
+    this.mutate((devices) => {
+      const record = devices.get(id);
+      if (!record) throw new CommandrError('E_NOT_FOUND', `no device ${id}`);
+      devices.set(id, { ...record, name });
+    });
+    return this.devices.get(id)!;
+  }
+
+  /** Removes the device; listeners of 'revoked' close its sockets and forget its push subscriptions. */
+  revoke(id: string): void {
+    this.mutate((devices) => {
+      if (!devices.delete(id)) throw new CommandrError('E_NOT_FOUND', `no device ${id}`);
+    });
+  }
+
+  /** Remembers when a device was last seen (kept in memory, written with the next change). */
+  touch(id: string): void {
+    const record = this.devices.get(id);
+    if (record) record.lastSeenAt = new Date().toISOString();
+  }
+
+  view(record: DeviceRecord, currentId: string | null, push = false): DeviceView {
+    return { id: record.id, name: record.name, createdAt: record.createdAt, lastSeenAt: record.lastSeenAt, current: record.id === currentId, push };
+  }
+
+  /** Follows edits by other processes: fs.watch on the data dir, plus a cheap stat poll it can miss. */
+  watch(pollMs = 1000): void {
+    if (this.watcher || this.poll) return;
+    const check = () => {
+      try {
+        this.refresh();
+      } catch {
+        /* a half-edited or unreadable file: keep the last good state and look again */
+      }
+    };
+    try {
+      this.watcher = fs.watch(this.dataDir, (_event, name) => {
+        if (name === null || name === 'devices.json') check();
+      });
+      this.watcher.on('error', () => undefined);
+    } catch {
+      /* fs.watch unsupported here: the poll still works */
+    }
+    this.poll = setInterval(check, pollMs);
+    this.poll.unref();
+  }
+
+  close(): void {
+    this.watcher?.close();
+    if (this.poll) clearInterval(this.poll);
+    this.watcher = undefined;
+    this.poll = undefined;
+  }
+
+  private mutate(change: (devices: Map<string, DeviceRecord>) => void): void {
+    this.refresh();
+    const next = new Map(this.devices);
+    change(next);
+    writePrivateFile(this.file, `${JSON.stringify({ version: 1, devices: [...next.values()] }, null, 2)}\n`);
+    this.refresh();
+  }
+}
+
+function fileStamp(file: string): string {
+  try {
+    const st = fs.statSync(file, { bigint: true });
+    return `${st.ino}:${st.mtimeNs}:${st.size}`;
+  } catch {
+    return 'absent';
+  }
+}

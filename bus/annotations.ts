@@ -1,0 +1,117 @@
+// Annotations (ANNOT-n): notes a person leaves for an agent's next turn. Files are
+// created exclusively, never overwritten; only `consumed` ever changes afterwards.
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { ANNOTATION_FILE_PATTERN, Anchor, Annotation } from '../protocol/bus/annotation';
+import { BusError, errnoOf, ioError } from './errors';
+import { appendEvent } from './event-log';
+import { createFileExclusive, writeFileAtomic } from './fs-atomic';
+import { issuesText } from './issues';
+import { annotationsDir, assertBus, assertTaskId } from './layout';
+
+/** How many successive sequence numbers a writer tries before giving up. */
+export const SEQ_TRIES = 32;
+
+export interface NewAnnotation {
+  task: string;
+  turn: number;
+  anchor?: string;
+  author?: string;
+  body?: string;
+}
+
+export interface WrittenAnnotation {
+  path: string;
+  seq: number;
+}
+
+export const annotationFileName = (turn: number, seq: number): string =>
+  `${String(turn).padStart(4, '0')}-${String(seq).padStart(4, '0')}.json`;
+
+/** Validates, creates `annotations/<task>/<turn>-<seq>.json` with the next free seq, then logs it. */
+export function writeAnnotation(bus: string, input: NewAnnotation, now = new Date()): WrittenAnnotation {
+  assertTaskId(input.task);
+  const anchor = input.anchor ?? 'general';
+  if (!Anchor.safeParse(anchor).success) throw new BusError('E_BAD_ARGS', `anchor ${JSON.stringify(anchor)} must be general, card:<path> or line:<path>:<n>`);
+  const note = Annotation.safeParse({
+    task: input.task, turn: input.turn, anchor, ts: now.toISOString(), author: input.author ?? 'human', body: input.body ?? '', consumed: false,
+  });
+  if (!note.success) throw new BusError('E_BAD_ARGS', `annotation: ${issuesText(note.error)}`);
+  assertBus(bus);
+  const dir = annotationsDir(bus, input.task);
+  try {
+    fs.mkdirSync(dir, { recursive: true });
+  } catch (error) {
+    throw ioError('create', dir, error);
+  }
+  const text = JSON.stringify(note.data, null, 2) + '\n';
+  const first = nextSeq(dir, input.turn);
+  for (let seq = first; seq < first + SEQ_TRIES && seq <= 9999; seq++) {
+    const file = path.join(dir, annotationFileName(input.turn, seq));
+    try {
+      createFileExclusive(file, text);
+    } catch (error) {
+      if (error instanceof BusError && error.code === 'E_EXISTS') continue;
+      throw error;
+    }
+    appendEvent(bus, { event: 'task_annotation', task: input.task, turn: input.turn, anchor, author: note.data.author, seq });
+    return { path: file, seq };
+  }
+  throw new BusError('E_SEQ_EXHAUSTED', `no free annotation sequence number for turn ${input.turn} in ${dir} after ${SEQ_TRIES} tries`);
+}
+
+/** One past the highest seq already used for `turn`; 0 when there is none. */
+function nextSeq(dir: string, turn: number): number {
+  let next = 0;
+  for (const name of fs.readdirSync(dir)) {
+    const match = ANNOTATION_FILE_PATTERN.exec(name);
+    if (match && Number(match[1]) === turn) next = Math.max(next, Number(match[2]) + 1);
+  }
+  return next;
+}
+
+export interface StoredAnnotation {
+  file: string;
+  note: Annotation;
+}
+
+/** The task's annotations in ascending file order; unreadable files are reported, not fatal. */
+export function listAnnotations(bus: string, task: string, warn: (m: string) => void = () => {}): StoredAnnotation[] {
+  const dir = annotationsDir(bus, task);
+  let names: string[];
+  try {
+    names = fs.readdirSync(dir);
+  } catch (error) {
+    if (errnoOf(error) === 'ENOENT') return [];
+    throw ioError('list', dir, error);
+  }
+  const out: StoredAnnotation[] = [];
+  for (const name of names.filter((n) => ANNOTATION_FILE_PATTERN.test(n)).sort()) {
+    const file = path.join(dir, name);
+    const note = readAnnotation(file);
+    if (typeof note === 'string') warn(`warning: skipped ${file}: ${note}`);
+    else out.push({ file, note });
+  }
+  return out;
+}
+
+function readAnnotation(file: string): Annotation | string {
+  try {
+    const checked = Annotation.safeParse(JSON.parse(fs.readFileSync(file, 'utf8')));
+    return checked.success ? checked.data : issuesText(checked.error);
+  } catch (error) {
+    return error instanceof Error ? error.message : String(error);
+  }
+}
+
+/** Sets `consumed: true` (the only field that ever changes) with an atomic replace. */
+export function markConsumed(bus: string, task: string, file: string): void {
+  const dir = annotationsDir(bus, task);
+  if (path.dirname(path.resolve(file)) !== dir || !ANNOTATION_FILE_PATTERN.test(path.basename(file))) {
+    throw new BusError('E_BAD_PATH', `${file} is not an annotation of task ${task}`);
+  }
+  const note = readAnnotation(file);
+  if (typeof note === 'string') throw new BusError('E_IO', `cannot mark ${file} consumed: ${note}`);
+  if (note.consumed) return;
+  writeFileAtomic(file, JSON.stringify({ ...note, consumed: true }, null, 2) + '\n');
+}

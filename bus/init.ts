@@ -1,0 +1,120 @@
+// `commandr init` (INIT-n): makes a repo bus-ready — bus dirs with .gitkeep, the
+// .gitignore lines, the pre-commit hook running this install's gate, the registry entry.
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { execFileSync } from 'node:child_process';
+import { BusError, ioError } from './errors';
+import { GITIGNORE_LINES, REQUIRED_DIRS } from './layout';
+import { locateGit } from './locate';
+
+export const HOOK_MARKER = '# commandr pre-commit gate';
+
+export interface InitOptions {
+  /** Absolute path of the `pre-commit-gate` executable the hook runs. */
+  gateBin: string;
+  /** The repo registry file the index fold reads (`~/.agents/repos`). */
+  registryFile: string;
+}
+
+export interface InitReport {
+  root: string;
+  bus: string;
+  hook: string;
+  /** What this run changed; empty when everything was already in place. */
+  changed: string[];
+}
+
+export function initRepo(repo: string, options: InitOptions): InitReport {
+  const place = locateGit(repo);
+  const root = path.dirname(place.bus);
+  const hook = path.join(hooksDir(place.worktree), 'pre-commit');
+  const hookText = hookScript(options.gateBin);
+  assertHookIsOurs(hook);
+  const changed: string[] = [];
+  for (const dir of REQUIRED_DIRS) ensureDir(path.join(place.bus, dir), changed);
+  ensureGitignore(path.join(root, '.gitignore'), changed);
+  writeIfDifferent(hook, hookText, 0o755, changed);
+  registerRepo(options.registryFile, root, changed);
+  return { root, bus: place.bus, hook, changed };
+}
+
+/** Where git looks for hooks: honours core.hooksPath and shares the common dir with worktrees. */
+function hooksDir(worktree: string): string {
+  const out = execFileSync('git', ['rev-parse', '--git-path', 'hooks'], { cwd: worktree, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+  return path.resolve(worktree, out.trim());
+}
+
+export function hookScript(gateBin: string): string {
+  const quoted = `'${gateBin.replace(/'/g, `'\\''`)}'`;
+  return `#!/bin/sh\n${HOOK_MARKER}: installed by \`commandr init\`; blocks agent commits that lack an approval.\nexec ${quoted} "$@"\n`;
+}
+
+/** Never clobber a hook someone else wrote; ours (with the marker) is refreshed. */
+function assertHookIsOurs(hook: string): void {
+  let text: string;
+  try {
+    text = fs.readFileSync(hook, 'utf8');
+  } catch {
+    return;
+  }
+  if (!text.includes(HOOK_MARKER)) {
+    throw new BusError('E_HOOK_EXISTS', `${hook} already exists and is not commandr's; add a line running pre-commit-gate to it yourself`);
+  }
+}
+
+function ensureDir(dir: string, changed: string[]): void {
+  try {
+    if (!fs.existsSync(dir)) {
+      fs.mkdirSync(dir, { recursive: true });
+      changed.push(dir);
+    }
+    const keep = path.join(dir, '.gitkeep');
+    if (!fs.existsSync(keep)) fs.writeFileSync(keep, '');
+  } catch (error) {
+    throw ioError('create', dir, error);
+  }
+}
+
+function ensureGitignore(file: string, changed: string[]): void {
+  const text = fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : '';
+  const present = new Set(text.split(/\r?\n/).map((l) => l.trim()));
+  const missing = GITIGNORE_LINES.filter((line) => !present.has(line));
+  if (missing.length === 0) return;
+  const prefix = text.length > 0 && !text.endsWith('\n') ? '\n' : '';
+  fs.appendFileSync(file, prefix + missing.join('\n') + '\n');
+  changed.push(file);
+}
+
+function writeIfDifferent(file: string, text: string, mode: number, changed: string[]): void {
+  const current = fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : undefined;
+  if (current === text) {
+    fs.chmodSync(file, mode);
+    return;
+  }
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  fs.writeFileSync(file, text, { mode });
+  fs.chmodSync(file, mode);
+  changed.push(file);
+}
+
+/** Adds the repo's main checkout to the registry (one path a line) unless listed. */
+export function registerRepo(registryFile: string, root: string, changed: string[] = []): void {
+  const text = fs.existsSync(registryFile) ? fs.readFileSync(registryFile, 'utf8') : '';
+  const listed = text.split(/\r?\n/).map((l) => l.trim()).filter((l) => l && !l.startsWith('#'));
+  if (listed.some((entry) => path.resolve(entry) === root)) return;
+  fs.mkdirSync(path.dirname(registryFile), { recursive: true });
+  const prefix = text.length > 0 && !text.endsWith('\n') ? '\n' : '';
+  fs.appendFileSync(registryFile, `${prefix}${root}\n`);
+  changed.push(registryFile);
+}
+
+/** The registry's repo paths: one a line, blank and `#` lines skipped. */
+export function readRegistry(registryFile: string): string[] {
+  let text: string;
+  try {
+    text = fs.readFileSync(registryFile, 'utf8');
+  } catch {
+    return [];
+  }
+  return text.split(/\r?\n/).map((l) => l.trim()).filter((l) => l.length > 0 && !l.startsWith('#'));
+}

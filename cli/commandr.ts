@@ -1,0 +1,83 @@
+// `commandr`: the umbrella command. One table maps each subcommand to its handler;
+// bus tools run in-process from their own bundles so each keeps its cold start.
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { version } from '../package.json';
+import { initRepo } from '../bus/init';
+import { report, UsageError } from './_shared/tool';
+
+export interface Subcommand {
+  summary: string;
+  run: (args: string[], name: string) => number | void | Promise<number | void>;
+}
+
+/** Runs a sibling bundle `dist/<tool>.cjs` as if it had been started as `<tool> args…`. */
+const bundle = (tool: string) => (args: string[]): void => {
+  const file = path.join(__dirname, `${tool}.cjs`);
+  process.argv = [process.argv[0]!, file, ...args];
+  require(file);
+};
+
+/** The relay's subcommands live in `dist/relay.cjs`, loaded only when asked for. */
+const relay = (args: string[], name: string): Promise<number | void> | number | void => {
+  const mod = require(path.join(__dirname, 'relay.cjs')) as { main?: (name: string, args: string[]) => Promise<number | void> | number | void };
+  if (typeof mod.main !== 'function') throw new Error(`${path.join(__dirname, 'relay.cjs')} exports no main(subcommand, args)`);
+  return mod.main(name, args);
+};
+
+/** Add a subcommand by adding one line here. */
+export const SUBCOMMANDS: Record<string, Subcommand> = {
+  init: { summary: 'init [repo]            make a repo bus-ready (dirs, .gitignore, pre-commit hook, registry)', run: init },
+  claim: { summary: 'claim                  claim the first claimable inbox packet', run: bundle('claim') },
+  complete: { summary: 'complete <path> [pass|fail]  move a claimed packet to done/', run: bundle('complete') },
+  progress: { summary: 'progress <task> "<note>"  append a progress note', run: bundle('progress') },
+  'pre-commit-gate': { summary: 'pre-commit-gate        the approval gate run by the pre-commit hook', run: bundle('pre-commit-gate') },
+  council: { summary: 'council <packet>       advisory three-evaluator review', run: bundle('council') },
+  index: { summary: 'index refresh [repo…]  fold the registered buses into ~/.agents/index.json', run: bundle('index') },
+  'annotate-write': { summary: 'annotate-write --bus … --task … --turn …  leave a note for the next turn', run: bundle('annotate-write') },
+  // Relay slots (dist/relay.cjs exports main(subcommand, args)):
+  serve: { summary: 'serve                  run the relay', run: relay },
+  pair: { summary: 'pair                   pair a phone with the relay', run: relay },
+  devices: { summary: 'devices                list or revoke paired devices', run: relay },
+  // Slots for `wire`, `commanders`, `policy`: add `name: { summary, run }` lines here.
+};
+
+function usage(): string {
+  const lines = Object.values(SUBCOMMANDS).map((s) => `  commandr ${s.summary}`);
+  return ['usage: commandr <subcommand> [args…]', ...lines, '  commandr --help | --version'].join('\n');
+}
+
+function init(args: string[]): number {
+  if (args.length > 1) throw new UsageError('init takes at most one repo path');
+  const registryFile = process.env.AGENTS_INDEX_REPOS || path.join(os.homedir(), '.agents', 'repos');
+  const gateBin = path.join(__dirname, '..', 'bin', 'pre-commit-gate');
+  const report = initRepo(path.resolve(args[0] ?? '.'), { gateBin, registryFile });
+  for (const changed of report.changed) process.stderr.write(`init: wrote ${changed}\n`);
+  process.stdout.write(`init:${report.bus}\n`);
+  return 0;
+}
+
+const argv = process.argv.slice(2);
+const [name, ...rest] = argv;
+if (name === '--version' || name === '-v') {
+  process.stdout.write(`${version}\n`);
+} else if (name === '--help' || name === '-h') {
+  process.stdout.write(usage() + '\n');
+} else {
+  const sub = name === undefined ? undefined : Object.hasOwn(SUBCOMMANDS, name) ? SUBCOMMANDS[name] : undefined;
+  if (sub === undefined) {
+    process.stderr.write(`commandr: ${name === undefined ? 'missing subcommand' : `unknown subcommand ${JSON.stringify(name)}`}\n${usage()}\n`);
+    process.exitCode = 2;
+  } else {
+    Promise.resolve()
+      .then(() => sub.run(rest, name!))
+      .then(
+        (code) => {
+          if (typeof code === 'number') process.exitCode = code;
+        },
+        (error: unknown) => {
+          process.exitCode = report(`commandr ${name}`, usage(), error);
+        },
+      );
+  }
+}

@@ -2,6 +2,7 @@
 // is bound to, so the gate, the relay and the diff view must all compute it here.
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
+import { BusError } from './errors';
 
 export interface StagedDigest {
   /** `sha256:` + 64 lowercase hex digits of `patch`. */
@@ -40,7 +41,7 @@ export function gitBytes(worktree: string, args: readonly string[], input?: Buff
     const child = execFile('git', [...args], { cwd: worktree, encoding: 'buffer', maxBuffer: Infinity }, (error, stdout, stderr) => {
       if (error) {
         const detail = Buffer.isBuffer(stderr) ? stderr.toString('utf8').trim() : '';
-        reject(Object.assign(new Error(`git ${args.join(' ')} failed in ${worktree}: ${detail || error.message}`), { code: 'E_GIT' }));
+        reject(new BusError('E_GIT', `git ${args.join(' ')} failed in ${worktree}: ${detail || error.message}`, { cause: error }));
         return;
       }
       resolve(stdout);

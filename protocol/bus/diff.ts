@@ -1,0 +1,55 @@
+// The task's diff as a phone reviews it (DIFF-n): per-file stats and the summary
+// the relay sends before streaming the patch. Built by bus/diff.ts.
+import * as z from 'zod/mini';
+import { Sha256Digest } from './events';
+import { TaskId } from './ids';
+
+export const FileStatus = z.enum(['added', 'deleted', 'modified', 'renamed', 'copied', 'type-changed']);
+export type FileStatus = z.infer<typeof FileStatus>;
+
+export const FileStat = z.object({
+  path: z.string(),
+  /** The path before a rename or copy. */
+  old_path: z.optional(z.string()),
+  status: FileStatus,
+  additions: z.int().check(z.minimum(0)),
+  deletions: z.int().check(z.minimum(0)),
+  binary: z.boolean(),
+  /** Over the size limits: stats kept, hunks left out of the patch. */
+  huge: z.boolean(),
+  /** A lock file, build output or minified file: the UI may fold it. */
+  generated: z.boolean(),
+  /** Not yet known to git (only in a branch worktree's diff). */
+  untracked: z.boolean(),
+  /** This file's hunks are not in the patch (huge, binary, or past the patch budget). */
+  hunks_omitted: z.boolean(),
+});
+export type FileStat = z.infer<typeof FileStat>;
+
+export const DiffSource = z.enum(['approval', 'branch', 'none']);
+export type DiffSource = z.infer<typeof DiffSource>;
+
+export const TaskDiffSummary = z.object({
+  task: TaskId,
+  /** approval: the staged change a pending approval named; branch: the agent/<task> worktree; none: nothing found. */
+  source: DiffSource,
+  worktree: z.optional(z.string()),
+  branch: z.optional(z.string()),
+  /** The commit the branch diff is taken from (merge-base with the main branch). */
+  base: z.optional(z.string()),
+  /**
+   * The approvable digest: the staged digest of `worktree` (DIGEST-1), the one
+   * value the gate checks. Absent when nothing is staged or source is none.
+   */
+  digest: z.optional(Sha256Digest),
+  /** Files in the staged change that `digest` covers. */
+  staged_files: z.int().check(z.minimum(0)),
+  files: z.array(FileStat),
+  additions: z.int().check(z.minimum(0)),
+  deletions: z.int().check(z.minimum(0)),
+  /** Bytes of the (possibly reduced) patch text. */
+  patch_bytes: z.int().check(z.minimum(0)),
+  /** Some hunks were left out to keep the patch within its budget. */
+  truncated: z.boolean(),
+});
+export type TaskDiffSummary = z.infer<typeof TaskDiffSummary>;

@@ -1,0 +1,148 @@
+// The transcription routes on a real HTTP server with a real device store and a
+// stand-in transcriber process (VOICE-4..6). Re-pointed at createRelay once it exists.
+import * as crypto from 'node:crypto';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync, chmodSync, existsSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DeviceStore } from '../devices/store';
+import { DEVICE_HEADER, SIG_HEADER, TS_HEADER } from '../../protocol/wire/http';
+import { requestMessage } from '../../protocol/wire/signing';
+import { newKeyPair, sign, type TestDevice } from '../../test/helpers/device';
+import { createTranscribeRoute, MAX_AUDIO_BYTES, type TranscribeOptions } from './route';
+
+let dir: string;
+let store: DeviceStore;
+let device: TestDevice;
+const servers: Server[] = [];
+
+/** A transcriber that records its argv and prints a fixed sentence (or misbehaves on request). */
+function standIn(): string {
+  const script = join(dir, 'fake-transcriber.js');
+  writeFileSync(script, [
+    "const fs = require('fs');",
+    "const file = process.argv[process.argv.length - 1];",
+    "fs.writeFileSync(process.env.ARGV_LOG || '/dev/null', JSON.stringify({ argv: process.argv.slice(2), bytes: fs.readFileSync(file).length }));",
+    "if (process.argv.includes('--fail')) { console.error('model missing'); process.exit(3); }",
+    "if (process.argv.includes('--hang')) setInterval(() => {}, 1000);",
+    "else process.stdout.write('  rename the helper please \\n');",
+  ].join('\n'));
+  chmodSync(script, 0o755);
+  return script;
+}
+
+async function serve(options: Partial<TranscribeOptions>): Promise<string> {
+  const route = createTranscribeRoute({ dataDir: dir, publicKey: (id) => store.publicKey(id), ...options });
+  const server = createServer((req, res) => {
+    void route(req, res).then((handled) => {
+      if (!handled) res.writeHead(404).end();
+    });
+  });
+  servers.push(server);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+}
+
+function signedHeaders(body: Buffer, ts = Date.now(), who = device): Record<string, string> {
+  const digest = crypto.createHash('sha256').update(body).digest('hex');
+  return {
+    'content-type': 'audio/webm;codecs=opus',
+    [DEVICE_HEADER]: who.id,
+    [TS_HEADER]: String(ts),
+    [SIG_HEADER]: sign(who.privateKey, requestMessage(who.id, 'POST', '/api/transcribe', ts, digest)),
+  };
+}
+
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), 'transcribe-'));
+  store = new DeviceStore(dir);
+  const keys = newKeyPair();
+  const record = store.add('phone', keys.publicJwk);
+  device = { id: record.id, name: record.name, ...keys };
+});
+
+afterAll(async () => {
+  await Promise.all(servers.map((s) => new Promise((r) => s.close(r))));
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('transcription routes', () => {
+  it('VOICE-4: a signed upload is transcribed by the configured command, file path last, temp file removed', async () => {
+    const log = join(dir, 'argv.json');
+    process.env.ARGV_LOG = log;
+    const url = await serve({ command: ` node  ${standIn()} ` });
+    const body = crypto.randomBytes(3000);
+    const res = await fetch(`${url}/api/transcribe`, { method: 'POST', headers: signedHeaders(body), body });
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ text: 'rename the helper please' });
+    const seen = JSON.parse(readFileSync(log, 'utf8')) as { argv: string[]; bytes: number };
+    expect(seen.bytes).toBe(3000);
+    expect(seen.argv[seen.argv.length - 1]).toMatch(/transcribe\/[0-9a-f]+\.webm$/);
+    expect(readdirSync(join(dir, 'transcribe'))).toEqual([]);
+  });
+
+  it('VOICE-5: the command is split on whitespace and never run through a shell', async () => {
+    const marker = join(dir, 'shell-ran');
+    const script = join(dir, 'echo-args.js');
+    writeFileSync(script, "process.stdout.write(JSON.stringify(process.argv.slice(2, -1)))");
+    const url = await serve({ command: `node ${script} $(touch ${marker}) ;touch ${marker}` });
+    const body = Buffer.from('RIFF');
+    const res = await fetch(`${url}/api/transcribe`, { method: 'POST', headers: signedHeaders(body), body });
+    expect(res.status).toBe(200);
+    const { text } = (await res.json()) as { text: string };
+    expect(JSON.parse(text)).toEqual(['$(touch', `${marker})`, ';touch', marker]);
+    expect(existsSync(marker)).toBe(false);
+  });
+
+  it('VOICE-4: unsigned, wrongly signed, stale and unknown-device uploads are refused', async () => {
+    const url = await serve({ command: `node ${standIn()}` });
+    const body = Buffer.from('audio');
+    const post = (headers: Record<string, string>, b: Buffer = body) => fetch(`${url}/api/transcribe`, { method: 'POST', headers, body: b });
+    const unsigned = await post({ 'content-type': 'audio/webm' });
+    expect(unsigned.status).toBe(401);
+    expect(await unsigned.json()).toMatchObject({ type: 'error', error: { code: 'E_UNAUTHORIZED' } });
+    const tampered = await post(signedHeaders(body), Buffer.from('other audio'));
+    expect((await tampered.json()).error.code).toBe('E_UNAUTHORIZED');
+    const stale = await post(signedHeaders(body, Date.now() - 120_000));
+    expect((await stale.json()).error.code).toBe('E_REPLAY');
+    const stranger = { id: 'd-0000000000000000', name: 'x', ...newKeyPair() };
+    expect((await (await post(signedHeaders(body, Date.now(), stranger))).json()).error.code).toBe('E_UNAUTHORIZED');
+    const notAudio = await post({ ...signedHeaders(body), 'content-type': 'text/plain' });
+    expect(notAudio.status).toBe(400);
+    expect((await notAudio.json()).error.message).toMatch(/must be audio/);
+  });
+
+  it('VOICE-4: a body over 10 MiB is refused with E_TOO_LARGE', async () => {
+    const url = await serve({ command: `node ${standIn()}` });
+    const body = Buffer.alloc(MAX_AUDIO_BYTES + 1);
+    const res = await fetch(`${url}/api/transcribe`, { method: 'POST', headers: signedHeaders(body), body });
+    expect(res.status).toBe(413);
+    expect((await res.json()).error.code).toBe('E_TOO_LARGE');
+  });
+
+  it('VOICE-6: status says whether a transcriber is configured; without one uploads get E_UNAVAILABLE', async () => {
+    const none = await serve({ command: '  ' });
+    expect(await (await fetch(`${none}/api/transcribe/status`)).json()).toEqual({ available: false });
+    const body = Buffer.from('x');
+    const res = await fetch(`${none}/api/transcribe`, { method: 'POST', headers: signedHeaders(body), body });
+    expect(res.status).toBe(503);
+    expect((await res.json()).error.code).toBe('E_UNAVAILABLE');
+    const some = await serve({ command: `node ${standIn()}` });
+    expect(await (await fetch(`${some}/api/transcribe/status`)).json()).toEqual({ available: true });
+  });
+
+  it('VOICE-5: a failing or hanging transcriber becomes a sentence, and the temp file is still removed', async () => {
+    const script = standIn();
+    const failing = await serve({ command: `node ${script} --fail` });
+    const body = Buffer.from('x');
+    const res = await fetch(`${failing}/api/transcribe`, { method: 'POST', headers: signedHeaders(body), body });
+    expect(res.status).toBe(500);
+    expect((await res.json()).error.message).toMatch(/exit 3.*model missing/);
+    const hanging = await serve({ command: `node ${script} --hang`, timeoutMs: 500 });
+    const slow = await fetch(`${hanging}/api/transcribe`, { method: 'POST', headers: signedHeaders(body), body });
+    expect((await slow.json()).error.message).toMatch(/took longer than/);
+    expect(readdirSync(join(dir, 'transcribe'))).toEqual([]);
+  });
+});

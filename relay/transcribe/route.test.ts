@@ -74,7 +74,7 @@ describe('transcription routes', () => {
     process.env.ARGV_LOG = log;
     const url = await serve({ command: ` node  ${standIn()} ` });
     const body = crypto.randomBytes(3000);
-    const res = await fetch(`${url}/api/transcribe`, { method: 'POST', headers: signedHeaders(body), body });
+    const res = await fetch(`${url}/api/transcribe`, { method: "POST", headers: signedHeaders(body), body: new Uint8Array(body) });
     expect(res.status).toBe(200);
     expect(await res.json()).toEqual({ text: 'rename the helper please' });
     const seen = JSON.parse(readFileSync(log, 'utf8')) as { argv: string[]; bytes: number };
@@ -89,7 +89,7 @@ describe('transcription routes', () => {
     writeFileSync(script, "process.stdout.write(JSON.stringify(process.argv.slice(2, -1)))");
     const url = await serve({ command: `node ${script} $(touch ${marker}) ;touch ${marker}` });
     const body = Buffer.from('RIFF');
-    const res = await fetch(`${url}/api/transcribe`, { method: 'POST', headers: signedHeaders(body), body });
+    const res = await fetch(`${url}/api/transcribe`, { method: "POST", headers: signedHeaders(body), body: new Uint8Array(body) });
     expect(res.status).toBe(200);
     const { text } = (await res.json()) as { text: string };
     expect(JSON.parse(text)).toEqual(['$(touch', `${marker})`, ';touch', marker]);
@@ -99,7 +99,7 @@ describe('transcription routes', () => {
   it('VOICE-4: unsigned, wrongly signed, stale and unknown-device uploads are refused', async () => {
     const url = await serve({ command: `node ${standIn()}` });
     const body = Buffer.from('audio');
-    const post = (headers: Record<string, string>, b: Buffer = body) => fetch(`${url}/api/transcribe`, { method: 'POST', headers, body: b });
+    const post = (headers: Record<string, string>, b: Buffer = body) => fetch(`${url}/api/transcribe`, { method: 'POST', headers, body: new Uint8Array(b) });
     const unsigned = await post({ 'content-type': 'audio/webm' });
     expect(unsigned.status).toBe(401);
     expect(await unsigned.json()).toMatchObject({ type: 'error', error: { code: 'E_UNAUTHORIZED' } });
@@ -117,7 +117,7 @@ describe('transcription routes', () => {
   it('VOICE-4: a body over 10 MiB is refused with E_TOO_LARGE', async () => {
     const url = await serve({ command: `node ${standIn()}` });
     const body = Buffer.alloc(MAX_AUDIO_BYTES + 1);
-    const res = await fetch(`${url}/api/transcribe`, { method: 'POST', headers: signedHeaders(body), body });
+    const res = await fetch(`${url}/api/transcribe`, { method: "POST", headers: signedHeaders(body), body: new Uint8Array(body) });
     expect(res.status).toBe(413);
     expect((await res.json()).error.code).toBe('E_TOO_LARGE');
   });
@@ -126,7 +126,7 @@ describe('transcription routes', () => {
     const none = await serve({ command: '  ' });
     expect(await (await fetch(`${none}/api/transcribe/status`)).json()).toEqual({ available: false });
     const body = Buffer.from('x');
-    const res = await fetch(`${none}/api/transcribe`, { method: 'POST', headers: signedHeaders(body), body });
+    const res = await fetch(`${none}/api/transcribe`, { method: "POST", headers: signedHeaders(body), body: new Uint8Array(body) });
     expect(res.status).toBe(503);
     expect((await res.json()).error.code).toBe('E_UNAVAILABLE');
     const some = await serve({ command: `node ${standIn()}` });
@@ -137,11 +137,11 @@ describe('transcription routes', () => {
     const script = standIn();
     const failing = await serve({ command: `node ${script} --fail` });
     const body = Buffer.from('x');
-    const res = await fetch(`${failing}/api/transcribe`, { method: 'POST', headers: signedHeaders(body), body });
+    const res = await fetch(`${failing}/api/transcribe`, { method: "POST", headers: signedHeaders(body), body: new Uint8Array(body) });
     expect(res.status).toBe(500);
     expect((await res.json()).error.message).toMatch(/exit 3.*model missing/);
     const hanging = await serve({ command: `node ${script} --hang`, timeoutMs: 500 });
-    const slow = await fetch(`${hanging}/api/transcribe`, { method: 'POST', headers: signedHeaders(body), body });
+    const slow = await fetch(`${hanging}/api/transcribe`, { method: "POST", headers: signedHeaders(body), body: new Uint8Array(body) });
     expect((await slow.json()).error.message).toMatch(/took longer than/);
     expect(readdirSync(join(dir, 'transcribe'))).toEqual([]);
   });

@@ -96,7 +96,8 @@ type AnthropicClient = import('@anthropic-ai/sdk').default;
 function createClient(apiKey: string, baseURL: string | undefined, timeoutMs: number): AnthropicClient {
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const sdk = require('@anthropic-ai/sdk') as typeof import('@anthropic-ai/sdk');
-  return new sdk.Anthropic({ apiKey, baseURL, maxRetries: 0, timeout: timeoutMs });
+  // logLevel off: a library never prints; every failure comes back as an ABSTAIN reason.
+  return new sdk.Anthropic({ apiKey, baseURL, maxRetries: 0, timeout: timeoutMs, logLevel: 'off' });
 }
 
 export function describeApiError(error: unknown, timeoutMs: number): string {

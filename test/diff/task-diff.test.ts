@@ -1,0 +1,180 @@
+// The task's diff (§10) on real repos and worktrees: which change is chosen,
+// its per-file stats, and the approvable digest.
+import { mkdirSync, renameSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { TaskDiffSummary } from '../../protocol/bus/diff';
+import { stagedDigest } from '../../bus/digest';
+import { currentDigest, taskDiff } from '../../bus/diff';
+import { appendEvent } from '../../bus/event-log';
+import { git, makeRepo, TempDirs } from '../council/fixtures';
+
+const dirs = new TempDirs();
+afterEach(() => dirs.cleanup());
+
+function agentWorktree(repo: string, task: string): string {
+  const wt = join(dirs.make('diff-wt-'), 'wt');
+  git(repo, 'worktree', 'add', '-q', '-b', `agent/${task}`, wt);
+  return wt;
+}
+
+async function requestApproval(bus: string, task: string, worktree: string) {
+  const staged = await stagedDigest(worktree);
+  appendEvent(bus, { event: 'approval_requested', task, digest: staged.digest, worktree, files: staged.files });
+  return staged;
+}
+
+const summaryOf = ({ patch, ...summary }: { patch: string } & Record<string, unknown>) => summary;
+
+describe('taskDiff', () => {
+  it('DIFF-1: a pending approval whose digest still matches shows exactly that staged change, with that digest', async () => {
+    const { repo, bus } = makeRepo(dirs);
+    const wt = agentWorktree(repo, 'D-1');
+    writeFileSync(join(wt, 'app.ts'), 'export const answer = 42;\n');
+    git(wt, 'add', 'app.ts');
+    writeFileSync(join(wt, 'README.md'), '# unstaged edit\n');
+    const staged = await requestApproval(bus, 'D-1', wt);
+    const diff = await taskDiff(bus, 'D-1');
+    expect(diff.source).toBe('approval');
+    expect(diff.worktree).toBe(wt);
+    expect(diff.digest).toBe(staged.digest);
+    expect(diff.staged_files).toBe(1);
+    expect(diff.files.map((f) => f.path)).toEqual(['app.ts']);
+    expect(diff.patch).toContain('+export const answer = 42;');
+    expect(diff.patch).not.toContain('unstaged edit');
+    expect(TaskDiffSummary.safeParse(summaryOf(diff)).success).toBe(true);
+  });
+
+  it('DIFF-1 DIFF-2: a stale approval is passed over for the agent/<task> worktree: commits since the merge-base, staged, unstaged and untracked', async () => {
+    const { repo, bus } = makeRepo(dirs);
+    const wt = agentWorktree(repo, 'D-2');
+    writeFileSync(join(wt, 'app.ts'), 'export const answer = 42;\n');
+    git(wt, 'commit', '-q', '-am', 'agent work');
+    writeFileSync(join(repo, 'main-only.txt'), 'landed on main after the fork\n');
+    git(repo, 'add', 'main-only.txt');
+    git(repo, 'commit', '-q', '-m', 'main moves on');
+    writeFileSync(join(wt, 'staged.txt'), 'staged\n');
+    git(wt, 'add', 'staged.txt');
+    await requestApproval(bus, 'D-2', wt);
+    writeFileSync(join(wt, 'staged.txt'), 'staged, then changed again\n');
+    git(wt, 'add', 'staged.txt');
+    writeFileSync(join(wt, 'README.md'), '# unstaged edit\n');
+    writeFileSync(join(wt, 'new-file.txt'), 'never added\nsecond line\n');
+    const diff = await taskDiff(bus, 'D-2');
+    expect(diff.source).toBe('branch');
+    expect(diff.branch).toBe('agent/D-2');
+    expect(diff.base).toBe(git(repo, 'rev-parse', 'main~1').trim());
+    expect(diff.files.map((f) => f.path).sort()).toEqual(['README.md', 'app.ts', 'new-file.txt', 'staged.txt']);
+    expect(diff.files.find((f) => f.path === 'new-file.txt')).toMatchObject({ status: 'added', untracked: true, additions: 2 });
+    expect(diff.patch).toContain('+never added');
+    expect(diff.patch).not.toContain('main-only');
+    expect(diff.digest).toBe(await currentDigest(wt));
+    expect(diff.staged_files).toBe(1);
+    expect(TaskDiffSummary.safeParse(summaryOf(diff)).success).toBe(true);
+  });
+
+  it('DIFF-3: with no approval request and no agent/<task> worktree the source is none', async () => {
+    const { bus } = makeRepo(dirs);
+    const diff = await taskDiff(bus, 'D-3');
+    expect(diff).toMatchObject({ source: 'none', files: [], patch: '', staged_files: 0, truncated: false });
+    expect(diff.digest).toBeUndefined();
+    expect(TaskDiffSummary.safeParse(summaryOf(diff)).success).toBe(true);
+  });
+
+  it('DIFF-3: a branch worktree with nothing staged has no approvable digest', async () => {
+    const { repo, bus } = makeRepo(dirs);
+    const wt = agentWorktree(repo, 'D-3b');
+    writeFileSync(join(wt, 'app.ts'), 'export const answer = 43;\n');
+    const diff = await taskDiff(bus, 'D-3b');
+    expect(diff.source).toBe('branch');
+    expect(diff.digest).toBeUndefined();
+    expect(diff.staged_files).toBe(0);
+    expect(diff.files).toHaveLength(1);
+  });
+
+  it('DIFF-4: per-file status, old path of a rename, line counts and the binary flag', async () => {
+    const { repo, bus } = makeRepo(dirs);
+    writeFileSync(join(repo, 'long.txt'), Array.from({ length: 40 }, (_, i) => `line ${i}\n`).join(''));
+    writeFileSync(join(repo, 'gone.txt'), 'bye\n');
+    git(repo, 'add', '.');
+    git(repo, 'commit', '-q', '-m', 'more');
+    const wt = agentWorktree(repo, 'D-4');
+    renameSync(join(wt, 'long.txt'), join(wt, 'moved.txt'));
+    unlinkSync(join(wt, 'gone.txt'));
+    writeFileSync(join(wt, 'app.ts'), 'export const answer = 42;\nexport const more = 1;\n');
+    writeFileSync(join(wt, 'pic.bin'), Buffer.from([0, 1, 2, 3, 0, 255]));
+    git(wt, 'add', '-A');
+    const diff = await taskDiff(bus, 'D-4');
+    const byPath = Object.fromEntries(diff.files.map((f) => [f.path, f]));
+    expect(byPath['moved.txt']).toMatchObject({ status: 'renamed', old_path: 'long.txt', additions: 0, deletions: 0 });
+    expect(byPath['gone.txt']).toMatchObject({ status: 'deleted', deletions: 1 });
+    expect(byPath['app.ts']).toMatchObject({ status: 'modified', additions: 2, deletions: 1, binary: false });
+    expect(byPath['pic.bin']).toMatchObject({ status: 'added', binary: true, hunks_omitted: true });
+    expect(diff.patch).toMatch(/Binary files .*pic\.bin differ/);
+    expect(diff.patch).not.toContain('GIT binary patch');
+  });
+
+  it('DIFF-5: a file over 5,000 changed lines is huge: stats kept, hunks left out; past the patch budget the diff is truncated', async () => {
+    const { repo, bus } = makeRepo(dirs);
+    const wt = agentWorktree(repo, 'D-5');
+    writeFileSync(join(wt, 'big.txt'), Array.from({ length: 6000 }, (_, i) => `row ${i}\n`).join(''));
+    writeFileSync(join(wt, 'app.ts'), 'export const answer = 42;\n');
+    git(wt, 'add', '-A');
+    const diff = await taskDiff(bus, 'D-5');
+    const big = diff.files.find((f) => f.path === 'big.txt')!;
+    expect(big).toMatchObject({ huge: true, hunks_omitted: true, additions: 6000 });
+    expect(diff.patch).toContain('b/big.txt');
+    expect(diff.patch).not.toContain('+row 1\n');
+    expect(diff.patch).toContain('+export const answer = 42;');
+    expect(diff.truncated).toBe(false);
+    const tight = await taskDiff(bus, 'D-5', { maxPatchBytes: 10 });
+    expect(tight.truncated).toBe(true);
+    expect(tight.patch).not.toContain('+export const answer = 42;');
+    expect(tight.files.find((f) => f.path === 'app.ts')).toMatchObject({ hunks_omitted: true, additions: 1 });
+  });
+
+  it('DIFF-6: lock files, build output and minified files are flagged generated', async () => {
+    const { repo, bus } = makeRepo(dirs);
+    const wt = agentWorktree(repo, 'D-6');
+    mkdirSync(join(wt, 'dist'));
+    for (const f of ['package-lock.json', 'dist/app.js', 'web/app.min.js', 'src/real.ts']) {
+      mkdirSync(join(wt, f, '..'), { recursive: true });
+      writeFileSync(join(wt, f), 'x\n');
+    }
+    git(wt, 'add', '-A');
+    const diff = await taskDiff(bus, 'D-6');
+    const flags = Object.fromEntries(diff.files.map((f) => [f.path, f.generated]));
+    expect(flags).toEqual({ 'package-lock.json': true, 'dist/app.js': true, 'web/app.min.js': true, 'src/real.ts': false });
+  });
+
+  it('DIFF-7: the approvable digest is the staged digest of the worktree; staging more makes an earlier one stale', async () => {
+    const { repo, bus } = makeRepo(dirs);
+    const wt = agentWorktree(repo, 'D-7');
+    writeFileSync(join(wt, 'app.ts'), 'export const answer = 42;\n');
+    git(wt, 'add', '-A');
+    const seen = (await taskDiff(bus, 'D-7')).digest;
+    expect(seen).toBe((await stagedDigest(wt)).digest);
+    writeFileSync(join(wt, 'extra.ts'), 'later\n');
+    expect(await currentDigest(wt)).toBe(seen);
+    git(wt, 'add', 'extra.ts');
+    expect(await currentDigest(wt)).not.toBe(seen);
+  });
+
+  it('DIFF-8: an untracked symlink shows its target text, never the content it points to', async () => {
+    const { repo, bus } = makeRepo(dirs);
+    const outside = join(dirs.make('diff-secret-'), 'secret.txt');
+    writeFileSync(outside, 'TOP-SECRET-CONTENT\n');
+    const wt = agentWorktree(repo, 'D-8');
+    symlinkSync(outside, join(wt, 'link'));
+    const diff = await taskDiff(bus, 'D-8');
+    expect(diff.files).toEqual([expect.objectContaining({ path: 'link', untracked: true })]);
+    expect(diff.patch).toContain(`+${outside}`);
+    expect(diff.patch).not.toContain('TOP-SECRET-CONTENT');
+    rmSync(outside);
+  });
+
+  it('DIFF-1: a task id outside the id pattern is rejected', async () => {
+    const { bus } = makeRepo(dirs);
+    await expect(taskDiff(bus, '../x')).rejects.toMatchObject({ code: 'E_BAD_ID' });
+  });
+});

@@ -118,7 +118,8 @@ export const DiffChunk = z.object({ type: z.literal('task.diff.chunk'), id: Acti
 export const DiffEnd = z.object({ type: z.literal('task.diff.end'), id: ActionId, chunks: z.int() });
 
 export const CommanderState = z.object({ type: z.literal('commander.state'), commander: CommanderView });
-export const CommanderList = z.object({ type: z.literal('commander.list'), commanders: z.array(CommanderView) });
+/** `allowedRoots`: where a reference path may point, for the app's Start sheet. */
+export const CommanderList = z.object({ type: z.literal('commander.list'), commanders: z.array(CommanderView), allowedRoots: z.array(z.string()) });
 export const CommanderOutput = z.object({
   type: z.literal('commander.output'), commander: CommanderId, session: z.nullable(z.string()), seq: z.int(), chunk: z.string(),
 });

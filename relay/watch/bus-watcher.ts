@@ -1,0 +1,101 @@
+// Notices changes on one bus: fs.watch on `.agents/` and its directories, plus a
+// 1 s stat poll because fs.watch can miss events (renamed dirs, network file systems).
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import type { PacketDir } from '../../bus/layout';
+import { type Dirty, noneDirty } from './repo-model';
+
+const PACKET_DIRS = new Set<string>(['inbox', 'claimed', 'done']);
+
+export class BusWatcher {
+  private watchers: fs.FSWatcher[] = [];
+  private timer: NodeJS.Timeout | undefined;
+  private lastStats = '';
+  private dirty: Dirty | undefined;
+
+  /** `onDirty` gets one merged Dirty per burst (coalesced to the next turn of the event loop). */
+  constructor(private readonly bus: string, private readonly onDirty: (dirty: Dirty) => void, private readonly pollMs = 1000) {}
+
+  start(): void {
+    this.startWatchers();
+    this.lastStats = this.statLine();
+    this.timer = setInterval(() => this.poll(), this.pollMs);
+    this.timer.unref();
+  }
+
+  close(): void {
+    this.stopWatchers();
+    if (this.timer) clearInterval(this.timer);
+  }
+
+  private startWatchers(): void {
+    this.watch(this.bus, (name) => this.mark(name === 'events.jsonl' || name === undefined ? 'log' : name));
+    for (const dir of ['inbox', 'claimed', 'done', 'council'] as const) this.watch(path.join(this.bus, dir), () => this.mark(dir));
+    this.watch(path.join(this.bus, 'annotations'), (name) => this.mark('annotations', name?.split(path.sep)[0]), true);
+  }
+
+  private stopWatchers(): void {
+    for (const w of this.watchers) w.close();
+    this.watchers = [];
+  }
+
+  private watch(dir: string, on: (name: string | undefined) => void, recursive = false): void {
+    try {
+      const w = fs.watch(dir, { persistent: false, recursive }, (_type, name) => on(name ?? undefined));
+      w.on('error', () => undefined); // a vanished dir is noticed by the poll
+      this.watchers.push(w);
+    } catch {
+      // The directory does not exist yet (council/, annotations/ appear later): the poll covers it.
+    }
+  }
+
+  private mark(part: string, task?: string): void {
+    const dirty = (this.dirty ??= noneDirty());
+    if (part === 'log' || part === 'events.jsonl') dirty.log = true;
+    else if (PACKET_DIRS.has(part)) dirty.dirs.add(part as PacketDir);
+    else if (part === 'council') dirty.council = true;
+    else if (part === 'annotations') {
+      if (task && dirty.annotations !== 'all') dirty.annotations.add(task);
+      else dirty.annotations = 'all';
+    }
+    if (this.dirty === dirty && !this.scheduled) {
+      this.scheduled = true;
+      setImmediate(() => this.flush());
+    }
+  }
+
+  private scheduled = false;
+
+  private flush(): void {
+    this.scheduled = false;
+    const dirty = this.dirty;
+    this.dirty = undefined;
+    if (dirty) this.onDirty(dirty);
+  }
+
+  /** One stat per watched entry; anything that moved marks everything dirty (cheap, rare). */
+  private poll(): void {
+    const line = this.statLine();
+    if (line === this.lastStats) return;
+    this.lastStats = line;
+    for (const part of ['log', 'inbox', 'claimed', 'done', 'council', 'annotations']) this.mark(part);
+    // Directories that appeared since start (council/, annotations/) get their watchers now.
+    if (this.watchers.length < 6) {
+      this.stopWatchers();
+      this.startWatchers();
+    }
+  }
+
+  private statLine(): string {
+    const parts: string[] = [];
+    for (const name of ['events.jsonl', 'inbox', 'claimed', 'done', 'council', 'annotations']) {
+      try {
+        const s = fs.statSync(path.join(this.bus, name), { bigint: true });
+        parts.push(`${name}:${s.ino}:${s.size}:${s.mtimeNs}`);
+      } catch {
+        parts.push(`${name}:-`);
+      }
+    }
+    return parts.join(' ');
+  }
+}

@@ -1,0 +1,152 @@
+// RepoHub: every watched repo's model and watcher, the registry kept in sync, and
+// one stream of changes for the relay: `events` (bus.events frames), `snapshot`
+// (repo.snapshot, resync after a truncated/replaced log), `removed`, and `bus-event` for push triggers.
+import { EventEmitter } from 'node:events';
+import * as fs from 'node:fs';
+import type { AnyBusEvent } from '../../protocol/bus/events';
+import type { RepoInfo, TaskSummary } from '../../protocol/wire/views';
+import type { Logger } from '../options';
+import { BusWatcher } from './bus-watcher';
+import { type BusEventsFrame, type RepoSnapshotFrame, eventFrames, snapshotFrame } from './frames';
+import { taskOf } from './log-index';
+import { placeOf, readRegistry, type RepoPlace } from './registry';
+import { type ModelChange, RepoModel, allDirty, noneDirty } from './repo-model';
+
+export interface RepoHubOptions {
+  dataDir: string;
+  repos: string[];
+  registryFile: string;
+  /** Show the demo workspace when no repo is registered or given. */
+  demo: boolean;
+  log: Logger;
+  pollMs?: number;
+  /** Creates the demo workspace and returns its repo path (relay/demo). */
+  ensureDemo?: (dataDir: string) => Promise<string>;
+}
+
+export interface HubEvents {
+  events: [repo: string, frame: BusEventsFrame];
+  snapshot: [frame: RepoSnapshotFrame];
+  removed: [repo: string];
+  added: [repo: string];
+  'bus-event': [repo: RepoInfo, event: AnyBusEvent, task: TaskSummary | undefined];
+}
+
+interface Watched { model: RepoModel; watcher: BusWatcher }
+
+export class RepoHub extends EventEmitter<HubEvents> {
+  private readonly watched = new Map<string, Watched>();
+  private registryStamp = '';
+  private registryTimer: NodeJS.Timeout | undefined;
+  private closed = false;
+
+  constructor(readonly options: RepoHubOptions) {
+    super();
+  }
+
+  async start(): Promise<void> {
+    await this.sync();
+    this.registryTimer = setInterval(() => void this.syncIfRegistryChanged(), this.options.pollMs ?? 1000);
+    this.registryTimer.unref();
+  }
+
+  close(): void {
+    this.closed = true;
+    if (this.registryTimer) clearInterval(this.registryTimer);
+    for (const w of this.watched.values()) w.watcher.close();
+    this.watched.clear();
+  }
+
+  repos(): RepoInfo[] {
+    return [...this.watched.values()].map((w) => w.model.info);
+  }
+
+  model(repo: string): RepoModel | undefined {
+    return this.watched.get(repo)?.model;
+  }
+
+  /** Reads what was appended to a repo's log now (a subscriber about to read it, an action that just wrote). */
+  async catchUp(repo: string): Promise<void> {
+    await this.watched.get(repo)?.model.refresh({ ...noneDirty(), log: true });
+  }
+
+  private async syncIfRegistryChanged(): Promise<void> {
+    const stamp = registryStamp(this.options.registryFile);
+    if (stamp !== this.registryStamp) await this.sync().catch((error) => this.options.log.error(error, 'repo registry'));
+  }
+
+  /** Adds repos newly listed, drops repos no longer listed. */
+  private async sync(): Promise<void> {
+    this.registryStamp = registryStamp(this.options.registryFile);
+    const places = await this.wantedPlaces();
+    const wanted = new Map(places.map((p) => [p.info.id, p]));
+    for (const [id, w] of this.watched) {
+      if (wanted.has(id)) continue;
+      w.watcher.close();
+      this.watched.delete(id);
+      this.emit('removed', id);
+    }
+    for (const place of places) {
+      if (this.watched.has(place.info.id)) continue;
+      await this.add(place);
+      this.emit('added', place.info.id);
+    }
+  }
+
+  private async wantedPlaces(): Promise<RepoPlace[]> {
+    const paths = [...readRegistry(this.options.registryFile), ...this.options.repos];
+    const places: RepoPlace[] = [];
+    for (const dir of paths) {
+      const place = placeOf(dir);
+      if (typeof place === 'string') this.options.log.warn(place);
+      else if (!places.some((p) => p.info.id === place.info.id)) places.push(place);
+    }
+    if (places.length === 0 && this.options.demo && this.options.ensureDemo) {
+      const demo = placeOf(await this.options.ensureDemo(this.options.dataDir), true);
+      if (typeof demo === 'string') this.options.log.warn(demo);
+      else places.push(demo);
+    }
+    return places;
+  }
+
+  private async add(place: RepoPlace): Promise<void> {
+    let loaded = false;
+    const model = new RepoModel(place.info, place.bus, (m) => this.options.log.warn(m), (change) => {
+      if (loaded) this.publish(model, change);
+    });
+    await model.refresh(allDirty());
+    loaded = true;
+    if (this.closed) return;
+    const watcher = new BusWatcher(place.bus, (dirty) => void model.refresh(dirty).catch((e) => this.options.log.error(e, place.info.path)), this.options.pollMs);
+    this.watched.set(place.info.id, { model, watcher });
+    watcher.start();
+    // Anything that landed between the first read and the watchers starting.
+    await model.refresh(allDirty());
+  }
+
+  /** Runs synchronously inside the model's step: listeners see changes in log order, once. */
+  private publish(model: RepoModel, change: ModelChange): void {
+    if (change.kind === 'resync') {
+      this.options.log.warn(`${model.log.file}: ${change.reason}; clients resynchronised`);
+      this.emit('snapshot', snapshotFrame(model, true));
+      return;
+    }
+    for (const skip of change.skipped) this.options.log.warn(`warning: skipped line at byte ${skip.offset} of ${model.log.file}: ${skip.reason}`);
+    // A packet that vanished cannot be said with bus.events: send the whole repo again.
+    if (change.removed) this.emit('snapshot', snapshotFrame(model));
+    else for (const frame of eventFrames(model, change.events, change.tasks)) this.emit('events', model.info.id, frame);
+    for (const placed of change.events) {
+      const task = taskOf(placed.event);
+      this.emit('bus-event', model.info, placed.event, task === undefined ? undefined : model.summary(task));
+    }
+  }
+}
+
+function registryStamp(file: string): string {
+  try {
+    const s = fs.statSync(file);
+    return `${s.ino}:${s.mtimeMs}:${s.size}`;
+  } catch {
+    return '-';
+  }
+}

@@ -1,0 +1,60 @@
+// The `subscribe` read and live delivery: a valid cursor gets exactly the bus
+// events after it, anything else a snapshot; then the client receives every new
+// event once, in log order. Cursors are byte offsets of the durable log, so no relay state is needed to resume.
+import type * as z from 'zod/mini';
+import type { Subscribe } from '../../protocol/wire/frames';
+import type { RepoInfo } from '../../protocol/wire/views';
+import type { ClientInfo, RelayServices } from '../context';
+import type { TaskActionContext } from '../actions/task-common';
+import { hubOf } from '../actions/task-common';
+import { eventFrames, snapshotFrame } from './frames';
+import type { RepoHub } from './hub';
+
+type SubscribeFrame = z.infer<typeof Subscribe>;
+
+const SUBSCRIBED = 'watch.subscribed';
+
+function isSubscribed(client: ClientInfo, repo: string): boolean {
+  const repos = client.state.get(SUBSCRIBED);
+  return repos instanceof Set && repos.has(repo);
+}
+
+/** Forwards the hub's changes to the clients subscribed to each repo (server.ts calls this once). */
+export function deliverHub(services: RelayServices, hub: RepoHub): void {
+  hub.on('events', (repo, frame) => services.broadcast(frame, (c) => isSubscribed(c, repo)));
+  hub.on('snapshot', (frame) => services.broadcast(frame, (c) => isSubscribed(c, frame.repo.id)));
+  hub.on('removed', (repo) => {
+    services.broadcast({ type: 'repo.removed', repo }, (c) => isSubscribed(c, repo));
+    for (const c of services.clients()) (c.state.get(SUBSCRIBED) as Set<string> | undefined)?.delete(repo);
+  });
+  // A repo that appears later goes to everyone who subscribed to anything.
+  hub.on('added', (repo) => {
+    const model = hub.model(repo);
+    if (!model) return;
+    for (const c of services.clients()) {
+      const repos = c.state.get(SUBSCRIBED);
+      if (repos instanceof Set) repos.add(repo);
+    }
+    services.broadcast(snapshotFrame(model), (c) => isSubscribed(c, repo));
+  });
+}
+
+/** `subscribe {cursors?}`: per repo, the events after a valid cursor, else a snapshot; then live. */
+export async function subscribe(ctx: TaskActionContext, frame: SubscribeFrame): Promise<{ repos: RepoInfo[] }> {
+  const hub = hubOf(ctx.services);
+  const cursors = frame.cursors ?? {};
+  // Read what is already in the logs first so a cursor from just before a restart is valid.
+  await Promise.all(hub.repos().map((r) => hub.catchUp(r.id)));
+  // From here to the end nothing awaits: what was sent and what will be broadcast meet exactly.
+  const repos = hub.repos();
+  for (const repo of repos) {
+    const model = hub.model(repo.id)!;
+    const cursor = cursors[repo.id];
+    if (cursor && model.log.accepts(cursor)) {
+      for (const f of eventFrames(model, model.log.since(cursor))) ctx.send(f);
+    } else ctx.send(snapshotFrame(model, cursor !== undefined));
+  }
+  for (const repo of Object.keys(cursors)) if (!hub.model(repo)) ctx.send({ type: 'repo.removed', repo });
+  if (ctx.client) ctx.client.state.set(SUBSCRIBED, new Set(repos.map((r) => r.id)));
+  return { repos };
+}

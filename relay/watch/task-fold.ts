@@ -1,0 +1,52 @@
+// What the event log says about one task (last note, last event time, result,
+// the approval that waits for a person), folded event by event as lines arrive.
+import type { AnyBusEvent } from '../../protocol/bus/events';
+import type { PendingApproval, TaskSummary } from '../../protocol/wire/views';
+
+export interface TaskFold {
+  lastNote: string | null;
+  lastEventTs: string | null;
+  result: TaskSummary['result'];
+  /** The newest approval_requested not yet answered by a grant or deny of the same digest. */
+  pending: PendingApproval | null;
+  /** Worktree named by the newest approval_requested, answered or not (the change under review). */
+  reviewWorktree: string | null;
+}
+
+export function emptyFold(): TaskFold {
+  return { lastNote: null, lastEventTs: null, result: null, pending: null, reviewWorktree: null };
+}
+
+const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
+
+/** Applies one event (already known to be about this task); unknown types only move the time. */
+export function foldEvent(fold: TaskFold, event: AnyBusEvent): void {
+  fold.lastEventTs = event.ts;
+  const e = event as Record<string, unknown>;
+  switch (event.event) {
+    case 'task_progress':
+      if (str(e.note) !== undefined) fold.lastNote = str(e.note)!;
+      break;
+    case 'task_complete':
+      if (e.result === 'pass' || e.result === 'fail') fold.result = e.result;
+      break;
+    case 'task_failed':
+      fold.result = 'failed';
+      break;
+    case 'task_claimed':
+      fold.result = null;
+      break;
+    case 'approval_requested': {
+      const digest = str(e.digest);
+      const worktree = str(e.worktree);
+      if (digest === undefined || worktree === undefined) break;
+      fold.pending = { digest, worktree, files: typeof e.files === 'number' ? e.files : 0, ts: event.ts };
+      fold.reviewWorktree = worktree;
+      break;
+    }
+    case 'approval_granted':
+    case 'approval_denied':
+      if (fold.pending && fold.pending.digest === e.digest) fold.pending = null;
+      break;
+  }
+}

@@ -50,7 +50,13 @@ export async function claimNext(bus: string, options: ClaimOptions = {}): Promis
     if (packet.missingSections.length > 0) {
       warn(`warning: ${target} lacks the section(s) ${packet.missingSections.map((s) => `"${s}"`).join(', ')}`);
     }
-    appendEvent(bus, { event: 'task_claimed', task: packet.front.id, agent: `${host}_${pid}`, machine: host });
+    try {
+      appendEvent(bus, { event: 'task_claimed', task: packet.front.id, agent: `${host}_${pid}`, machine: host });
+    } catch (error) {
+      // An unlogged claim would strand the packet: put it back where it was.
+      renameIfPresent(target, source);
+      throw error;
+    }
     return { path: target, task: packet.front.id, content };
   }
   return undefined;

@@ -33,7 +33,13 @@ export async function completePacket(claimedPath: string, result: CompleteResult
     if (errnoOf(error) === 'ENOENT') throw new BusError('E_NOT_FOUND', `${source} does not exist (completed by someone else?)`);
     throw ioError('move', source, error);
   }
-  appendEvent(bus, { event: 'task_complete', task: packet.front.id, result });
+  try {
+    appendEvent(bus, { event: 'task_complete', task: packet.front.id, result });
+  } catch (error) {
+    // An unlogged completion is undone, so the bus never disagrees with its log.
+    fs.renameSync(target, source);
+    throw error;
+  }
   return { path: target, task: packet.front.id };
 }
 

@@ -16,6 +16,20 @@ export function serializeEvent(event: NewBusEvent, now: Date = new Date()): stri
   return JSON.stringify(line) + '\n';
 }
 
+const NEWLINE = Buffer.from('\n');
+
+/**
+ * A log whose last byte is not a newline ends in a torn line (a crashed writer);
+ * starting on a fresh line keeps our event from being glued to that junk.
+ */
+function endsTorn(fd: number): boolean {
+  const size = fs.fstatSync(fd).size;
+  if (size === 0) return false;
+  const last = Buffer.alloc(1);
+  fs.readSync(fd, last, 0, 1, size - 1);
+  return last[0] !== 0x0a;
+}
+
 /** Appends one event to `<bus>/events.jsonl` and returns the line written. */
 export function appendEvent(bus: string, event: NewBusEvent, now?: Date): string {
   const line = serializeEvent(event, now);
@@ -23,13 +37,14 @@ export function appendEvent(bus: string, event: NewBusEvent, now?: Date): string
   const bytes = Buffer.from(line, 'utf8');
   let fd: number;
   try {
-    fd = fs.openSync(file, fs.constants.O_WRONLY | fs.constants.O_APPEND | fs.constants.O_CREAT, 0o644);
+    fd = fs.openSync(file, fs.constants.O_RDWR | fs.constants.O_APPEND | fs.constants.O_CREAT, 0o644);
   } catch (error) {
     throw ioError('append to', file, error);
   }
   try {
-    const written = fs.writeSync(fd, bytes, 0, bytes.length);
-    if (written !== bytes.length) throw new BusError('E_SHORT_WRITE', `only ${written} of ${bytes.length} bytes reached ${file}`);
+    const out = endsTorn(fd) ? Buffer.concat([NEWLINE, bytes]) : bytes;
+    const written = fs.writeSync(fd, out, 0, out.length);
+    if (written !== out.length) throw new BusError('E_SHORT_WRITE', `only ${written} of ${out.length} bytes reached ${file}`);
   } catch (error) {
     if (error instanceof BusError) throw error;
     throw ioError('append to', file, error);

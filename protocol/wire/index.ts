@@ -4,3 +4,4 @@ export * from './views';
 export * from './frames';
 export * from './signing';
 export * from './http';
+export * from './push';

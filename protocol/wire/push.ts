@@ -1,0 +1,31 @@
+// The decrypted body of every Web Push the relay sends (PUSH-n). The service
+// worker validates it with this schema before showing a notification.
+// Never carries diff content, file contents or secrets: names and counts only.
+import * as z from 'zod/mini';
+import { PushKind } from './views';
+
+export const PushAction = z.object({
+  action: z.enum(['approve', 'deny', 'allow', 'open']),
+  title: z.string(),
+});
+
+export const PushPayload = z.object({
+  v: z.literal(1),
+  kind: PushKind,
+  /** Notifications with the same tag replace each other (one per task/commander/request). */
+  tag: z.string(),
+  title: z.string().check(z.maxLength(200)),
+  body: z.string().check(z.maxLength(500)),
+  /** Where tapping the body leads, a path on the relay's origin. */
+  url: z.string().check(z.startsWith('/')),
+  actions: z.array(PushAction),
+  /** What an action button needs to build its signed action frame. */
+  data: z.object({
+    repo: z.optional(z.string()),
+    task: z.optional(z.string()),
+    digest: z.optional(z.string()),
+    commander: z.optional(z.string()),
+    request: z.optional(z.string()),
+  }),
+});
+export type PushPayload = z.infer<typeof PushPayload>;

@@ -1,0 +1,50 @@
+// What screens call to change or read things on the relay. Every action goes
+// through the outbox (stored first, so nothing is lost offline); reads go straight
+// to the socket and fail fast with E_OFFLINE when there is none.
+//
+// API:
+//   ActionPayload<T>  fields of action T without type/id/ts/sig
+//   act(type, payload) → Promise<ActResult>: {id, status:'applied', result} | {id, status:'refused', error}
+//                        | {id, status:'queued', error}  (queued = will be sent when back online)
+//   read(type, payload, {onFrame?, timeoutMs?}) → Promise<ack result>; rejects with ClientError.
+//        task.diff streams task.diff.begin/chunk/end to onFrame before resolving.
+//   retryQueued(id) / dismissQueued(id) — for refused items shown in the UI
+import type { ActionFrame, ActionType, ReadFrame, ServerFrame } from '../../protocol/wire/frames';
+import { getClient, startClient } from './client';
+import { clientError } from './errors';
+import type { Outcome } from './outbox';
+import { newActionId, type UnsignedAction } from './sign';
+
+export type ActionPayload<T extends ActionType> = Omit<Extract<ActionFrame, { type: T }>, 'type' | 'id' | 'ts' | 'sig'>;
+export type ReadType = ReadFrame['type'];
+export type ReadPayload<T extends ReadType> = Omit<Extract<ReadFrame, { type: T }>, 'type' | 'id'>;
+export type ActResult = Outcome & { id: string };
+
+export async function act<T extends ActionType>(type: T, payload: ActionPayload<T>): Promise<ActResult> {
+  const client = getClient() ?? startClient();
+  const id = newActionId();
+  const outcome = await client.outbox.sendNow({ ...payload, type, id } as unknown as UnsignedAction);
+  return { ...outcome, id };
+}
+
+export function read<T extends ReadType>(
+  type: T,
+  payload: ReadPayload<T>,
+  options: { onFrame?: (frame: ServerFrame) => void; timeoutMs?: number } = {},
+): Promise<unknown> {
+  const client = getClient();
+  if (!client) return Promise.reject(clientError('E_OFFLINE'));
+  const frame = { ...payload, type, id: client.connection.readId() } as unknown as ReadFrame;
+  return client.connection.request(frame, options);
+}
+
+export async function retryQueued(id: string): Promise<void> {
+  const client = getClient();
+  if (!client) return;
+  await client.outbox.retry(id);
+  await client.outbox.flush();
+}
+
+export async function dismissQueued(id: string): Promise<void> {
+  await getClient()?.outbox.dismiss(id);
+}

@@ -1,0 +1,97 @@
+// Wires the page's client core together once: saved snapshot → store, device key →
+// RelayConnection → store, outbox ⇄ connection, browser online/offline/visibility.
+// Browser only; call startClient() from a client component (the layout does).
+//
+// API:
+//   startClient() → Client (idempotent; returns the running one)
+//   getClient()   → Client | null
+//   interface Client { store, connection, outbox, signer(), restart() }
+//   restart(): reconnect with the stored identity (after pairing)
+import { openDb } from './db';
+import { clearDevice, loadDevice } from './device-key';
+import { Outbox } from './outbox';
+import { RelayConnection, relaySocketUrl } from './socket';
+import { appStore, persistable, type Store } from './store';
+import type { Signer } from './sign';
+
+export interface Client {
+  store: Store;
+  connection: RelayConnection;
+  outbox: Outbox;
+  signer(): Promise<Signer | null>;
+  restart(): void;
+}
+
+let client: Client | null = null;
+const PERSIST_DELAY_MS = 250;
+
+export function getClient(): Client | null {
+  return client;
+}
+
+export function startClient(): Client {
+  if (client) return client;
+  const store = appStore;
+  const signer = async (): Promise<Signer | null> => {
+    const device = await loadDevice().catch(() => null);
+    return device ? { deviceId: device.deviceId, privateKey: device.privateKey } : null;
+  };
+  const connection = new RelayConnection({
+    url: relaySocketUrl(location.origin),
+    signer,
+    cursors: () => store.getState().cursors,
+    onFrame: (frame) => store.dispatch(frame),
+    onState: (state, error) => {
+      store.dispatch({ type: 'local.connection', state, error });
+      if (state === 'live') void outbox.flush();
+      if (state === 'unpaired' && error?.code === 'E_UNAUTHORIZED') void clearDevice();
+    },
+  });
+  const outbox = new Outbox({
+    signer,
+    send: (frame) => connection.request(frame),
+    onChange: (items) => store.dispatch({ type: 'local.outbox', items }),
+  });
+  client = { store, connection, outbox, signer, restart: () => { connection.stop(); connection.start(); } };
+
+  void hydrate(store).then(() => outbox.list()).then((items) => store.dispatch({ type: 'local.outbox', items }));
+  persistOnChange(store);
+  watchBrowser(connection);
+  void signer().then((s) => (s ? connection.start() : store.dispatch({ type: 'local.connection', state: 'unpaired' })));
+  return client;
+}
+
+async function hydrate(store: Store): Promise<void> {
+  const snapshot = await (await openDb()).get('snapshot', 'state').catch(() => undefined);
+  if (snapshot?.v === 1) store.dispatch({ type: 'local.hydrate', snapshot });
+}
+
+function persistOnChange(store: Store): void {
+  let timer: ReturnType<typeof setTimeout> | null = null;
+  let saved = persistable(store.getState());
+  store.subscribe(() => {
+    if (timer) return;
+    timer = setTimeout(() => {
+      timer = null;
+      const state = store.getState();
+      if (!state.hydrated) return;
+      const next = persistable(state);
+      const same = (Object.keys(next) as (keyof typeof next)[]).every((k) => next[k] === saved[k]);
+      if (same) return;
+      saved = next;
+      void openDb().then((db) => db.put('snapshot', next, 'state')).catch(() => undefined);
+    }, PERSIST_DELAY_MS);
+  });
+}
+
+function watchBrowser(connection: RelayConnection): void {
+  const network = () => connection.setNetwork(navigator.onLine);
+  addEventListener('online', network);
+  addEventListener('offline', network);
+  if (!navigator.onLine) connection.setNetwork(false);
+  const visibility = () => {
+    if (connection.state !== 'live') return;
+    connection.request({ type: 'client.visibility', id: connection.readId(), visible: document.visibilityState === 'visible' }).catch(() => undefined);
+  };
+  document.addEventListener('visibilitychange', visibility);
+}

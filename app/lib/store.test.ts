@@ -1,0 +1,78 @@
+import { describe, expect, it } from 'vitest';
+import type { TaskSummary } from '../../protocol/wire/views';
+import { LIVE_PER_SESSION, createStore, initialState, persistable, reduce, type StoreInput } from './store';
+
+const REPO = 'demo-0123abcd';
+const cursor = (offset: number) => ({ offset, epoch: '1:2' });
+
+export function task(id: string, patch: Partial<TaskSummary> = {}): TaskSummary {
+  return {
+    repo: REPO, id, file: `${id}.md`, type: 'implementation', scope: 'app', title: `Task ${id}`, state: 'inbox', owner: null,
+    blockedBy: [], lastNote: null, lastEventTs: null, verdict: null, annotations: { total: 0, unconsumed: 0 },
+    pendingApproval: null, result: null, ...patch,
+  };
+}
+
+const snapshot: StoreInput = {
+  type: 'repo.snapshot', repo: { id: REPO, name: 'demo', path: '/tmp/demo', demo: true }, tasks: [task('a'), task('b')], cursor: cursor(10),
+};
+const claimed: StoreInput = {
+  type: 'bus.events', repo: REPO,
+  events: [{ cursor: cursor(50), event: { ts: '2026-01-01T00:00:00Z', event: 'task_claimed', task: 'a', agent: 'x', machine: 'm' } }],
+  tasks: [task('a', { state: 'claimed', owner: 'x' })],
+};
+
+describe('store reducer', () => {
+  it('APP-6: a snapshot then bus events give tasks by repo and advance the cursor; a replayed batch changes nothing', () => {
+    let s = reduce(reduce(initialState(), snapshot), claimed);
+    expect(Object.keys(s.tasks[REPO])).toEqual(['a', 'b']);
+    expect(s.tasks[REPO].a.state).toBe('claimed');
+    expect(s.cursors[REPO]).toEqual(cursor(50));
+    expect(s.recentEvents[REPO]).toHaveLength(1);
+    const again = reduce(s, { ...claimed, tasks: [] } as StoreInput);
+    expect(again).toBe(s);
+    s = reduce(s, { type: 'repo.removed', repo: REPO });
+    expect(s.tasks[REPO]).toBeUndefined();
+    expect(s.cursors[REPO]).toBeUndefined();
+  });
+
+  it('APP-6: unknown, malformed and future frames leave the state untouched and never throw', () => {
+    const s = reduce(initialState(), snapshot);
+    for (const junk of [{ type: 'future.frame', x: 1 }, { type: 'toString' }, { type: '__proto__' }, {}, null]) {
+      expect(reduce(s, junk as unknown as StoreInput)).toBe(s);
+    }
+  });
+
+  it('APP-6: live events are bounded per session; commander output is appended once per seq', () => {
+    let s = initialState();
+    for (let i = 0; i < LIVE_PER_SESSION + 20; i++) {
+      s = reduce(s, { type: 'live.event', at: 't', event: { v: 1, session: 's1', kind: 'edit', summary: `e${i}` } });
+    }
+    expect(s.live.s1).toHaveLength(LIVE_PER_SESSION);
+    expect(s.live.s1.at(-1)?.event.summary).toBe(`e${LIVE_PER_SESSION + 19}`);
+    const out = (seq: number, chunk: string): StoreInput => ({ type: 'commander.output', commander: 'c-abcdef', session: 'x', seq, chunk });
+    s = reduce(reduce(reduce(s, out(0, 'he')), out(1, 'llo')), out(1, 'llo'));
+    expect(s.commanderOutput['c-abcdef'].text).toBe('hello');
+  });
+
+  it('APP-9: the persisted part of the state round-trips through hydrate (so the last data shows offline)', () => {
+    const s = reduce(reduce(initialState(), snapshot), claimed);
+    const fresh = reduce(initialState(), { type: 'local.hydrate', snapshot: structuredClone(persistable(s)) });
+    expect(fresh.tasks).toEqual(s.tasks);
+    expect(fresh.cursors).toEqual(s.cursors);
+    expect(fresh.hydrated).toBe(true);
+    // A hydrate arriving after live data must not overwrite it.
+    expect(reduce(s, { type: 'local.hydrate', snapshot: persistable(initialState()) }).tasks).toEqual({ ...s.tasks });
+  });
+
+  it('APP-8: the store notifies only on change and records connection state with its error', () => {
+    const store = createStore();
+    let calls = 0;
+    store.subscribe(() => calls++);
+    store.dispatch({ type: 'nothing' } as unknown as StoreInput);
+    expect(calls).toBe(0);
+    store.dispatch({ type: 'local.connection', state: 'reconnecting' });
+    expect(store.getState().connection).toEqual({ state: 'reconnecting', error: null });
+    expect(calls).toBe(1);
+  });
+});

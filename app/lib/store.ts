@@ -1,0 +1,215 @@
+// The app's state: one pure reducer over ServerFrames (plus a few local inputs),
+// a tiny store around it, and the React binding `useRelay(selector)`.
+// The reducer ignores frames it does not know, so a newer relay can never crash the app.
+//
+// API:
+//   AppState, initialState(), reduce(state, input) → state (pure; same input twice = no change)
+//   StoreInput = ServerFrame | LocalInput ('local.hydrate' | 'local.connection' | 'local.devices' |
+//                'local.outbox' | 'local.device' | 'local.error')
+//   persistable(state) → PersistedState (what is saved so the last data shows offline)
+//   createStore(initial?) → { getState, dispatch, subscribe }
+//   appStore — the page's store; useRelay(selector) — React hook (selector result cached per state)
+//   LIVE_PER_SESSION, RECENT_EVENTS_PER_REPO, OUTPUT_MAX_CHARS — the bounds
+import { useRef, useSyncExternalStore } from 'react';
+import type { ServerFrame, ServerFrameOf } from '../../protocol/wire/frames';
+import type { CommanderView, Cursor, DeviceView, PermissionRequestView, RepoInfo, TaskSummary } from '../../protocol/wire/views';
+import type { AnyBusEvent } from '../../protocol/bus/events';
+import type { LiveEvent } from '../../protocol/live-events';
+import type { ClientError } from './errors';
+import type { OutboxItem } from './outbox';
+import type { ConnectionState } from './socket';
+
+export const LIVE_PER_SESSION = 200;
+export const LIVE_SESSIONS = 100;
+export const RECENT_EVENTS_PER_REPO = 300;
+export const OUTPUT_MAX_CHARS = 200_000;
+
+export interface Stream { session: string | null; seq: number; text: string }
+export interface JobView { job: string; repo: string; task: string; mode: 'work' | 'review'; status: 'running' | 'done' | 'failed'; exitCode: number | null; output: Stream }
+export interface BusEntry { cursor: Cursor; event: AnyBusEvent }
+
+export interface AppState {
+  connection: { state: ConnectionState; error: ClientError | null };
+  device: DeviceView | null;
+  repos: Record<string, RepoInfo>;
+  tasks: Record<string, Record<string, TaskSummary>>;
+  cursors: Record<string, Cursor>;
+  /** Last bus events per repo, in log order (for live timelines). */
+  recentEvents: Record<string, BusEntry[]>;
+  commanders: Record<string, CommanderView>;
+  commanderOutput: Record<string, Stream>;
+  live: Record<string, { at: string; event: LiveEvent }[]>;
+  permissions: Record<string, PermissionRequestView>;
+  jobs: Record<string, JobView>;
+  devices: DeviceView[];
+  outbox: OutboxItem[];
+  lastError: ClientError | null;
+  lagged: number;
+  /** True once data came from the relay or from the saved snapshot. */
+  hydrated: boolean;
+}
+
+export interface PersistedState {
+  v: 1;
+  device: DeviceView | null;
+  repos: AppState['repos'];
+  tasks: AppState['tasks'];
+  cursors: AppState['cursors'];
+  commanders: AppState['commanders'];
+  permissions: AppState['permissions'];
+  devices: DeviceView[];
+}
+
+export type LocalInput =
+  | { type: 'local.hydrate'; snapshot: PersistedState }
+  | { type: 'local.connection'; state: ConnectionState; error?: ClientError | null }
+  | { type: 'local.devices'; devices: DeviceView[] }
+  | { type: 'local.outbox'; items: OutboxItem[] }
+  | { type: 'local.device'; device: DeviceView | null }
+  | { type: 'local.error'; error: ClientError | null };
+export type StoreInput = ServerFrame | LocalInput;
+
+export function initialState(): AppState {
+  return {
+    connection: { state: 'offline', error: null }, device: null, repos: {}, tasks: {}, cursors: {}, recentEvents: {},
+    commanders: {}, commanderOutput: {}, live: {}, permissions: {}, jobs: {}, devices: [], outbox: [],
+    lastError: null, lagged: 0, hydrated: false,
+  };
+}
+
+type Handlers = { [K in StoreInput['type']]?: (s: AppState, input: Extract<StoreInput, { type: K }>) => AppState };
+
+const handlers: Handlers = {
+  'local.hydrate': (s, { snapshot }) => (s.hydrated ? s : { ...s, ...snapshot, hydrated: true }),
+  'local.connection': (s, { state, error }) => ({ ...s, connection: { state, error: error ?? null } }),
+  'local.devices': (s, { devices }) => ({ ...s, devices }),
+  'local.outbox': (s, { items }) => ({ ...s, outbox: items }),
+  'local.device': (s, { device }) => ({ ...s, device }),
+  'local.error': (s, { error }) => ({ ...s, lastError: error }),
+  'auth.ok': (s, { device }) => ({ ...s, device, devices: upsertDevice(s.devices, device) }),
+  'repo.snapshot': (s, f) => ({
+    ...s, hydrated: true,
+    repos: { ...s.repos, [f.repo.id]: f.repo },
+    tasks: { ...s.tasks, [f.repo.id]: Object.fromEntries(f.tasks.map((t) => [t.id, t])) },
+    cursors: { ...s.cursors, [f.repo.id]: f.cursor },
+    recentEvents: f.resync ? omit(s.recentEvents, f.repo.id) : s.recentEvents,
+  }),
+  'bus.events': reduceBusEvents,
+  'repo.removed': (s, { repo }) => ({
+    ...s, repos: omit(s.repos, repo), tasks: omit(s.tasks, repo), cursors: omit(s.cursors, repo), recentEvents: omit(s.recentEvents, repo),
+  }),
+  'commander.list': (s, { commanders }) => ({ ...s, commanders: Object.fromEntries(commanders.map((c) => [c.id, c])) }),
+  'commander.state': (s, { commander }) => ({ ...s, commanders: { ...s.commanders, [commander.id]: commander } }),
+  'commander.removed': (s, { commander }) => ({ ...s, commanders: omit(s.commanders, commander), commanderOutput: omit(s.commanderOutput, commander) }),
+  'commander.output': (s, f) => ({ ...s, commanderOutput: { ...s.commanderOutput, [f.commander]: appendStream(s.commanderOutput[f.commander], f.session, f.seq, f.chunk) } }),
+  'live.event': reduceLive,
+  'relay.lagged': (s, { dropped }) => ({ ...s, lagged: s.lagged + dropped }),
+  'permission.request': (s, { request }) => ({ ...s, permissions: { ...s.permissions, [request.id]: request } }),
+  'permission.list': (s, { requests }) => ({ ...s, permissions: Object.fromEntries(requests.map((r) => [r.id, r])) }),
+  'job.state': (s, f) => {
+    const output = s.jobs[f.job]?.output ?? { session: null, seq: -1, text: '' };
+    const { type: _t, ...job } = f;
+    return { ...s, jobs: { ...s.jobs, [f.job]: { ...job, output } } };
+  },
+  'job.output': (s, f) => {
+    const job = s.jobs[f.job];
+    if (!job) return s;
+    return { ...s, jobs: { ...s.jobs, [f.job]: { ...job, output: appendStream(job.output, null, f.seq, f.chunk) } } };
+  },
+  error: (s, f) => (f.id ? s : { ...s, lastError: f.error }),
+};
+
+export function reduce(state: AppState, input: StoreInput): AppState {
+  const type = (input as { type?: unknown } | null)?.type;
+  if (typeof type !== 'string' || !Object.hasOwn(handlers, type)) return state;
+  const handler = (handlers as Record<string, (s: AppState, i: StoreInput) => AppState>)[type];
+  return handler(state, input);
+}
+
+function reduceBusEvents(s: AppState, f: ServerFrameOf<'bus.events'>): AppState {
+  const known = s.cursors[f.repo];
+  // Only events after our cursor count: a replayed batch changes nothing.
+  const fresh = f.events.filter((e) => !known || e.cursor.epoch !== known.epoch || e.cursor.offset > known.offset);
+  if (fresh.length === 0 && f.tasks.length === 0) return s;
+  const tasks = { ...s.tasks[f.repo] };
+  for (const t of f.tasks) tasks[t.id] = t;
+  const recent = [...(s.recentEvents[f.repo] ?? []), ...fresh].slice(-RECENT_EVENTS_PER_REPO);
+  const last = fresh.at(-1)?.cursor ?? known;
+  return {
+    ...s,
+    tasks: { ...s.tasks, [f.repo]: tasks },
+    recentEvents: { ...s.recentEvents, [f.repo]: recent },
+    cursors: last ? { ...s.cursors, [f.repo]: last } : s.cursors,
+  };
+}
+
+function reduceLive(s: AppState, f: ServerFrameOf<'live.event'>): AppState {
+  const session = f.event.session;
+  const list = [...(s.live[session] ?? []), { at: f.at, event: f.event }].slice(-LIVE_PER_SESSION);
+  let live = { ...omit(s.live, session), [session]: list }; // re-inserted last = most recent
+  const sessions = Object.keys(live);
+  if (sessions.length > LIVE_SESSIONS) live = Object.fromEntries(Object.entries(live).slice(sessions.length - LIVE_SESSIONS));
+  return { ...s, live };
+}
+
+function appendStream(prev: Stream | undefined, session: string | null, seq: number, chunk: string): Stream {
+  const base = !prev || prev.session !== session ? { session, seq: -1, text: '' } : prev;
+  if (seq <= base.seq) return base; // already have it
+  return { session, seq, text: (base.text + chunk).slice(-OUTPUT_MAX_CHARS) };
+}
+
+function upsertDevice(devices: DeviceView[], device: DeviceView): DeviceView[] {
+  const others = devices.filter((d) => d.id !== device.id);
+  return [device, ...others];
+}
+
+function omit<T>(record: Record<string, T>, key: string): Record<string, T> {
+  if (!(key in record)) return record;
+  const { [key]: _gone, ...rest } = record;
+  return rest;
+}
+
+export function persistable(s: AppState): PersistedState {
+  return { v: 1, device: s.device, repos: s.repos, tasks: s.tasks, cursors: s.cursors, commanders: s.commanders, permissions: s.permissions, devices: s.devices };
+}
+
+export interface Store {
+  getState(): AppState;
+  dispatch(input: StoreInput): void;
+  subscribe(listener: () => void): () => void;
+}
+
+export function createStore(initial: AppState = initialState()): Store {
+  let state = initial;
+  const listeners = new Set<() => void>();
+  return {
+    getState: () => state,
+    dispatch(input) {
+      const next = reduce(state, input);
+      if (next === state) return;
+      state = next;
+      for (const listener of [...listeners]) listener();
+    },
+    subscribe(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+  };
+}
+
+/** The page's store; app/lib/client.ts feeds it, components read it with useRelay. */
+export const appStore = createStore();
+const serverState = initialState();
+
+/** Reads a slice of the app state; re-renders when the slice's value changes. */
+export function useRelay<T>(selector: (state: AppState) => T): T {
+  const cache = useRef<{ state: AppState; selector: (s: AppState) => T; value: T } | null>(null);
+  const read = (state: AppState): T => {
+    const c = cache.current;
+    if (c && c.state === state && c.selector === selector) return c.value;
+    const value = selector(state);
+    cache.current = { state, selector, value };
+    return value;
+  };
+  return useSyncExternalStore(appStore.subscribe, () => read(appStore.getState()), () => read(serverState));
+}

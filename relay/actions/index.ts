@@ -1,0 +1,58 @@
+// THE table of client frames (WIRE-n): every read and every action type maps to
+// one handler. A handler returns the ack's `result` or throws CommandrError;
+// dispatch turns either into the one answer the client gets. Features not built
+// yet answer E_UNAVAILABLE; their owners replace the entry with one import.
+import { CommandrError } from '../../protocol/wire/errors';
+import type { ActionFrame, ActionType, ReadFrame, ServerFrame } from '../../protocol/wire/frames';
+import type { ClientInfo, RelayServices, SendOptions } from '../context';
+import { deviceList, deviceRename, deviceRevoke } from './device';
+
+export interface ActionContext {
+  services: RelayServices;
+  device: { id: string; name: string };
+  /** This connection (for `POST /api/action`, a stand-in with no socket). */
+  client: ClientInfo;
+  /** Sends to this client only (streaming answers such as task.diff chunks). */
+  send(frame: ServerFrame, options?: SendOptions): void;
+}
+
+export type Handler<F> = (ctx: ActionContext, frame: F) => Promise<unknown>;
+export type ReadType = ReadFrame['type'];
+
+function unavailable(feature: string): Handler<unknown> {
+  return async () => {
+    throw new CommandrError('E_UNAVAILABLE', `${feature} is not available yet`);
+  };
+}
+
+export const reads: { [K in ReadType]: Handler<Extract<ReadFrame, { type: K }>> } = {
+  subscribe: unavailable('repo subscription'),
+  'task.diff': unavailable('task diff'),
+  'task.detail': unavailable('task detail'),
+  'task.timeline': unavailable('task timeline'),
+  'device.list': deviceList,
+  'commander.output': unavailable('commander output'),
+  'client.visibility': async (ctx, frame) => {
+    ctx.client.visible = frame.visible;
+    return { visible: frame.visible };
+  },
+};
+
+export const actions: { [K in ActionType]: Handler<Extract<ActionFrame, { type: K }>> } = {
+  'task.approve': unavailable('approval'),
+  'task.deny': unavailable('denial'),
+  'task.annotate': unavailable('annotation'),
+  'task.council': unavailable('council'),
+  'task.run': unavailable('task jobs'),
+  'commander.create': unavailable('commanders'),
+  'commander.message': unavailable('commanders'),
+  'commander.replace': unavailable('commanders'),
+  'commander.addReference': unavailable('commanders'),
+  'commander.delete': unavailable('commanders'),
+  'permission.decide': unavailable('permission requests'),
+  'device.rename': deviceRename,
+  'device.revoke': deviceRevoke,
+  'push.subscribe': unavailable('push notifications'),
+  'push.unsubscribe': unavailable('push notifications'),
+  'push.prefs': unavailable('push notifications'),
+};

@@ -1,0 +1,34 @@
+// THE table of the relay's HTTP endpoints (HTTP-n). Each feature adds its route
+// here with one line; anything not listed under /api/ is a 404, everything else
+// is the static app.
+import type * as http from 'node:http';
+import type { RelayServices } from '../context';
+import type { Dispatcher } from '../clients/dispatch';
+import type { FailureLimiter } from '../devices/rate-limit';
+import { postAction } from '../clients/action-route';
+import { postPair } from '../devices/pair-route';
+import { postLiveEvent } from '../live/route';
+import { sendJson } from './respond';
+
+export interface HttpContext {
+  services: RelayServices;
+  dispatcher: Dispatcher;
+  pairingLimiter: FailureLimiter;
+  hookToken: string;
+  version: string;
+}
+
+export interface Route {
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE';
+  path: string;
+  /** Routes a browser page may call carry the Origin check (HTTP-4); hook routes do not need it. */
+  browser: boolean;
+  handle(ctx: HttpContext, req: http.IncomingMessage, res: http.ServerResponse): Promise<void> | void;
+}
+
+export const routes: Route[] = [
+  { method: 'GET', path: '/healthz', browser: false, handle: (ctx, _req, res) => sendJson(res, 200, { ok: true, version: ctx.version }) },
+  { method: 'POST', path: '/api/pair', browser: true, handle: (ctx, req, res) => postPair(ctx.services, ctx.pairingLimiter, req, res) },
+  { method: 'POST', path: '/api/action', browser: true, handle: (ctx, req, res) => postAction(ctx.services, ctx.dispatcher, req, res) },
+  { method: 'POST', path: '/api/events', browser: false, handle: (ctx, req, res) => postLiveEvent(ctx.services, ctx.hookToken, req, res) },
+];

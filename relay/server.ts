@@ -1,0 +1,157 @@
+// createRelay(): the relay's wiring (SERVE-n) — http(s) server, the `ws`
+// server (noServer; Origin checked at upgrade), routes, static app, device
+// store and feature services. Behaviour lives in the modules it wires.
+import * as fs from 'node:fs';
+import * as http from 'node:http';
+import * as https from 'node:https';
+import type * as net from 'node:net';
+import * as path from 'node:path';
+import { WebSocketServer } from 'ws';
+import { MAX_FRAME_BYTES } from '../protocol/wire/frames';
+import { WS_PATH } from '../protocol/wire/http';
+import { version } from '../package.json';
+import { ConnectionSet } from './clients/connections';
+import { DedupeStore } from './clients/dedupe';
+import { createDispatcher } from './clients/dispatch';
+import { acceptSocket } from './clients/socket';
+import type { RelayServices, Service } from './context';
+import { ensurePrivateDir, writePrivateFile } from './devices/files';
+import { FailureLimiter } from './devices/rate-limit';
+import { DeviceStore } from './devices/store';
+import { createRequestHandler } from './http/handler';
+import type { OriginPolicy } from './http/origin';
+import { originAllowed } from './http/origin';
+import { ensureHookToken } from './live/hook-token';
+import { LiveStore } from './live/store';
+import { type RelayOptions, type ResolvedOptions, resolveOptions } from './options';
+
+export const RELAY_VERSION = version;
+
+export interface Relay {
+  /** http(s)://host:port the relay listens on. */
+  url: string;
+  port: number;
+  /** The origin phones use: --public-origin, else `url`. */
+  origin: string;
+  dataDir: string;
+  services: RelayServices;
+  options: ResolvedOptions;
+  close(): Promise<void>;
+}
+
+/** Where a running relay says where it is, so `commandr pair` can print its URL. */
+export function relayInfoFile(dataDir: string): string {
+  return path.join(dataDir, 'relay.json');
+}
+
+export async function createRelay(opts: RelayOptions = {}): Promise<Relay> {
+  const options = resolveOptions(opts);
+  ensurePrivateDir(options.dataDir);
+  const hookToken = ensureHookToken(options.dataDir);
+  const devices = new DeviceStore(options.dataDir);
+  const connections = new ConnectionSet();
+  const services: RelayServices = {
+    dataDir: options.dataDir,
+    options,
+    devices,
+    live: new LiveStore(),
+    log: options.logger,
+    broadcast: (frame, filter, sendOptions) => connections.broadcast(frame, filter, sendOptions),
+    sendToDevice: (id, frame, sendOptions) => connections.sendToDevice(id, frame, sendOptions),
+    clients: () => connections.authed(),
+  };
+  // Feature services: one line each, constructed by their owners.
+
+  const dedupe = new DedupeStore(path.join(options.dataDir, 'dedupe'));
+  const dispatcher = createDispatcher(services, dedupe);
+  const policy: OriginPolicy = { boundOrigin: '', publicOrigin: options.publicOrigin, secure: options.tls !== null };
+  const handler = createRequestHandler(
+    { services, dispatcher, pairingLimiter: new FailureLimiter(10, 30), hookToken, version },
+    policy,
+    () => options.appDir,
+  );
+  const server = options.tls ? https.createServer({ cert: options.tls.cert, key: options.tls.key }, handler) : http.createServer(handler);
+  const wss = new WebSocketServer({ noServer: true, maxPayload: 4 * MAX_FRAME_BYTES });
+  server.on('upgrade', (req, socket, head) => upgrade(req, socket as net.Socket, head));
+
+  function upgrade(req: http.IncomingMessage, socket: net.Socket, head: Buffer): void {
+    socket.on('error', () => socket.destroy());
+    const { pathname } = new URL(req.url ?? '/', 'http://relay');
+    if (pathname !== WS_PATH) return refuse(socket, 404, 'E_NOT_FOUND', `the socket is at ${WS_PATH}`);
+    if (!originAllowed(policy, req)) return refuse(socket, 403, 'E_FORBIDDEN_ORIGIN', "the socket only accepts the relay's own origin");
+    wss.handleUpgrade(req, socket, head, (ws) => acceptSocket({ services, connections, dispatcher, version }, ws, req));
+  }
+
+  devices.on('revoked', (id) => {
+    connections.closeDevice(id, 'device revoked');
+    dedupe.forget(id);
+    try {
+      void Promise.resolve(services.push?.forgetDevice?.(id)).catch((error: unknown) => services.log.error(error, 'forgetting push subscriptions'));
+    } catch (error) {
+      services.log.error(error, 'forgetting push subscriptions');
+    }
+  });
+  devices.watch();
+  connections.startHeartbeat();
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port, options.host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const port = (server.address() as net.AddressInfo).port;
+  const url = `${options.tls ? 'https' : 'http'}://${urlHost(options.host)}:${port}`;
+  policy.boundOrigin = new URL(url).origin;
+  const origin = options.publicOrigin ?? policy.boundOrigin;
+  writePrivateFile(relayInfoFile(options.dataDir), `${JSON.stringify({ url, origin, pid: process.pid, version })}\n`);
+
+  let closing: Promise<void> | undefined;
+  const close = () => (closing ??= shutdown());
+  async function shutdown(): Promise<void> {
+    devices.close();
+    connections.closeAll(1001, 'relay stopping');
+    for (const client of wss.clients) client.terminate();
+    await closeServices(services);
+    await new Promise<void>((resolve) => {
+      server.close(() => resolve());
+      server.closeAllConnections?.();
+    });
+    wss.close();
+    removeInfoFile(options.dataDir);
+  }
+  return { url, port, origin, dataDir: options.dataDir, services, options, close };
+}
+
+function refuse(socket: net.Socket, status: number, code: string, message: string): void {
+  const body = JSON.stringify({ type: 'error', error: { code, message } });
+  socket.end(
+    `HTTP/1.1 ${status} ${http.STATUS_CODES[status]}\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+  );
+}
+
+function urlHost(host: string): string {
+  if (host === '0.0.0.0' || host === '::' || host === '') return '127.0.0.1';
+  return host.includes(':') ? `[${host}]` : host;
+}
+
+async function closeServices(services: RelayServices): Promise<void> {
+  const features: (Service | undefined)[] = [services.permissions, services.push, services.jobs, services.commanders, services.hub];
+  for (const feature of features) {
+    try {
+      await feature?.close?.();
+    } catch (error) {
+      services.log.error(error, 'closing a relay service');
+    }
+  }
+}
+
+function removeInfoFile(dataDir: string): void {
+  try {
+    const info = JSON.parse(fs.readFileSync(relayInfoFile(dataDir), 'utf8')) as { pid?: number };
+    if (info.pid === process.pid) fs.rmSync(relayInfoFile(dataDir), { force: true });
+  } catch {
+    /* already gone */
+  }
+}

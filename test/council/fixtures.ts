@@ -72,17 +72,23 @@ if (plan.hangMs) setTimeout(finish, plan.hangMs); else finish();
   return { script, log, cmd: `${process.execPath} ${script}` };
 }
 
-let bundled: Promise<string> | undefined;
-/** Bundles cli/council.ts once per test file into a private temp dir. */
-export function councilCli(): Promise<string> {
-  bundled ??= (async () => {
-    const { build } = await import('esbuild');
-    const out = join(mkdtempSync(join(tmpdir(), 'council-cli-')), 'council.cjs');
-    await build({ entryPoints: [join(ROOT, 'cli', 'council.ts')], outfile: out, bundle: true, platform: 'node', target: 'node20', format: 'cjs', logLevel: 'error' });
-    return out;
-  })();
-  return bundled;
+const bundles = new Map<string, Promise<string>>();
+/** Bundles cli/<name>.ts once per test file into a private temp dir. */
+export function bundleCli(name: string): Promise<string> {
+  let bundle = bundles.get(name);
+  if (!bundle) {
+    bundle = (async () => {
+      const { build } = await import('esbuild');
+      const out = join(mkdtempSync(join(tmpdir(), `${name}-cli-`)), `${name}.cjs`);
+      await build({ entryPoints: [join(ROOT, 'cli', `${name}.ts`)], outfile: out, bundle: true, platform: 'node', target: 'node20', format: 'cjs', logLevel: 'error' });
+      return out;
+    })();
+    bundles.set(name, bundle);
+  }
+  return bundle;
 }
+
+export const councilCli = (): Promise<string> => bundleCli('council');
 
 export interface RunResult { code: number | null; stdout: string; stderr: string }
 
@@ -101,6 +107,6 @@ export function run(file: string, args: string[], options: { cwd?: string; env?:
 
 /** The environment a council under test sees: nothing inherited that could reach a real API. */
 export function cleanEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: process.env.HOME, ...extra };
+  const env = { PATH: process.env.PATH, HOME: process.env.HOME, ...extra } as NodeJS.ProcessEnv;
   return env;
 }

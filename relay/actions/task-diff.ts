@@ -1,0 +1,37 @@
+// `task.diff`: the change under review for a task (contract §10, bus/diff.ts),
+// streamed as task.diff.begin, chunks of at most 256 KiB, task.diff.end, then the ack.
+import type * as z from 'zod/mini';
+import { taskDiff } from '../../bus/diff';
+import type { TaskDiffRequest } from '../../protocol/wire/frames';
+import { type TaskActionContext, taskPlace, wireError } from './task-common';
+
+export const DIFF_CHUNK_BYTES = 256 * 1024;
+/** UTF-16 units per chunk: at most 3 UTF-8 bytes each, so a chunk stays within DIFF_CHUNK_BYTES. */
+const CHUNK_UNITS = Math.floor(DIFF_CHUNK_BYTES / 3);
+
+export async function taskDiffRead(ctx: TaskActionContext, frame: z.infer<typeof TaskDiffRequest>): Promise<unknown> {
+  const place = taskPlace(ctx.services, frame.repo, frame.task);
+  const diff = await taskDiff(place.bus, frame.task).catch((e: unknown) => { throw wireError(e); });
+  const chunks = splitText(diff.patch);
+  const { patch: _patch, ...summary } = diff;
+  ctx.send({
+    type: 'task.diff.begin', id: frame.id, repo: frame.repo, task: frame.task, source: diff.source,
+    digest: diff.digest ?? null, worktree: diff.worktree ?? null, files: diff.files, bytes: Buffer.byteLength(diff.patch),
+  });
+  chunks.forEach((data, seq) => ctx.send({ type: 'task.diff.chunk', id: frame.id, seq, data }));
+  ctx.send({ type: 'task.diff.end', id: frame.id, chunks: chunks.length });
+  return { ...summary, chunks: chunks.length };
+}
+
+/** Splits text into pieces of at most CHUNK_UNITS units, never between a surrogate pair. */
+export function splitText(text: string): string[] {
+  const out: string[] = [];
+  for (let at = 0; at < text.length;) {
+    let end = Math.min(text.length, at + CHUNK_UNITS);
+    const last = text.charCodeAt(end - 1);
+    if (end < text.length && last >= 0xd800 && last <= 0xdbff) end--;
+    out.push(text.slice(at, end));
+    at = end;
+  }
+  return out;
+}

@@ -1,0 +1,23 @@
+// The demo's sample commander: a commander directory (contract §A) marked demo,
+// so the Commanders screen has something to show before the person starts one.
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import type { CommanderRecord } from '../../protocol/commander';
+import { renderClaudeMd } from '../commanders/claude-md';
+import { DOC_FILE, RECORD_FILE, SPAWNED_FILE } from '../commanders/store';
+
+export const DEMO_COMMANDER_ID = 'c-demo000001';
+
+export function writeDemoCommander(dataDir: string, repo: string): void {
+  const dir = path.join(dataDir, 'commanders', DEMO_COMMANDER_ID);
+  if (fs.existsSync(path.join(dir, RECORD_FILE))) return;
+  fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+  const session = 'demo-session-0001';
+  const record: CommanderRecord = {
+    id: DEMO_COMMANDER_ID, name: 'Demo: release helper', referencePaths: [repo], created: new Date().toISOString(),
+    session, status: 'idle', waitingFor: null, adapter: 'claude', demo: true,
+  };
+  fs.writeFileSync(path.join(dir, DOC_FILE), renderClaudeMd(record.name, record.id, dir, record.referencePaths));
+  fs.writeFileSync(path.join(dir, SPAWNED_FILE), `${session}\n`);
+  fs.writeFileSync(path.join(dir, RECORD_FILE), `${JSON.stringify(record, null, 2)}\n`, { mode: 0o600 });
+}

@@ -1,0 +1,129 @@
+// The demo workspace (DEMO-n): with no repo registered, the relay creates once, under
+// <dataDir>/demo/, a real git repo whose bus shows every state — made with the real
+// bus tools and the real gate — plus a sample commander under <dataDir>/commanders/.
+import { execFileSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { writeAnnotation, listAnnotations, markConsumed } from '../../bus/annotations';
+import { claimNext } from '../../bus/claim';
+import { completePacket } from '../../bus/complete';
+import { runCouncil } from '../../bus/council/council';
+import { readEvents } from '../../bus/event-log';
+import { runGate } from '../../bus/gate';
+import { initRepo } from '../../bus/init';
+import { appendProgress } from '../../bus/progress';
+import { PACKAGE_ROOT } from '../options';
+import { writeDemoCommander } from './commander';
+import { BLOCKED_TASK, DEMO_PACKETS, FAIL_TASK, INBOX_TASK, PASS_TASK, REVIEW_TASK } from './packets';
+
+export const DEMO_REPO_NAME = 'commandr-demo';
+const READY_FILE = '.ready';
+void BLOCKED_TASK; void INBOX_TASK; // stay in the inbox: nothing to do for them
+
+export const demoRoot = (dataDir: string): string => path.join(dataDir, 'demo');
+
+/** Creates the demo workspace unless it is complete already; returns the repo path. */
+export async function ensureDemo(dataDir: string): Promise<string> {
+  const root = demoRoot(dataDir);
+  const repo = path.join(root, DEMO_REPO_NAME);
+  if (fs.existsSync(path.join(root, READY_FILE))) return repo;
+  // A half-made workspace (the relay died while making it) is made again from scratch.
+  fs.rmSync(root, { recursive: true, force: true });
+  fs.mkdirSync(root, { recursive: true, mode: 0o700 });
+  await buildDemo(root, repo);
+  writeDemoCommander(dataDir, repo);
+  fs.writeFileSync(path.join(root, READY_FILE), `${new Date().toISOString()}\n`);
+  return repo;
+}
+
+function git(cwd: string, ...args: string[]): string {
+  return execFileSync('git', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], env: gitEnv() });
+}
+
+/** A fixed identity so the demo commits work on a machine without git config. */
+function gitEnv(): NodeJS.ProcessEnv {
+  return {
+    ...process.env, GIT_AUTHOR_NAME: 'Commandr demo', GIT_AUTHOR_EMAIL: 'demo@commandr.invalid',
+    GIT_COMMITTER_NAME: 'Commandr demo', GIT_COMMITTER_EMAIL: 'demo@commandr.invalid', AGENTS_TASK_ID: '',
+  };
+}
+
+async function buildDemo(root: string, repo: string): Promise<void> {
+  fs.mkdirSync(path.join(repo, 'src'), { recursive: true });
+  git(repo, 'init', '-q', '-b', 'main');
+  fs.writeFileSync(path.join(repo, 'README.md'), '# Commandr demo\n\nA demo worksapce. Every task here is labelled "Demo:".\n');
+  fs.writeFileSync(path.join(repo, 'src', 'greeting.js'), "exports.greet = () => 'Hello!';\n");
+  const { bus } = initRepo(repo, { gateBin: path.join(PACKAGE_ROOT, 'bin', 'pre-commit-gate'), registryFile: path.join(root, 'registry') });
+  for (const p of DEMO_PACKETS) fs.writeFileSync(path.join(bus, 'inbox', p.file), p.text);
+  git(repo, 'add', '-A');
+  git(repo, 'commit', '-q', '--no-verify', '-m', 'Demo: initial commit');
+  await claimedWithNotes(bus);
+  await finished(bus);
+  await blockedCommit(bus, repo, root);
+  await councilVerdict(bus, root);
+  annotations(bus);
+}
+
+async function claim(bus: string, expected: string): Promise<string> {
+  const claimed = await claimNext(bus, { host: 'demo-host', pid: 4242 });
+  if (claimed?.task !== expected) throw new Error(`demo: expected to claim ${expected}, got ${claimed?.task ?? 'nothing'}`);
+  return claimed.path;
+}
+
+async function claimedWithNotes(bus: string): Promise<void> {
+  await claim(bus, REVIEW_TASK);
+  appendProgress(bus, REVIEW_TASK, 'Read the packet and the current greeting', 'demo-host_4242');
+  appendProgress(bus, REVIEW_TASK, 'greet(name) written; waiting for approval to commit', 'demo-host_4242');
+}
+
+async function finished(bus: string): Promise<void> {
+  const pass = await claim(bus, PASS_TASK);
+  appendProgress(bus, PASS_TASK, 'Typo fixed in the README', 'demo-host_4242');
+  await completePacket(pass, 'pass');
+  const fail = await claim(bus, FAIL_TASK);
+  appendProgress(bus, FAIL_TASK, 'The slow test depends on a network call; cannot make it fast alone', 'demo-host_4242');
+  await completePacket(fail, 'fail');
+}
+
+/** The agent's worktree on agent/<task> stages a change; `git commit` runs the installed gate, which blocks it. */
+async function blockedCommit(bus: string, repo: string, root: string): Promise<void> {
+  const worktree = path.join(root, 'worktrees', REVIEW_TASK);
+  git(repo, 'worktree', 'add', '-q', '-b', `agent/${REVIEW_TASK}`, worktree);
+  fs.writeFileSync(path.join(worktree, 'src', 'greeting.js'), 'exports.greet = (name) => `Hello, ${name}!`;\n');
+  git(worktree, 'add', 'src/greeting.js');
+  try {
+    git(worktree, 'commit', '-q', '-m', 'Demo: greet people by name');
+  } catch {
+    // Blocked by the gate, as intended.
+  }
+  if (hasApprovalRequest(bus)) return;
+  // The hook could not run the installed gate (no built bin/): the same gate, in-process.
+  const outcome = await runGate(worktree, gitEnv());
+  if (outcome.allow || !hasApprovalRequest(bus)) throw new Error('demo: the gate did not block the unapproved commit');
+}
+
+function hasApprovalRequest(bus: string): boolean {
+  return readEvents(bus).events.some((e) => e.event === 'approval_requested' && e.task === REVIEW_TASK);
+}
+
+/** A stand-in evaluator (a local script, no network) so the verdict is real but costs nothing. */
+async function councilVerdict(bus: string, root: string): Promise<void> {
+  const evaluator = path.join(root, 'demo-evaluator.cjs');
+  fs.writeFileSync(evaluator, [
+    `#!${process.execPath}`,
+    '// Demo council evaluator: votes without asking any model.',
+    "const dimension = process.argv[3] || '';",
+    "const vote = dimension === 'style' ? 'FAIL' : 'PASS';",
+    "console.log('VOTE: ' + vote);",
+    "console.log('REASON: demo evaluator (no model was asked) — ' + (vote === 'PASS' ? 'looks fine' : 'prefer single quotes'));",
+    '',
+  ].join('\n'), { mode: 0o755 });
+  const packet = path.join(bus, 'claimed', fs.readdirSync(path.join(bus, 'claimed')).find((f) => f.endsWith(`${REVIEW_TASK}.md`))!);
+  await runCouncil(packet, { ...process.env, COUNCIL_EVALUATOR_CMD: evaluator });
+}
+
+function annotations(bus: string): void {
+  writeAnnotation(bus, { task: REVIEW_TASK, turn: 1, anchor: 'general', author: 'demo', body: 'Demo note: please keep the old no-argument greeting working.' });
+  writeAnnotation(bus, { task: REVIEW_TASK, turn: 2, anchor: 'line:src/greeting.js:1', author: 'demo', body: 'Demo note: a template literal is fine here.' });
+  markConsumed(bus, REVIEW_TASK, listAnnotations(bus, REVIEW_TASK)[0]!.file);
+}

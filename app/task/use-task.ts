@@ -1,0 +1,122 @@
+// The task screen's data (REVIEW-1, -3, -8): the summary from the store, the
+// detail and the diff read over the socket once the connection is live, and the
+// timeline = the task's bus events (read, then live ones from the store) plus
+// live session events for the task.
+import { useCallback, useEffect, useMemo, useState } from 'react';
+import type { FileStat } from '../../protocol/bus/diff';
+import type { AnyBusEvent } from '../../protocol/bus/events';
+import type { LiveEvent } from '../../protocol/live-events';
+import type { ServerFrame } from '../../protocol/wire/frames';
+import type { TaskDetail, TaskSummary } from '../../protocol/wire/views';
+import { read } from '../lib/actions';
+import { toClientError, type ClientError } from '../lib/errors';
+import { useRelay, type AppState } from '../lib/store';
+import { assembleDiff, emptyAssembly, type DiffAssembly } from './diff-stream';
+
+export type Loadable<T> = { status: 'loading' } | { status: 'ready'; value: T } | { status: 'error'; error: ClientError };
+
+function useLive(): boolean {
+  return useRelay((s) => s.connection.state === 'live');
+}
+
+export function useSummary(repo: string, task: string): TaskSummary | null {
+  return useRelay((s) => s.tasks[repo]?.[task] ?? null);
+}
+
+/** Re-read whenever the summary changes (new annotation, verdict…). */
+export function useTaskDetail(repo: string, task: string, version: string | null): Loadable<TaskDetail> {
+  const live = useLive();
+  const [state, setState] = useState<Loadable<TaskDetail>>({ status: 'loading' });
+  useEffect(() => {
+    if (!live) return;
+    let cancelled = false;
+    read('task.detail', { repo, task })
+      .then((value) => !cancelled && setState({ status: 'ready', value: value as TaskDetail }))
+      .catch((e: unknown) => !cancelled && setState({ status: 'error', error: toClientError(e) }));
+    return () => { cancelled = true; };
+  }, [live, repo, task, version]);
+  return state;
+}
+
+export interface DiffResult {
+  patch: string;
+  files: FileStat[];
+  /** The digest shown on screen: the one an approval carries. */
+  digest: string | null;
+  source: 'approval' | 'branch' | 'none';
+  /** performance.now() when the last chunk arrived (for the benchmark). */
+  arrivedAt: number;
+}
+
+/** Requests `task.diff` and assembles the streamed chunks; `reload()` asks again. */
+export function useTaskDiff(repo: string, task: string): [Loadable<DiffResult>, () => void] {
+  const live = useLive();
+  const [generation, setGeneration] = useState(0);
+  const [state, setState] = useState<Loadable<DiffResult>>({ status: 'loading' });
+  useEffect(() => {
+    if (!live) return;
+    let cancelled = false;
+    let assembly: DiffAssembly = emptyAssembly();
+    setState({ status: 'loading' });
+    read('task.diff', { repo, task }, {
+      onFrame: (frame: ServerFrame) => { assembly = assembleDiff(assembly, frame); },
+      timeoutMs: 60_000,
+    })
+      .then(() => {
+        if (cancelled) return;
+        if (!assembly.done) throw new Error('the diff stream ended early');
+        setState({ status: 'ready', value: { patch: assembly.chunks.join(''), files: assembly.files, digest: assembly.digest, source: assembly.source, arrivedAt: performance.now() } });
+      })
+      .catch((e: unknown) => !cancelled && setState({ status: 'error', error: toClientError(e) }));
+    return () => { cancelled = true; };
+  }, [live, repo, task, generation]);
+  const reload = useCallback(() => setGeneration((g) => g + 1), []);
+  return [state, reload];
+}
+
+export type TimelineItem =
+  | { kind: 'bus'; key: string; ts: string; event: AnyBusEvent }
+  | { kind: 'live'; key: string; ts: string; event: LiveEvent };
+
+/** Bus events read once, then new ones from the store, then live events; newest last. */
+export function useTimeline(repo: string, task: string): { items: TimelineItem[]; running: LiveEvent | null } {
+  const live = useLive();
+  const [initial, setInitial] = useState<TimelineItem[]>([]);
+  useEffect(() => {
+    if (!live) return;
+    let cancelled = false;
+    read('task.timeline', { repo, task })
+      .then((value) => !cancelled && setInitial(busItems((value as { events?: BusEntryLike[] }).events ?? [])))
+      .catch(() => undefined); // the live part still shows; the header says when offline
+    return () => { cancelled = true; };
+  }, [live, repo, task]);
+  const recent = useRelay(useCallback((s: AppState) => s.recentEvents[repo], [repo]));
+  const liveEvents = useRelay(useCallback((s: AppState) => s.live, []));
+  return useMemo(() => mergeTimeline(initial, recent ?? [], liveEvents, task), [initial, recent, liveEvents, task]);
+}
+
+interface BusEntryLike { cursor?: { offset: number; epoch: string }; event: AnyBusEvent }
+
+function busItems(entries: BusEntryLike[]): TimelineItem[] {
+  return entries.map((e, i) => ({ kind: 'bus', key: e.cursor ? `b${e.cursor.epoch}:${e.cursor.offset}` : `b${i}`, ts: e.event.ts, event: e.event }));
+}
+
+export function mergeTimeline(
+  initial: TimelineItem[], recent: BusEntryLike[], live: AppState['live'], task: string,
+): { items: TimelineItem[]; running: LiveEvent | null } {
+  const seen = new Set(initial.map((i) => i.key));
+  const fromStore = busItems(recent.filter((e) => e.event.task === task)).filter((i) => !seen.has(i.key));
+  const liveItems: TimelineItem[] = [];
+  let running: { at: string; event: LiveEvent } | null = null;
+  for (const [session, list] of Object.entries(live)) {
+    list.forEach((entry, i) => {
+      if (entry.event.task !== task) return;
+      liveItems.push({ kind: 'live', key: `l${session}:${i}:${entry.at}`, ts: entry.at, event: entry.event });
+    });
+    const last = list.filter((e) => e.event.task === task).at(-1);
+    if (last?.event.running && (!running || last.at > running.at)) running = last;
+  }
+  const items = [...initial, ...fromStore, ...liveItems.filter((i) => !(i.kind === 'live' && i.event.running))]
+    .sort((a, b) => (a.ts < b.ts ? -1 : a.ts > b.ts ? 1 : 0));
+  return { items, running: running?.event ?? null };
+}

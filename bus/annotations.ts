@@ -39,11 +39,8 @@ export function writeAnnotation(bus: string, input: NewAnnotation, now = new Dat
   if (!note.success) throw new BusError('E_BAD_ARGS', `annotation: ${issuesText(note.error)}`);
   assertBus(bus);
   const dir = annotationsDir(bus, input.task);
-  try {
-    fs.mkdirSync(dir, { recursive: true });
-  } catch (error) {
-    throw ioError('create', dir, error);
-  }
+  ensureDir(path.dirname(dir));
+  ensureDir(dir);
   const text = JSON.stringify(note.data, null, 2) + '\n';
   const first = nextSeq(dir, input.turn);
   for (let seq = first; seq < first + SEQ_TRIES && seq <= 9999; seq++) {
@@ -58,6 +55,15 @@ export function writeAnnotation(bus: string, input: NewAnnotation, now = new Dat
     return { path: file, seq };
   }
   throw new BusError('E_SEQ_EXHAUSTED', `no free annotation sequence number for turn ${input.turn} in ${dir} after ${SEQ_TRIES} tries`);
+}
+
+/** One level at a time: recursive mkdir reports EROFS as ENOENT. */
+function ensureDir(dir: string): void {
+  try {
+    fs.mkdirSync(dir);
+  } catch (error) {
+    if (errnoOf(error) !== 'EEXIST') throw ioError('create', dir, error);
+  }
 }
 
 /** One past the highest seq already used for `turn`; 0 when there is none. */

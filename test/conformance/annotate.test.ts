@@ -1,0 +1,114 @@
+// Conformance of `annotate-write` and the annotation files it creates (ANNOT-n, ID-SAFE-3).
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { listAnnotations, markConsumed } from '../../bus/annotations';
+import { type Install, World, buildInstall, runAsync } from './harness';
+
+let install: Install;
+let world: World;
+beforeAll(async () => {
+  install = await buildInstall();
+});
+afterAll(() => fs.rmSync(install.root, { recursive: true, force: true }));
+afterEach(() => world?.cleanup());
+
+const annotate = (w: World, args: string[], input?: string) => w.tool('annotate-write', ['--bus', w.bus, ...args], { cwd: w.home, input });
+const dirOf = (w: World, task: string) => path.join(w.bus, 'annotations', task);
+
+describe('annotate-write', () => {
+  it('ANNOT-1: creates annotations/<task>/<turn:4>-<seq:4>.json with seq from 0000, defaults anchor general and author human', () => {
+    world = new World(install);
+    const first = annotate(world, ['--task', 'T-1', '--turn', '3', '--body', 'use the **cache**']);
+    expect(first.code).toBe(0);
+    expect(first.stdout).toBe(`annotation:${path.join(dirOf(world, 'T-1'), '0003-0000.json')}\n`);
+    expect(annotate(world, ['--task', 'T-1', '--turn', '3']).code).toBe(0);
+    expect(annotate(world, ['--task', 'T-1', '--turn', '12', '--anchor', 'line:src/a.ts:40', '--author', 'ana']).code).toBe(0);
+    expect(fs.readdirSync(dirOf(world, 'T-1')).sort()).toEqual(['0003-0000.json', '0003-0001.json', '0012-0000.json']);
+    const note = JSON.parse(fs.readFileSync(path.join(dirOf(world, 'T-1'), '0003-0000.json'), 'utf8')) as Record<string, unknown>;
+    expect(note).toMatchObject({ task: 'T-1', turn: 3, anchor: 'general', author: 'human', body: 'use the **cache**', consumed: false });
+  });
+
+  it('ANNOT-1: --body - reads the markdown body from stdin', () => {
+    world = new World(install);
+    const body = '# Heads up\n\n- multi\n- line "quoted"\n';
+    expect(annotate(world, ['--task', 'T-1', '--turn', '0', '--body', '-'], body).code).toBe(0);
+    const note = JSON.parse(fs.readFileSync(path.join(dirOf(world, 'T-1'), '0000-0000.json'), 'utf8')) as { body: string };
+    expect(note.body).toBe(body);
+  });
+
+  it('ANNOT-2: the file holds exactly task, turn, anchor, ts, author, body, consumed; existing files are never touched', () => {
+    world = new World(install);
+    const existing = world.write('annotations/T-1/0001-0000.json', '{"hand":"written"}');
+    expect(annotate(world, ['--task', 'T-1', '--turn', '1', '--body', '']).code).toBe(0);
+    expect(fs.readFileSync(existing, 'utf8')).toBe('{"hand":"written"}');
+    const note = JSON.parse(fs.readFileSync(path.join(dirOf(world, 'T-1'), '0001-0001.json'), 'utf8')) as Record<string, unknown>;
+    expect(Object.keys(note)).toEqual(['task', 'turn', 'anchor', 'ts', 'author', 'body', 'consumed']);
+    expect(note.body).toBe('');
+    expect(Number.isInteger(note.turn)).toBe(true);
+  });
+
+  it('ANNOT-3: one task_annotation event follows the file, carrying seq and never the body', () => {
+    world = new World(install);
+    annotate(world, ['--task', 'T-1', '--turn', '2', '--anchor', 'card:src/x.ts', '--author', 'ana', '--body', 'secret body']);
+    annotate(world, ['--task', 'T-1', '--turn', '2']);
+    expect(world.events()).toEqual([
+      { ts: expect.any(String), event: 'task_annotation', task: 'T-1', turn: 2, anchor: 'card:src/x.ts', author: 'ana', seq: 0 },
+      { ts: expect.any(String), event: 'task_annotation', task: 'T-1', turn: 2, anchor: 'general', author: 'human', seq: 1 },
+    ]);
+    expect(world.eventsText()).not.toContain('secret body');
+  });
+
+  it('ANNOT-4: concurrent writers on one turn each get their own file (exclusive create, retry on collision)', async () => {
+    world = new World(install);
+    const results = await Promise.all(Array.from({ length: 8 }, (_, i) =>
+      runAsync(install.bin('annotate-write'), ['--bus', world.bus, '--task', 'T-1', '--turn', '5', '--body', `note ${i}`], { cwd: world.home, env: world.env })));
+    expect(results.map((r) => r.code)).toEqual(Array(8).fill(0));
+    const files = fs.readdirSync(dirOf(world, 'T-1')).sort();
+    expect(files).toEqual(Array.from({ length: 8 }, (_, i) => `0005-000${i}.json`));
+    const bodies = files.map((f) => (JSON.parse(fs.readFileSync(path.join(dirOf(world, 'T-1'), f), 'utf8')) as { body: string }).body).sort();
+    expect(bodies).toEqual(Array.from({ length: 8 }, (_, i) => `note ${i}`));
+    expect(world.events().map((e) => e.seq).sort()).toEqual([0, 1, 2, 3, 4, 5, 6, 7]);
+  });
+
+  it('ANNOT-5: listing is in ascending file order and marking consumed flips only that field', () => {
+    world = new World(install);
+    annotate(world, ['--task', 'T-1', '--turn', '2', '--body', 'b']);
+    annotate(world, ['--task', 'T-1', '--turn', '1', '--body', 'a']);
+    const notes = listAnnotations(world.bus, 'T-1');
+    expect(notes.map((n) => n.note.body)).toEqual(['a', 'b']);
+    const before = JSON.parse(fs.readFileSync(notes[0]!.file, 'utf8')) as Record<string, unknown>;
+    markConsumed(world.bus, 'T-1', notes[0]!.file);
+    const after = JSON.parse(fs.readFileSync(notes[0]!.file, 'utf8')) as Record<string, unknown>;
+    expect(after).toEqual({ ...before, consumed: true });
+    expect(listAnnotations(world.bus, 'T-1').map((n) => n.note.consumed)).toEqual([true, false]);
+    expect(fs.readdirSync(dirOf(world, 'T-1')).sort()).toEqual(['0001-0000.json', '0002-0000.json']);
+  });
+
+  const hostile: Array<[string, string[]]> = [
+    ['task with ..', ['--task', '..', '--turn', '1']],
+    ['task with slash', ['--task', 'a/../../b', '--turn', '1']],
+    ['task with quote', ['--task', 'a"b', '--turn', '1']],
+    ['anchor escaping with ..', ['--task', 'T', '--turn', '1', '--anchor', 'card:../../etc/passwd']],
+    ['absolute anchor path', ['--task', 'T', '--turn', '1', '--anchor', 'line:/etc/passwd:1']],
+    ['anchor with newline', ['--task', 'T', '--turn', '1', '--anchor', 'card:a\nb']],
+    ['negative turn', ['--task', 'T', '--turn', '-1']],
+    ['huge turn', ['--task', 'T', '--turn', '10000']],
+    ['unknown option', ['--task', 'T', '--turn', '1', '--path', '/etc']],
+  ];
+  it.each(hostile)('ID-SAFE-3: %s is refused (exit 2) and nothing is written', (_label, args) => {
+    world = new World(install);
+    const r = annotate(world, args);
+    expect(r.code).toBe(2);
+    expect(fs.existsSync(path.join(world.bus, 'annotations'))).toBe(false);
+    expect(world.eventsText()).toBe('');
+  });
+
+  it('ID-SAFE-3: --bus must be a bus: a plain directory is refused and left untouched', () => {
+    world = new World(install);
+    const r = world.tool('annotate-write', ['--bus', world.home, '--task', 'T', '--turn', '1'], { cwd: world.home });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('E_BUS_MISSING_DIR');
+    expect(fs.existsSync(path.join(world.home, 'annotations'))).toBe(false);
+  });
+});

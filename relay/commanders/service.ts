@@ -1,0 +1,273 @@
+// The commanders service (CMDR-n): creates commanders as directories, runs their
+// turns one at a time through the agent adapter, streams output, tracks status,
+// replaces dead sessions, deletes. Emits 'state' / 'waiting' / 'removed' for others.
+import { EventEmitter } from 'node:events';
+import * as fs from 'node:fs';
+import type { CommanderRecord } from '../../protocol/commander';
+import type { CommanderView } from '../../protocol/wire/views';
+import type { ServerFrame } from '../../protocol/wire/frames';
+import { CommandrError } from '../../protocol/wire/errors';
+import { signalGroup } from '../jobs/adapter-run';
+import { referencesIn, renderClaudeMd, withReference, withSessionKind } from './claude-md';
+import { OutputBuffer, type OutputChunk } from './output';
+import { checkReferencePath, resolveRoots } from './reference-paths';
+import { CommanderStore, newCommanderId } from './store';
+import { runTurn, type AgentAdapter, type TurnRuntime } from './turn';
+
+export type { AgentAdapter } from './turn';
+
+export interface CommandersOptions {
+  dataDir: string;
+  /** Roots a reference path must resolve inside; read fresh (repos come and go). */
+  allowedRoots: () => string[];
+  /** The adapter to launch, resolved at each turn. */
+  adapter: () => AgentAdapter;
+  broadcast: (frame: ServerFrame, ephemeral?: boolean) => void;
+  /** Extra environment for the agent (tests point the CLI at a stand-in here). */
+  env?: Record<string, string>;
+  /** Passed to the agent as COMMANDR_URL. */
+  relayUrl?: () => string | undefined;
+}
+
+export interface CommandersEvents {
+  state: [CommanderView];
+  waiting: [CommanderView];
+  removed: [string];
+  output: [string, OutputChunk];
+}
+
+interface Entry extends TurnRuntime {
+  record: CommanderRecord;
+  queue: string[];
+}
+
+export function viewOf(record: CommanderRecord): CommanderView {
+  const { id, name, referencePaths, created, session, status, waitingFor, adapter } = record;
+  return { id, name, referencePaths, created, session, status, waitingFor, adapter };
+}
+
+export class Commanders extends EventEmitter<CommandersEvents> {
+  readonly store: CommanderStore;
+  private entries = new Map<string, Entry>();
+
+  constructor(private readonly opts: CommandersOptions) {
+    super();
+    this.store = new CommanderStore(opts.dataDir);
+    this.reload();
+  }
+
+  list(): CommanderView[] {
+    return [...this.entries.values()].map((e) => viewOf(e.record)).sort((a, b) => a.created.localeCompare(b.created));
+  }
+
+  listFrame(): ServerFrame {
+    return { type: 'commander.list', commanders: this.list(), allowedRoots: this.allowedRoots() };
+  }
+
+  allowedRoots(): string[] {
+    return resolveRoots(this.opts.allowedRoots());
+  }
+
+  get(id: string): CommanderView {
+    return viewOf(this.entry(id).record);
+  }
+
+  /** Start: record, directory and CLAUDE.md first, then the first turn (CMDR-START-1). */
+  create(name: string, referencePath: string): CommanderView {
+    const cleanName = name.trim();
+    if (cleanName.length === 0 || cleanName.length > 80 || /[\u0000-\u001f\u007f]/.test(cleanName)) {
+      throw new CommandrError('E_BAD_FRAME', 'name must be 1–80 characters on one line');
+    }
+    const reference = checkReferencePath(referencePath, this.allowedRoots());
+    const id = newCommanderId();
+    const dir = this.store.createDir(id);
+    const record: CommanderRecord = {
+      id, name: cleanName, referencePaths: [reference], created: new Date().toISOString(),
+      session: null, status: 'starting', waitingFor: null, adapter: this.opts.adapter().name,
+    };
+    this.store.writeRecord(record);
+    this.store.writeDoc(id, renderClaudeMd(cleanName, id, dir, [reference]));
+    const entry = this.newEntry(record);
+    this.entries.set(id, entry);
+    this.publish(entry);
+    this.startTurn(entry, firstPrompt(record, dir), null);
+    return viewOf(record);
+  }
+
+  /** The next turn of the current session; queued while a turn runs (CMDR-MSG-1). */
+  message(id: string, text: string): { queued: number } {
+    const entry = this.entry(id);
+    if (entry.record.status === 'dead') {
+      throw new CommandrError('E_CONFLICT', `commander ${id} needs a new session: replace its session first`);
+    }
+    if (entry.current !== null) {
+      entry.queue.push(text);
+      return { queued: entry.queue.length };
+    }
+    this.startTurn(entry, text, entry.record.session);
+    return { queued: 0 };
+  }
+
+  /** A fresh session in the same directory, everything it wrote intact (CMDR-REPLACE-1). */
+  async replace(id: string): Promise<CommanderView> {
+    const entry = this.entry(id);
+    entry.generation += 1;
+    entry.queue = [];
+    await this.stopTurn(entry);
+    this.store.writeDoc(id, withSessionKind(this.store.readDoc(id), 'replacement'));
+    entry.record = { ...entry.record, session: null, status: 'starting', waitingFor: null, adapter: this.opts.adapter().name };
+    this.save(entry);
+    this.startTurn(entry, replacementPrompt(entry.record, this.store.dir(id)), null);
+    return viewOf(entry.record);
+  }
+
+  addReference(id: string, input: string): CommanderView {
+    const entry = this.entry(id);
+    const reference = checkReferencePath(input, this.allowedRoots());
+    this.store.writeDoc(id, withReference(this.store.readDoc(id), reference));
+    if (!entry.record.referencePaths.includes(reference)) {
+      entry.record = { ...entry.record, referencePaths: [...entry.record.referencePaths, reference] };
+      this.save(entry);
+    }
+    return viewOf(entry.record);
+  }
+
+  /** Stops its processes, then removes its directory and log (CMDR-DEL-1). */
+  async delete(id: string): Promise<void> {
+    const entry = this.entry(id);
+    entry.generation += 1;
+    entry.queue = [];
+    this.entries.delete(id);
+    await this.stopTurn(entry);
+    this.store.remove(id);
+    this.opts.broadcast({ type: 'commander.removed', commander: id });
+    this.emit('removed', id);
+  }
+
+  /** Kept output for a catch-up read. */
+  output(id: string, from = 0): { session: string | null; chunks: OutputChunk[]; lastSeq: number } {
+    const entry = this.entry(id);
+    return { session: entry.record.session, chunks: entry.output.since(from), lastSeq: entry.output.lastSeq };
+  }
+
+  async close(): Promise<void> {
+    await Promise.all([...this.entries.values()].map((e) => this.stopTurn(e)));
+  }
+
+  private entry(id: string): Entry {
+    const entry = this.entries.get(id);
+    if (!entry) throw new CommandrError('E_NOT_FOUND', `no commander ${JSON.stringify(id)}`);
+    return entry;
+  }
+
+  private newEntry(record: CommanderRecord): Entry {
+    return { record, queue: [], current: null, generation: 0, output: new OutputBuffer(this.store.logFile(record.id)) };
+  }
+
+  private startTurn(entry: Entry, prompt: string, resume: string | null): void {
+    void runTurn(entry, { prompt, resume, store: this.store, adapter: this.opts.adapter(), env: this.agentEnv(entry.record.id) }, {
+      save: () => this.save(entry),
+      output: (chunk) => {
+        this.opts.broadcast({ type: 'commander.output', commander: entry.record.id, ...chunk }, true);
+        this.emit('output', entry.record.id, chunk);
+      },
+      finished: (waiting) => this.afterTurn(entry, waiting),
+    });
+  }
+
+  private afterTurn(entry: Entry, waiting: boolean): void {
+    if (!this.entries.has(entry.record.id)) return;
+    this.pickUpReferences(entry);
+    if (waiting) this.emit('waiting', viewOf(entry.record));
+    const next = entry.queue.shift();
+    if (next !== undefined && entry.record.status !== 'dead') this.startTurn(entry, next, entry.record.session);
+    else if (entry.record.status === 'dead') entry.queue = [];
+  }
+
+  /** Reference paths the commander wrote into its CLAUDE.md, validated like any other (CMDR-REF-3). */
+  private pickUpReferences(entry: Entry): void {
+    const roots = this.allowedRoots();
+    const added: string[] = [];
+    for (const candidate of referencesIn(this.store.readDoc(entry.record.id))) {
+      try {
+        const real = checkReferencePath(candidate, roots);
+        if (!entry.record.referencePaths.includes(real) && !added.includes(real)) added.push(real);
+      } catch {
+        // Not allowed: never becomes a reference path.
+      }
+    }
+    if (added.length === 0) return;
+    entry.record = { ...entry.record, referencePaths: [...entry.record.referencePaths, ...added] };
+    this.save(entry);
+  }
+
+  private async stopTurn(entry: Entry): Promise<void> {
+    const current = entry.current;
+    if (current === null) return;
+    current.stop(1000);
+    await current.done;
+  }
+
+  private save(entry: Entry): void {
+    if (!this.entries.has(entry.record.id)) return;
+    this.store.writeRecord(entry.record);
+    this.publish(entry);
+  }
+
+  private publish(entry: Entry): void {
+    const view = viewOf(entry.record);
+    this.opts.broadcast({ type: 'commander.state', commander: view });
+    this.emit('state', view);
+  }
+
+  private agentEnv(id: string): Record<string, string | undefined> {
+    const env: Record<string, string | undefined> = { ...process.env, ...this.opts.env };
+    for (const key of ['AGENT_RESUME', 'AGENT_PROMPT', 'COMMANDR_TASK', 'COMMANDR_URL']) delete env[key];
+    env.COMMANDR_AGENT_ID = `commander-${id}`;
+    const url = this.opts.relayUrl?.();
+    if (url) env.COMMANDR_URL = url;
+    return env;
+  }
+
+  /** Relay restart: commanders come back from their directories (CMDR-RELOAD-1). */
+  private reload(): void {
+    for (const record of this.store.loadAll().records) {
+      const entry = this.newEntry(record);
+      entry.output.restoreFromLog();
+      if (record.status === 'starting' || record.status === 'running') {
+        stopOrphan(this.store.pidFile(record.id));
+        entry.record = { ...record, status: record.session === null ? 'dead' : 'idle', waitingFor: null };
+        this.store.writeRecord(entry.record);
+      }
+      this.entries.set(record.id, entry);
+    }
+  }
+}
+
+/** A turn that outlived its relay can no longer be heard: stop it. */
+function stopOrphan(pidFile: string): void {
+  try {
+    const pid = Number(fs.readFileSync(pidFile, 'utf8').trim());
+    if (Number.isInteger(pid) && pid > 1) signalGroup(pid, 'SIGKILL');
+  } catch {
+    // No pid file: nothing was running.
+  }
+  fs.rmSync(pidFile, { force: true });
+}
+
+function firstPrompt(record: CommanderRecord, dir: string): string {
+  return [
+    `This is your first turn as the commander "${record.name}".`,
+    `Your directory is ${dir}; read CLAUDE.md there first.`,
+    `The material you operate on is at: ${record.referencePaths.join(', ')}.`,
+    'Orient on it, then tell the person what you found and what you propose to do.',
+  ].join('\n');
+}
+
+function replacementPrompt(record: CommanderRecord, dir: string): string {
+  return [
+    `This is a replacement session for the commander "${record.name}", not its first turn.`,
+    `Read CLAUDE.md and what you have recorded in ${dir}, then carry on.`,
+    'Tell the person where things stand.',
+  ].join('\n');
+}

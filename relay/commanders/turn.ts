@@ -1,0 +1,85 @@
+// One turn of a commander (CMDR-TURN-n): launch the adapter's `run` in the
+// commander's directory (resuming its session when there is one), stream and log
+// the output, record the session id when it arrives, then settle the status.
+import * as fs from 'node:fs';
+import type { CommanderRecord } from '../../protocol/commander';
+import { startAdapterRun, type AdapterRun } from '../jobs/adapter-run';
+import type { OutputBuffer, OutputChunk } from './output';
+import { turnOutcome } from './outcome';
+import type { CommanderStore } from './store';
+
+export interface AgentAdapter {
+  name: string;
+  /** Absolute path of the adapter's `run` executable. */
+  run: string;
+}
+
+/** The per-commander state a turn reads and updates. */
+export interface TurnRuntime {
+  record: CommanderRecord;
+  current: AdapterRun | null;
+  /** Bumped by replace/delete: a turn from an older generation changes nothing. */
+  generation: number;
+  output: OutputBuffer;
+}
+
+export interface TurnInput {
+  prompt: string;
+  resume: string | null;
+  store: CommanderStore;
+  adapter: AgentAdapter;
+  env: Record<string, string | undefined>;
+}
+
+export interface TurnCallbacks {
+  save: () => void;
+  output: (chunk: OutputChunk) => void;
+  finished: (waiting: boolean) => void;
+}
+
+const KEEP_STDOUT = 16 * 1024;
+
+export async function runTurn(rt: TurnRuntime, input: TurnInput, cb: TurnCallbacks): Promise<void> {
+  const generation = rt.generation;
+  const id = rt.record.id;
+  const dir = input.store.dir(id);
+  const live = () => rt.generation === generation;
+  rt.record = { ...rt.record, status: input.resume === null ? 'starting' : 'running', waitingFor: null };
+  cb.save();
+  let stdout = '';
+  const run = startAdapterRun({
+    run: input.adapter.run,
+    cwd: dir,
+    env: {
+      ...input.env, AGENT_PROMPT: input.prompt, AGENT_MODE: 'work', AGENT_COMMANDS: input.env.AGENT_COMMANDS ?? '', AGENT_CWD: dir,
+      ...(input.resume === null ? {} : { AGENT_RESUME: input.resume }),
+    },
+    onSession: (session) => {
+      if (!live()) return;
+      if (rt.record.session !== session) input.store.appendSpawned(id, session);
+      rt.record = { ...rt.record, session, status: 'running' };
+      cb.save();
+    },
+    onStdout: (chunk) => {
+      if (!live()) return;
+      stdout = (stdout + chunk).slice(-KEEP_STDOUT);
+      cb.output(rt.output.append(rt.record.session, chunk));
+    },
+  });
+  rt.current = run;
+  const pidFile = input.store.pidFile(id);
+  if (run.pid !== undefined) fs.writeFileSync(pidFile, `${run.pid}\n`, { mode: 0o600 });
+  const result = await run.done;
+  if (rt.current === run) rt.current = null;
+  if (!live()) return;
+  fs.rmSync(pidFile, { force: true });
+  const outcome = turnOutcome(result, stdout, rt.record.session);
+  if (outcome.status === 'dead') {
+    cb.output(rt.output.append(rt.record.session, `\n[commandr] session ended (${outcome.reason}); this commander needs a new session.\n`));
+    rt.record = { ...rt.record, status: 'dead', waitingFor: null };
+  } else {
+    rt.record = { ...rt.record, status: outcome.status, waitingFor: outcome.status === 'waiting' ? outcome.waitingFor : null };
+  }
+  cb.save();
+  cb.finished(outcome.status === 'waiting');
+}

@@ -1,0 +1,103 @@
+// One supervised run of an adapter's `run` executable (adapter contract §B): its
+// own process group (so a kill reaches the agent CLI too), env-only inputs (no
+// shell, no interpolation), stdout streamed, `SESSION: <id>` lines reported.
+import { spawn } from 'node:child_process';
+
+export interface AdapterRunInput {
+  /** Absolute path of the adapter's `run` executable. */
+  run: string;
+  cwd: string;
+  /** The contract's inputs (AGENT_PROMPT, AGENT_MODE, AGENT_CWD, AGENT_RESUME, COMMANDR_*) and any extra env. */
+  env: Record<string, string | undefined>;
+  onStdout: (chunk: string) => void;
+  onStderr?: (chunk: string) => void;
+  onSession?: (session: string) => void;
+}
+
+export interface AdapterRunResult {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  /** The last KB of stderr, for telling a lost session from another failure. */
+  stderrTail: string;
+  /** Set when the executable could not be started at all. */
+  spawnError: Error | null;
+  /** True when this run was stopped through `stop()`. */
+  stopped: boolean;
+}
+
+export interface AdapterRun {
+  pid: number | undefined;
+  done: Promise<AdapterRunResult>;
+  /** SIGTERM to the whole process group, SIGKILL after `graceMs`. */
+  stop: (graceMs?: number) => void;
+}
+
+const SESSION_LINE = /^SESSION:\s*(\S{1,200})\s*$/;
+const TAIL = 1024;
+
+export function startAdapterRun(input: AdapterRunInput): AdapterRun {
+  const child = spawn(input.run, [], {
+    cwd: input.cwd,
+    env: input.env as NodeJS.ProcessEnv,
+    detached: true,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stderrTail = '';
+  let spawnError: Error | null = null;
+  let stopped = false;
+  let partial = '';
+  child.stdout.setEncoding('utf8');
+  child.stderr.setEncoding('utf8');
+  child.stdout.on('data', (chunk: string) => {
+    // Session first, so the chunk that carries it is already attributed to it.
+    partial += chunk;
+    const lines = partial.split('\n');
+    partial = lines.pop() ?? '';
+    for (const line of lines) {
+      const m = SESSION_LINE.exec(line.trimEnd());
+      if (m && input.onSession) input.onSession(m[1]!);
+    }
+    input.onStdout(chunk);
+  });
+  child.stderr.on('data', (chunk: string) => {
+    stderrTail = (stderrTail + chunk).slice(-TAIL);
+    input.onStderr?.(chunk);
+  });
+  child.on('error', (error) => {
+    spawnError = error;
+  });
+  const done = new Promise<AdapterRunResult>((resolve) => {
+    child.on('close', (code, signal) => resolve({ code, signal, stderrTail, spawnError, stopped }));
+  });
+  const stop = (graceMs = 2000): void => {
+    stopped = true;
+    signalGroup(child.pid, 'SIGTERM');
+    const timer = setTimeout(() => signalGroup(child.pid, 'SIGKILL'), graceMs);
+    timer.unref();
+    void done.then(() => {
+      clearTimeout(timer);
+      // Anything the agent left behind in its group goes too.
+      signalGroup(child.pid, 'SIGKILL');
+    });
+  };
+  return { pid: child.pid, done, stop };
+}
+
+/** Signals a process group; a group that is already gone is not an error. */
+export function signalGroup(pid: number | undefined, signal: NodeJS.Signals): void {
+  if (pid === undefined) return;
+  try {
+    process.kill(-pid, signal);
+  } catch {
+    // ESRCH: nothing left to signal.
+  }
+}
+
+/** A one-line reason for a failed run, for task_failed and commander state. */
+export function failureReason(result: AdapterRunResult): string {
+  if (result.spawnError) return `adapter could not start: ${result.spawnError.message}`;
+  if (result.stopped) return 'stopped by the relay';
+  if (result.signal) return `killed by ${result.signal}`;
+  const last = result.stderrTail.trim().split('\n').pop()?.trim();
+  return `exited with status ${result.code}${last ? `: ${last.slice(0, 200)}` : ''}`;
+}

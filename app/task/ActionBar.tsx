@@ -1,0 +1,79 @@
+'use client';
+// The sticky action bar (REVIEW-4, -7): Approve sends the digest of the diff on
+// screen, so the relay refuses it if the change moved since; Deny, Annotate and
+// Run council open sheets or act directly. Every outcome is a sentence.
+import { useState } from 'react';
+import { Button } from '../components/Button';
+import { act, type ActResult } from '../lib/actions';
+import { sentence } from '../lib/errors';
+import { AnnotateSheet, DenySheet } from './sheets';
+import type { DiffResult, Loadable } from './use-task';
+
+export type SheetRequest = { kind: 'deny' } | { kind: 'annotate'; anchor: string };
+
+interface Props {
+  repo: string;
+  id: string;
+  diff: Loadable<DiffResult>;
+  reloadDiff(): void;
+  sheet: SheetRequest | null;
+  setSheet(sheet: SheetRequest | null): void;
+}
+
+type Notice = { tone: 'ok' | 'warn' | 'danger'; text: string; stale?: boolean; testId: string };
+
+function noticeFor(result: ActResult, done: string, what: string): Notice {
+  if (result.status === 'applied') return { tone: 'ok', text: done, testId: `${what}-done` };
+  if (result.status === 'queued') return { tone: 'warn', text: `You are offline: the ${what} is queued and will be sent when the connection is back.`, testId: `${what}-queued` };
+  const stale = result.error.code === 'E_STALE_DIGEST';
+  return { tone: 'danger', text: sentence(result.error), stale, testId: stale ? 'stale-digest' : `${what}-refused` };
+}
+
+export function ActionBar({ repo, id, diff, reloadDiff, sheet, setSheet }: Props) {
+  const [notice, setNotice] = useState<Notice | null>(null);
+  const [busy, setBusy] = useState(false);
+  const digest = diff.status === 'ready' ? diff.value.digest : null;
+
+  async function run(what: string, done: string, action: () => Promise<ActResult>) {
+    setBusy(true);
+    setNotice(null);
+    try {
+      setNotice(noticeFor(await action(), done, what));
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  const approve = () => digest && run('approval', 'Approved. The agent’s commit of exactly this change will pass the gate.',
+    () => act('task.approve', { repo, task: id, digest }));
+  const deny = (reason: string) => digest && run('denial', 'Denied. The agent is told not to commit this change.',
+    () => act('task.deny', { repo, task: id, digest, ...(reason ? { reason } : {}) }));
+  const annotate = (anchor: string, body: string) => run('note', 'Note saved. The agent sees it on its next turn.',
+    () => act('task.annotate', { repo, task: id, turn: 0, anchor, body }));
+  const council = () => run('council', 'The council is reviewing the change; its verdict appears here when it is in.',
+    () => act('task.council', { repo, task: id }));
+
+  return (
+    <>
+      {notice ? (
+        <div className="card notice row task-notice" data-tone={notice.tone === 'ok' ? undefined : notice.tone} role="status" data-testid={notice.testId}>
+          <span>{notice.text}</span>
+          {notice.stale ? <Button onClick={() => { setNotice(null); reloadDiff(); }} data-testid="reload-diff">Reload diff</Button> : null}
+        </div>
+      ) : null}
+      <div className="task-actions" role="toolbar" aria-label="Decide on this task" data-testid="task-actions">
+        <Button variant="primary" disabled={busy || !digest} onClick={approve} data-testid="approve"
+          title={digest ? undefined : 'Nothing staged to approve'}>Approve</Button>
+        <Button variant="danger" disabled={busy || !digest} onClick={() => setSheet({ kind: 'deny' })} data-testid="deny">Deny</Button>
+        <Button disabled={busy} onClick={() => setSheet({ kind: 'annotate', anchor: 'general' })} data-testid="annotate">Annotate</Button>
+        <Button disabled={busy} onClick={council} data-testid="run-council">Run council</Button>
+      </div>
+      {sheet?.kind === 'deny' ? (
+        <DenySheet onClose={() => setSheet(null)} onDeny={(reason) => { setSheet(null); void deny(reason); }} />
+      ) : null}
+      {sheet?.kind === 'annotate' ? (
+        <AnnotateSheet anchor={sheet.anchor} onClose={() => setSheet(null)} onSend={(anchor, body) => { setSheet(null); void annotate(anchor, body); }} />
+      ) : null}
+    </>
+  );
+}

@@ -1,0 +1,23 @@
+// Notes people left for the agent, and whether the agent has read them yet (REVIEW-6).
+import type { AnnotationView } from '../../protocol/wire/views';
+
+export function Annotations({ annotations }: { annotations: AnnotationView[] }) {
+  if (annotations.length === 0) return null;
+  return (
+    <section className="task-section" aria-labelledby="notes-title">
+      <h2 id="notes-title" className="group-title">Notes for the agent</h2>
+      <ul className="stack task-notes">
+        {annotations.map(({ file, annotation: a }) => (
+          <li key={file} className="card" data-testid="annotation" data-anchor={a.anchor} data-consumed={a.consumed}>
+            <div className="task-meta">
+              <span className="mono">{a.anchor}</span>
+              <span>{a.author}</span>
+              <span className="pill" data-tone={a.consumed ? 'ok' : 'warn'}>{a.consumed ? 'read by the agent' : 'not read yet'}</span>
+            </div>
+            <p className="task-note-body">{a.body}</p>
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}

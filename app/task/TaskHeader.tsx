@@ -1,0 +1,22 @@
+// The task's identity and state at a glance (REVIEW-1).
+import type { TaskSummary } from '../../protocol/wire/views';
+
+const STATE_TONE: Record<string, string | undefined> = { done: 'ok', failed: 'danger', blocked: 'warn' };
+
+export function TaskHeader({ repo, id, task }: { repo: string; id: string; task: TaskSummary | null }) {
+  return (
+    <header className="task-header" data-testid="task-header">
+      <h1 className="task-title">{task?.title ?? id}</h1>
+      <div className="task-meta">
+        <span className="mono" data-testid="task-id">{id}</span>
+        {task?.type ? <span>{task.type}</span> : null}
+        {task?.scope ? <span>scope {task.scope}</span> : null}
+        {task ? <span className="pill" data-tone={STATE_TONE[task.state]} data-testid="task-state">{task.state}</span> : null}
+        {task?.owner ? <span>owner {task.owner}</span> : null}
+        {task?.pendingApproval ? <span className="pill" data-tone="warn">awaiting approval</span> : null}
+        <span className="muted">{repo}</span>
+      </div>
+      {task?.lastNote ? <p className="muted task-last-note" data-testid="task-last-note">Last note: {task.lastNote}</p> : null}
+    </header>
+  );
+}

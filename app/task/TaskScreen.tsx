@@ -1,0 +1,65 @@
+'use client';
+// The task screen (REVIEW-1..8): header, body, diff review, council verdict,
+// annotations, timeline, and the sticky action bar bound to the diff on screen.
+import { useSearchParams } from 'next/navigation';
+import { useCallback, useMemo, useState } from 'react';
+import { DiffView } from '../components/diff/DiffView';
+import { EmptyState } from '../components/EmptyState';
+import { sentence } from '../lib/errors';
+import { ActionBar, type SheetRequest } from './ActionBar';
+import { Annotations } from './Annotations';
+import { CouncilVerdict } from './CouncilVerdict';
+import { renderMarkdown } from './markdown';
+import { TaskHeader } from './TaskHeader';
+import { Timeline } from './Timeline';
+import { useSummary, useTaskDetail, useTaskDiff, useTimeline } from './use-task';
+import './task.css';
+
+export function TaskScreen() {
+  const params = useSearchParams();
+  const repo = params.get('repo') ?? '';
+  const id = params.get('id') ?? '';
+  if (!repo || !id) return <EmptyState title="No task chosen">Open a task from the inbox.</EmptyState>;
+  return <TaskReview key={`${repo}/${id}`} repo={repo} id={id} />;
+}
+
+function TaskReview({ repo, id }: { repo: string; id: string }) {
+  const summary = useSummary(repo, id);
+  const version = summary ? `${summary.lastEventTs}|${summary.annotations.total}|${summary.verdict?.ts ?? ''}` : null;
+  const detail = useTaskDetail(repo, id, version);
+  const [diff, reloadDiff] = useTaskDiff(repo, id);
+  const timeline = useTimeline(repo, id);
+  const [sheet, setSheet] = useState<SheetRequest | null>(null);
+  const annotate = useCallback((anchor: string) => setSheet({ kind: 'annotate', anchor }), []);
+  const task = summary ?? (detail.status === 'ready' ? detail.value.summary : null);
+  const body = useMemo(() => (detail.status === 'ready' ? renderMarkdown(detail.value.body) : ''), [detail]);
+
+  return (
+    <div className="task-screen" data-testid="task-screen">
+      <TaskHeader repo={repo} id={id} task={task} />
+      {detail.status === 'error' ? <p className="card notice" data-tone="danger" role="alert">{sentence(detail.error)}</p> : null}
+      {body ? <article className="card task-body" data-testid="task-body" dangerouslySetInnerHTML={{ __html: body }} /> : null}
+      {task?.verdict ? <CouncilVerdict verdict={task.verdict} /> : null}
+      <section aria-labelledby="diff-title" className="task-section">
+        <h2 id="diff-title" className="group-title">Changes</h2>
+        {diff.status === 'loading' ? <p className="muted" data-testid="diff-loading">Loading the diff…</p> : null}
+        {diff.status === 'error' ? (
+          <p className="card notice" data-tone={diff.error.code === 'E_NO_DIFF' ? undefined : 'danger'} data-testid="diff-error">{sentence(diff.error)}</p>
+        ) : null}
+        {diff.status === 'ready' && diff.value.source === 'none' ? <p className="muted">Nothing to review for this task yet.</p> : null}
+        {diff.status === 'ready' && diff.value.source !== 'none' ? (
+          <>
+            <p className="muted task-digest" data-testid="diff-digest" data-digest={diff.value.digest ?? ''}>
+              {diff.value.source === 'approval' ? 'Staged change waiting for approval' : 'Work on the task’s branch'}
+              {diff.value.digest ? ` · ${diff.value.digest.slice(7, 19)}` : ' · nothing staged to approve'}
+            </p>
+            <DiffView patch={diff.value.patch} stats={diff.value.files} onAnnotate={annotate} />
+          </>
+        ) : null}
+      </section>
+      {detail.status === 'ready' ? <Annotations annotations={detail.value.annotations} /> : null}
+      <Timeline items={timeline.items} running={timeline.running} />
+      <ActionBar repo={repo} id={id} diff={diff} reloadDiff={reloadDiff} sheet={sheet} setSheet={setSheet} />
+    </div>
+  );
+}

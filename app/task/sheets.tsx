@@ -1,0 +1,56 @@
+'use client';
+// The Deny sheet (optional reason) and the Annotate sheet (anchor, text, voice).
+import { useState, type FormEvent } from 'react';
+import { Button } from '../components/Button';
+import { Sheet } from '../components/Sheet';
+import { VoiceInput } from '../components/voice/VoiceInput';
+
+export function DenySheet({ onClose, onDeny }: { onClose(): void; onDeny(reason: string): void }) {
+  const [reason, setReason] = useState('');
+  const submit = (e: FormEvent) => { e.preventDefault(); onDeny(reason.trim()); };
+  return (
+    <Sheet title="Deny this change" onClose={onClose} testId="deny-sheet">
+      <form onSubmit={submit}>
+        <div className="field">
+          <label htmlFor="deny-reason">Why? (optional — the agent sees it)</label>
+          <textarea id="deny-reason" rows={3} value={reason} onChange={(e) => setReason(e.target.value)} data-testid="deny-reason" />
+        </div>
+        <div className="row">
+          <Button type="submit" variant="danger" data-testid="deny-confirm">Deny</Button>
+          <Button onClick={onClose}>Cancel</Button>
+        </div>
+      </form>
+    </Sheet>
+  );
+}
+
+function anchorLabel(anchor: string): string {
+  if (anchor === 'general') return 'The whole task';
+  if (anchor.startsWith('card:')) return `The file ${anchor.slice(5)}`;
+  const at = anchor.lastIndexOf(':');
+  return `Line ${anchor.slice(at + 1)} of ${anchor.slice(5, at)}`;
+}
+
+export function AnnotateSheet({ anchor, onClose, onSend }: { anchor: string; onClose(): void; onSend(anchor: string, body: string): void }) {
+  const [body, setBody] = useState('');
+  const [target, setTarget] = useState(anchor);
+  const submit = (e: FormEvent) => { e.preventDefault(); if (body.trim()) onSend(target, body.trim()); };
+  return (
+    <Sheet title="Note for the agent" onClose={onClose} testId="annotate-sheet">
+      <form onSubmit={submit}>
+        <div className="field">
+          <label htmlFor="annotate-anchor">About</label>
+          <select id="annotate-anchor" value={target} onChange={(e) => setTarget(e.target.value)} data-testid="annotate-anchor">
+            {anchor !== 'general' ? <option value={anchor}>{anchorLabel(anchor)}</option> : null}
+            <option value="general">{anchorLabel('general')}</option>
+          </select>
+        </div>
+        <VoiceInput id="annotate-body" label="What should the agent know?" value={body} onChange={setBody} testId="annotate-body" />
+        <div className="row">
+          <Button type="submit" variant="primary" disabled={!body.trim()} data-testid="annotate-send">Send note</Button>
+          <Button onClick={onClose}>Cancel</Button>
+        </div>
+      </form>
+    </Sheet>
+  );
+}

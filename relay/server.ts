@@ -23,6 +23,7 @@ import type { OriginPolicy } from './http/origin';
 import { originAllowed } from './http/origin';
 import { ensureHookToken } from './live/hook-token';
 import { LiveStore } from './live/store';
+import { startWatch } from './watch';
 import { type RelayOptions, type ResolvedOptions, resolveOptions } from './options';
 
 export const RELAY_VERSION = version;
@@ -61,6 +62,7 @@ export async function createRelay(opts: RelayOptions = {}): Promise<Relay> {
     clients: () => connections.authed(),
   };
   // Feature services: one line each, constructed by their owners.
+  services.hub = await startWatch(services);
 
   const dedupe = new DedupeStore(path.join(options.dataDir, 'dedupe'));
   const dispatcher = createDispatcher(services, dedupe);

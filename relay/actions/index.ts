@@ -6,6 +6,13 @@ import { CommandrError } from '../../protocol/wire/errors';
 import type { ActionFrame, ActionType, ReadFrame, ServerFrame } from '../../protocol/wire/frames';
 import type { ClientInfo, RelayServices, SendOptions } from '../context';
 import { deviceList, deviceRename, deviceRevoke } from './device';
+import { subscribe } from '../watch/subscribe';
+import { taskDiffRead } from './task-diff';
+import { taskDetailRead, taskTimelineRead } from './task-detail';
+import { taskApprove } from './task-approve';
+import { taskDeny } from './task-deny';
+import { taskAnnotate } from './task-annotate';
+import { taskCouncil } from './task-council';
 
 export interface ActionContext {
   services: RelayServices;
@@ -26,10 +33,10 @@ function unavailable(feature: string): Handler<unknown> {
 }
 
 export const reads: { [K in ReadType]: Handler<Extract<ReadFrame, { type: K }>> } = {
-  subscribe: unavailable('repo subscription'),
-  'task.diff': unavailable('task diff'),
-  'task.detail': unavailable('task detail'),
-  'task.timeline': unavailable('task timeline'),
+  subscribe,
+  'task.diff': taskDiffRead,
+  'task.detail': taskDetailRead,
+  'task.timeline': taskTimelineRead,
   'device.list': deviceList,
   'commander.output': unavailable('commander output'),
   'client.visibility': async (ctx, frame) => {
@@ -39,10 +46,10 @@ export const reads: { [K in ReadType]: Handler<Extract<ReadFrame, { type: K }>> 
 };
 
 export const actions: { [K in ActionType]: Handler<Extract<ActionFrame, { type: K }>> } = {
-  'task.approve': unavailable('approval'),
-  'task.deny': unavailable('denial'),
-  'task.annotate': unavailable('annotation'),
-  'task.council': unavailable('council'),
+  'task.approve': taskApprove,
+  'task.deny': taskDeny,
+  'task.annotate': taskAnnotate,
+  'task.council': taskCouncil,
   'task.run': unavailable('task jobs'),
   'commander.create': unavailable('commanders'),
   'commander.message': unavailable('commanders'),

@@ -1,0 +1,79 @@
+// Shared by the relay watch suites: a real relay (in-process, port 0) over real
+// temp repos, and a recorder of what a socket received from the buses.
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import type WebSocket from 'ws';
+import { createRelay, type Relay } from '../../relay/server';
+import type { Cursor, TaskSummary } from '../../protocol/wire/views';
+import { repoIdOf } from '../../relay/watch/repo-id';
+import { type DeviceClient, connectDevice } from '../helpers/device';
+
+export async function startRelay(repos: string[], extra: { demo?: boolean; dataDir?: string } = {}): Promise<Relay> {
+  const dataDir = extra.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'relay-data-'));
+  return createRelay({ port: 0, host: '127.0.0.1', dataDir, repos, registryFile: path.join(dataDir, 'no-registry'), demo: extra.demo ?? false });
+}
+
+export const repoIdFor = (repo: string): string => repoIdOf(fs.realpathSync(repo));
+
+export interface Received { repo: string; cursor: Cursor; event: Record<string, unknown> }
+
+/** Everything bus-related a socket receives, in order, with a deadline-bound wait. */
+export class BusRecorder {
+  readonly events: Received[] = [];
+  readonly snapshots: Array<{ repo: string; tasks: TaskSummary[]; cursor: Cursor; resync?: boolean }> = [];
+  readonly tasks = new Map<string, TaskSummary>();
+  readonly cursors: Record<string, Cursor> = {};
+  private waiters: Array<() => void> = [];
+
+  constructor(ws: WebSocket) {
+    ws.on('message', (data) => this.take(JSON.parse(data.toString()) as Record<string, unknown>));
+  }
+
+  private take(frame: Record<string, unknown>): void {
+    if (frame.type === 'repo.snapshot') {
+      const f = frame as { repo: { id: string }; tasks: TaskSummary[]; cursor: Cursor; resync?: boolean };
+      this.snapshots.push({ repo: f.repo.id, tasks: f.tasks, cursor: f.cursor, resync: f.resync });
+      for (const t of f.tasks) this.tasks.set(`${t.repo}/${t.id}`, t);
+      this.cursors[f.repo.id] = f.cursor;
+    } else if (frame.type === 'bus.events') {
+      const f = frame as { repo: string; events: Array<{ cursor: Cursor; event: Record<string, unknown> }>; tasks: TaskSummary[] };
+      for (const e of f.events) {
+        this.events.push({ repo: f.repo, ...e });
+        this.cursors[f.repo] = e.cursor;
+      }
+      for (const t of f.tasks) this.tasks.set(`${t.repo}/${t.id}`, t);
+    } else return;
+    for (const w of this.waiters.splice(0)) w();
+  }
+
+  /** Resolves once `check` is true of what was received (checked on every bus frame). */
+  async until<T>(check: () => T | undefined | false, what: string, timeoutMs = 15_000): Promise<T> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const value = check();
+      if (value) return value;
+      const left = deadline - Date.now();
+      if (left <= 0) throw new Error(`timed out waiting for ${what}`);
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, left);
+        this.waiters.push(() => { clearTimeout(timer); resolve(); });
+      });
+    }
+  }
+
+  event(name: string, task?: string): Promise<Received> {
+    return this.until(() => this.events.find((e) => e.event.event === name && (task === undefined || e.event.task === task)), `${name} ${task ?? ''}`);
+  }
+
+  task(repo: string, id: string, check: (t: TaskSummary) => boolean = () => true): Promise<TaskSummary> {
+    return this.until(() => { const t = this.tasks.get(`${repo}/${id}`); return t && check(t) ? t : undefined; }, `task ${id}`);
+  }
+}
+
+export async function subscribedClient(relay: Relay, cursors?: Record<string, Cursor>, name?: string): Promise<{ client: DeviceClient; bus: BusRecorder }> {
+  const client = await connectDevice(relay, name);
+  const bus = new BusRecorder(client.ws);
+  await client.request({ type: 'subscribe', ...(cursors ? { cursors } : {}) });
+  return { client, bus };
+}

@@ -1,0 +1,214 @@
+// The relay's view of a bus changed by the real bin tools, and the task actions a
+// phone sends back: real relay on port 0, real temp git repos, real `ws` clients.
+import { execFileSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Relay } from '../../relay/server';
+import { type Install, World, buildInstall, packet } from '../conformance/harness';
+import { bundleCli } from '../council/fixtures';
+import type { DeviceClient } from '../helpers/device';
+import { type BusRecorder, repoIdFor, startRelay, subscribedClient } from './fixture';
+
+let install: Install;
+let world: World;
+let relay: Relay;
+let client: DeviceClient;
+let bus: BusRecorder;
+let repo: string;
+let evaluator: string;
+
+beforeAll(async () => {
+  install = await buildInstall();
+  world = new World(install);
+  evaluator = path.join(world.dir, 'evaluator.cjs');
+  fs.writeFileSync(evaluator, `#!${process.execPath}\nconsole.log(process.argv[3] === 'style' ? 'VOTE: FAIL' : 'VOTE: PASS');\n`, { mode: 0o755 });
+  process.env.COUNCIL_EVALUATOR_CMD = evaluator;
+  for (const id of ['T-1', 'T-2', 'T-3', 'T-4']) world.write(`inbox/${id}.md`, `${packet({ id })}\n# ${id} title\n`);
+  relay = await startRelay([world.repo]);
+  repo = repoIdFor(world.repo);
+  ({ client, bus } = await subscribedClient(relay, undefined, 'Pixel test'));
+});
+
+afterAll(async () => {
+  await client?.close();
+  await relay?.close();
+  world?.cleanup();
+  fs.rmSync(relay?.dataDir ?? '/nonexistent', { recursive: true, force: true });
+  fs.rmSync(install.root, { recursive: true, force: true });
+});
+
+const claimed = (id: string): string => path.join(world.bus, 'claimed', fs.readdirSync(path.join(world.bus, 'claimed')).find((f) => f.endsWith(`_${id}.md`))!);
+
+/** A worktree on agent/<id> with a staged change whose commit the real gate blocked. */
+function blockedWorktree(id: string, content: string): string {
+  const wt = world.worktree(`wt-${id}`, `agent/${id}`);
+  fs.writeFileSync(path.join(wt, 'README.md'), content);
+  world.git(['add', 'README.md'], wt);
+  expect(() => world.git(['commit', '-q', '-m', 'agent work'], wt)).toThrow();
+  return wt;
+}
+
+const tokenFile = (id: string): string => path.join(world.bus, 'approvals', `${id}.approved`);
+const logBytes = (): number => fs.statSync(path.join(world.bus, 'events.jsonl')).size;
+
+describe('relay watch over the real bin tools', () => {
+  it('SNAPSHOT-1: subscribing without a cursor gets a repo.snapshot of every task with its state', async () => {
+    const snap = await bus.until(() => bus.snapshots.find((s) => s.repo === repo), 'snapshot');
+    expect(snap.tasks.map((t) => t.id).sort()).toEqual(['T-1', 'T-2', 'T-3', 'T-4']);
+    expect(snap.tasks.find((t) => t.id === 'T-1')).toMatchObject({ state: 'inbox', title: 'Context', owner: null, pendingApproval: null });
+  });
+
+  it('WATCH-1: claim, progress and complete made by the bin tools arrive as typed events with updated summaries', async () => {
+    expect(world.tool('claim').code).toBe(0);
+    const claim = await bus.event('task_claimed', 'T-1');
+    expect(claim.event).toMatchObject({ event: 'task_claimed', task: 'T-1' });
+    expect(claim.cursor.offset).toBeGreaterThan(0);
+    await bus.task(repo, 'T-1', (t) => t.state === 'claimed' && t.owner !== null);
+    expect(world.tool('progress', ['T-1', 'halfway there']).code).toBe(0);
+    await bus.event('task_progress', 'T-1');
+    await bus.task(repo, 'T-1', (t) => t.lastNote === 'halfway there');
+    expect(world.tool('complete', [claimed('T-1'), 'fail']).code).toBe(0);
+    const done = await bus.event('task_complete', 'T-1');
+    expect(done.event.result).toBe('fail');
+    await bus.task(repo, 'T-1', (t) => t.state === 'done' && t.result === 'fail');
+  });
+
+  it('WATCH-2: a council run by bin/council (stand-in evaluator) arrives as council_verdict and the verdict in the summary', async () => {
+    const cli = await bundleCli('council');
+    execFileSync(process.execPath, [cli, path.join(world.bus, 'done', fs.readdirSync(path.join(world.bus, 'done')).find((f) => f.endsWith('T-1.md'))!)], { env: { ...world.env, COUNCIL_EVALUATOR_CMD: evaluator } });
+    const verdict = await bus.event('council_verdict', 'T-1');
+    expect(verdict.event).toMatchObject({ verdict: 'PASS', evaluator_count: 3 });
+    await bus.task(repo, 'T-1', (t) => t.verdict?.verdict === 'PASS');
+  });
+
+  it('APPROVE-1: a gate block becomes pendingApproval; approving its digest writes a 0600 token, logs approval_granted and the commit passes', async () => {
+    expect(world.tool('claim').code).toBe(0);
+    const wt = blockedWorktree('T-2', 'approved change\n');
+    const requested = await bus.event('approval_requested', 'T-2');
+    const pending = await bus.task(repo, 'T-2', (t) => t.pendingApproval !== null);
+    expect(pending.pendingApproval).toMatchObject({ digest: requested.event.digest, worktree: fs.realpathSync(wt), files: 1 });
+    const ack = await client.request({ type: 'task.approve', repo, task: 'T-2', digest: requested.event.digest });
+    expect(ack.result).toMatchObject({ token: 'written', digest: requested.event.digest });
+    const stat = fs.statSync(tokenFile('T-2'));
+    expect(stat.mode & 0o777).toBe(0o600);
+    expect(Object.keys(JSON.parse(fs.readFileSync(tokenFile('T-2'), 'utf8'))).sort()).toEqual(['by', 'digest', 'ts']);
+    expect(JSON.parse(fs.readFileSync(tokenFile('T-2'), 'utf8'))).toMatchObject({ digest: requested.event.digest, by: 'Pixel test' });
+    const granted = await bus.event('approval_granted', 'T-2');
+    expect(granted.event).toMatchObject({ digest: requested.event.digest, by: 'Pixel test' });
+    await bus.task(repo, 'T-2', (t) => t.pendingApproval === null);
+    world.git(['commit', '-q', '-m', 'agent work'], wt);
+  });
+
+  it('APPROVE-2: approving a digest that is no longer staged is E_STALE_DIGEST and writes nothing', async () => {
+    expect(world.tool('claim').code).toBe(0);
+    const wt = blockedWorktree('T-3', 'first version\n');
+    const requested = await bus.event('approval_requested', 'T-3');
+    fs.writeFileSync(path.join(wt, 'README.md'), 'second version\n');
+    world.git(['add', 'README.md'], wt);
+    const before = logBytes();
+    await expect(client.request({ type: 'task.approve', repo, task: 'T-3', digest: requested.event.digest })).rejects.toMatchObject({ code: 'E_STALE_DIGEST' });
+    expect(fs.existsSync(tokenFile('T-3'))).toBe(false);
+    expect(logBytes()).toBe(before);
+  });
+
+  it('DENY-1: deny appends approval_denied with the device name and writes no token; a stale deny is refused', async () => {
+    const wt = path.join(world.dir, 'wt-T-3');
+    await expect(client.request({ type: 'task.deny', repo, task: 'T-3', digest: `sha256:${'0'.repeat(64)}` })).rejects.toMatchObject({ code: 'E_STALE_DIGEST' });
+    expect(() => world.git(['commit', '-q', '-m', 'again'], wt)).toThrow();
+    const again = await bus.until(() => bus.events.filter((e) => e.event.event === 'approval_requested' && e.event.task === 'T-3')[1], 'second request');
+    await client.request({ type: 'task.deny', repo, task: 'T-3', digest: again.event.digest, reason: 'not like this' });
+    const denied = await bus.event('approval_denied', 'T-3');
+    expect(denied.event).toMatchObject({ digest: again.event.digest, by: 'Pixel test', reason: 'not like this' });
+    expect(fs.existsSync(tokenFile('T-3'))).toBe(false);
+    await bus.task(repo, 'T-3', (t) => t.pendingApproval === null);
+  });
+
+  it('APPROVE-3: a token for another change already there is E_CONFLICT; the same digest again is a no-op', async () => {
+    const wt = path.join(world.dir, 'wt-T-3');
+    const current = bus.events.filter((e) => e.event.event === 'approval_requested' && e.event.task === 'T-3')[1]!.event.digest as string;
+    fs.writeFileSync(tokenFile('T-3'), JSON.stringify({ digest: `sha256:${'1'.repeat(64)}`, ts: new Date().toISOString(), by: 'someone' }));
+    await expect(client.request({ type: 'task.approve', repo, task: 'T-3', digest: current })).rejects.toMatchObject({ code: 'E_CONFLICT' });
+    fs.rmSync(tokenFile('T-3'));
+    await client.request({ type: 'task.approve', repo, task: 'T-3', digest: current });
+    const before = logBytes();
+    const again = await client.request({ type: 'task.approve', repo, task: 'T-3', digest: current });
+    expect(again.result).toMatchObject({ token: 'existing' });
+    expect(logBytes()).toBe(before);
+    world.git(['commit', '-q', '-m', 'approved'], wt);
+  });
+
+  it('DIFF-WIRE-1: task.diff streams begin (digest, files, bytes), chunks, end, then the ack', async () => {
+    expect(world.tool('claim').code).toBe(0);
+    blockedWorktree('T-4', 'x'.repeat(700_000) + '\n');
+    const requested = await bus.event('approval_requested', 'T-4');
+    client.clear();
+    const ack = client.request({ type: 'task.diff', id: 'diff-T-4-0001', repo, task: 'T-4' });
+    const begin = await client.next('task.diff.begin', (f) => f.id === 'diff-T-4-0001');
+    expect(begin).toMatchObject({ source: 'approval', digest: requested.event.digest, repo, task: 'T-4' });
+    expect(begin.files).toHaveLength(1);
+    let text = '';
+    const end = await client.next('task.diff.end', (f) => f.id === 'diff-T-4-0001');
+    const chunks = client.received.filter((f) => f.type === 'task.diff.chunk' && f.id === 'diff-T-4-0001') as unknown as Array<{ seq: number; data: string }>;
+    expect(chunks.map((c) => c.seq)).toEqual([...Array(end.chunks).keys()]);
+    for (const c of chunks) {
+      expect(Buffer.byteLength(c.data)).toBeLessThanOrEqual(256 * 1024);
+      text += c.data;
+    }
+    expect(end.chunks).toBeGreaterThan(1);
+    expect(Buffer.byteLength(text)).toBe(begin.bytes);
+    expect(text).toContain('+xxxx');
+    await ack;
+  });
+
+  it('ANNOTATE-WIRE-1: task.annotate writes the file then a task_annotation event; counts reach the summary', async () => {
+    const ack = await client.request({ type: 'task.annotate', repo, task: 'T-4', turn: 3, anchor: 'line:README.md:1', body: 'use fewer x' });
+    expect(ack.result).toEqual({ file: '0003-0000.json', seq: 0 });
+    const note = JSON.parse(fs.readFileSync(path.join(world.bus, 'annotations', 'T-4', '0003-0000.json'), 'utf8'));
+    expect(note).toMatchObject({ task: 'T-4', turn: 3, anchor: 'line:README.md:1', author: 'Pixel test', body: 'use fewer x', consumed: false });
+    const event = await bus.event('task_annotation', 'T-4');
+    expect(event.event).toMatchObject({ turn: 3, seq: 0, anchor: 'line:README.md:1' });
+    expect(event.event.body).toBeUndefined();
+    await bus.task(repo, 'T-4', (t) => t.annotations.total === 1 && t.annotations.unconsumed === 1);
+  });
+
+  it('ANNOTATE-WIRE-2: hostile anchors, ids and unknown repos or tasks are refused with their code and nothing is written', async () => {
+    const before = logBytes();
+    const base = { type: 'task.annotate', repo, task: 'T-4', turn: 1, body: 'x' };
+    for (const anchor of ['card:../../etc/passwd', 'line:/etc/passwd:1', 'card:a/../../b']) {
+      await expect(client.request({ ...base, anchor })).rejects.toMatchObject({ code: 'E_BAD_PATH' });
+    }
+    await expect(client.request({ ...base, anchor: 'nonsense' })).rejects.toMatchObject({ code: 'E_BAD_FRAME' });
+    await expect(client.request({ ...base, anchor: 'general', task: '../T-4' })).rejects.toMatchObject({ code: 'E_BAD_ID' });
+    await expect(client.request({ ...base, anchor: 'general', task: 'NOPE' })).rejects.toMatchObject({ code: 'E_UNKNOWN_TASK' });
+    await expect(client.request({ ...base, anchor: 'general', repo: 'other-0123abcd' })).rejects.toMatchObject({ code: 'E_UNKNOWN_REPO' });
+    await expect(client.request({ type: 'task.approve', repo, task: 'NOPE', digest: `sha256:${'0'.repeat(64)}` })).rejects.toMatchObject({ code: 'E_UNKNOWN_TASK' });
+    expect(logBytes()).toBe(before);
+    expect(fs.readdirSync(path.join(world.bus, 'annotations', 'T-4'))).toEqual(['0003-0000.json']);
+    expect(fs.existsSync(path.join(world.bus, 'annotations', 'NOPE'))).toBe(false);
+  });
+
+  it('COUNCIL-WIRE-1: task.council runs the council in-process (stand-in evaluator) and acks once the verdict file is written', async () => {
+    const ack = await client.request({ type: 'task.council', repo, task: 'T-4' });
+    expect(ack.result).toMatchObject({ task: 'T-4', verdict: 'PASS' });
+    const file = JSON.parse(fs.readFileSync(path.join(world.bus, 'council', 'T-4.json'), 'utf8'));
+    expect(file.votes.map((v: { vote: string }) => v.vote)).toEqual(['PASS', 'PASS', 'FAIL']);
+    await bus.event('council_verdict', 'T-4');
+    world.write('inbox/T-9.md', packet({ id: 'T-9' }));
+    await bus.task(repo, 'T-9');
+    await expect(client.request({ type: 'task.council', repo, task: 'T-9' })).rejects.toMatchObject({ code: 'E_CONFLICT' });
+  });
+
+  it('DETAIL-1: task.detail returns the packet body and annotations with file names; task.timeline that task\'s events', async () => {
+    const detail = await client.request({ type: 'task.detail', repo, task: 'T-4' });
+    const d = detail.result as { body: string; annotations: Array<{ file: string }>; summary: { id: string }; checks: unknown[] };
+    expect(d.summary.id).toBe('T-4');
+    expect(d.body).toContain('# T-4 title');
+    expect(d.body).not.toContain('scope:');
+    expect(d.annotations.map((a) => a.file)).toEqual(['0003-0000.json']);
+    expect(d.checks).toEqual([]);
+    const timeline = await client.request({ type: 'task.timeline', repo, task: 'T-4' });
+    const names = (timeline.result as { events: Array<{ event: { event: string; task: string } }> }).events.map((e) => e.event.event);
+    expect(names).toEqual(['task_claimed', 'approval_requested', 'task_annotation', 'council_verdict']);
+  });
+});

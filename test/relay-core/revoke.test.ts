@@ -1,0 +1,56 @@
+import { spawnSync } from 'node:child_process';
+import * as path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { connectDevice, openSocket } from '../helpers/device';
+import { cleanup, startRelay } from './setup';
+
+afterEach(cleanup);
+
+const root = path.resolve(__dirname, '..', '..');
+
+/** Runs `commandr <args>` from the sources in a separate process, as a person would. */
+function commandr(args: string[]): { status: number | null; stdout: string; stderr: string } {
+  const script = `require('./cli/relay.ts').main(${JSON.stringify(args)}).then((c) => { process.exitCode = c; })`;
+  const r = spawnSync(process.execPath, ['--import', 'tsx', '-e', script], { cwd: root, encoding: 'utf8' });
+  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+describe('revocation', () => {
+  it('DEV-1: device.revoke closes the revoked device\'s sockets at once and refuses it afterwards', async () => {
+    const relay = await startRelay();
+    const admin = await connectDevice(relay, 'admin');
+    const lost = await connectDevice(relay, 'lost phone');
+    const forgotten: string[] = [];
+    relay.services.push = { forgetDevice: (id: string) => forgotten.push(id) };
+    const ack = await admin.request({ type: 'device.revoke', device: lost.device!.id });
+    expect(ack.result).toEqual({ revoked: lost.device!.id });
+    expect(await lost.closed).toEqual({ code: 1008, reason: 'device revoked' });
+    expect(forgotten).toEqual([lost.device!.id]);
+    await expect(openSocket(relay, lost.device)).rejects.toMatchObject({ code: 'E_UNAUTHORIZED' });
+    const list = await admin.request({ type: 'device.list' });
+    expect((list.result as { devices: { id: string }[] }).devices.map((d) => d.id)).toEqual([admin.device!.id]);
+  });
+
+  it('DEV-2: `commandr devices revoke` from another process takes effect on a running relay at once', async () => {
+    const relay = await startRelay();
+    const phone = await connectDevice(relay, 'phone');
+    const listed = commandr(['devices', 'list', '--data', relay.dataDir, '--json']);
+    expect(listed.status).toBe(0);
+    expect(JSON.parse(listed.stdout)).toEqual([expect.objectContaining({ id: phone.device!.id, name: 'phone' })]);
+    const revoked = commandr(['devices', 'revoke', phone.device!.id, '--data', relay.dataDir]);
+    expect(revoked.status).toBe(0);
+    expect(revoked.stdout).toBe(`revoked: ${phone.device!.id}\n`);
+    expect((await phone.closed).code).toBe(1008);
+    await expect(openSocket(relay, phone.device)).rejects.toMatchObject({ code: 'E_UNAUTHORIZED' });
+    const unknown = commandr(['devices', 'revoke', 'd-0000000000000000', '--data', relay.dataDir]);
+    expect(unknown.status).toBe(1);
+    expect(unknown.stderr).toMatch(/no device/);
+  });
+
+  it('DEV-3: device ids in actions are validated (E_BAD_ID) and unknown ones are E_NOT_FOUND', async () => {
+    const relay = await startRelay();
+    const phone = await connectDevice(relay);
+    await expect(phone.request({ type: 'device.revoke', device: '../devices.json' })).rejects.toMatchObject({ code: 'E_BAD_ID' });
+    await expect(phone.request({ type: 'device.rename', device: 'd-0000000000000000', name: 'x' })).rejects.toMatchObject({ code: 'E_NOT_FOUND' });
+  });
+});

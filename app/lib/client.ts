@@ -14,6 +14,9 @@ import { RelayConnection, relaySocketUrl } from './socket';
 import { appStore, persistable, type Store } from './store';
 import type { Signer } from './sign';
 
+/** Must match app/sw/sw.ts (the worker's module is not imported here to keep it out of the page bundle). */
+const OUTBOX_SYNC_TAG = 'commandr-outbox';
+
 export interface Client {
   store: Store;
   connection: RelayConnection;
@@ -50,13 +53,20 @@ export function startClient(): Client {
   const outbox = new Outbox({
     signer,
     send: (frame) => connection.request(frame),
-    onChange: (items) => store.dispatch({ type: 'local.outbox', items }),
+    onChange: (items) => {
+      store.dispatch({ type: 'local.outbox', items });
+      if (items.some((i) => i.status === 'queued') && connection.state !== 'live') requestBackgroundSync();
+    },
   });
   client = { store, connection, outbox, signer, restart: () => { connection.stop(); connection.start(); } };
 
   void hydrate(store).then(() => outbox.list()).then((items) => store.dispatch({ type: 'local.outbox', items }));
   persistOnChange(store);
   watchBrowser(connection);
+  // The worker flushed the outbox while this page was away: show what is left.
+  navigator.serviceWorker?.addEventListener('message', (event) => {
+    if ((event.data as { type?: string } | null)?.type === 'commandr.outbox') void outbox.list().then((items) => store.dispatch({ type: 'local.outbox', items }));
+  });
   void signer().then((s) => (s ? connection.start() : store.dispatch({ type: 'local.connection', state: 'unpaired' })));
   return client;
 }
@@ -82,6 +92,13 @@ function persistOnChange(store: Store): void {
       void openDb().then((db) => db.put('snapshot', next, 'state')).catch(() => undefined);
     }, PERSIST_DELAY_MS);
   });
+}
+
+/** Asks the worker to flush the outbox when connectivity returns, even if the app is closed by then. */
+function requestBackgroundSync(): void {
+  void navigator.serviceWorker?.ready
+    .then((reg) => (reg as ServiceWorkerRegistration & { sync?: { register(tag: string): Promise<void> } }).sync?.register(OUTBOX_SYNC_TAG))
+    .catch(() => undefined); // no Background Sync here: the page flushes when it reconnects
 }
 
 function watchBrowser(connection: RelayConnection): void {

@@ -1,17 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import type { TaskSummary } from '../../protocol/wire/views';
+import { REPO, task } from './testing/fixtures';
 import { LIVE_PER_SESSION, createStore, initialState, persistable, reduce, type StoreInput } from './store';
 
-const REPO = 'demo-0123abcd';
 const cursor = (offset: number) => ({ offset, epoch: '1:2' });
-
-export function task(id: string, patch: Partial<TaskSummary> = {}): TaskSummary {
-  return {
-    repo: REPO, id, file: `${id}.md`, type: 'implementation', scope: 'app', title: `Task ${id}`, state: 'inbox', owner: null,
-    blockedBy: [], lastNote: null, lastEventTs: null, verdict: null, annotations: { total: 0, unconsumed: 0 },
-    pendingApproval: null, result: null, ...patch,
-  };
-}
 
 const snapshot: StoreInput = {
   type: 'repo.snapshot', repo: { id: REPO, name: 'demo', path: '/tmp/demo', demo: true }, tasks: [task('a'), task('b')], cursor: cursor(10),

@@ -1,0 +1,40 @@
+'use client';
+// A quick note for a task's agent from the Inbox (a `general` annotation); goes
+// through the outbox, so it works offline and is sent once when back.
+import { useState, type FormEvent } from 'react';
+import type { TaskSummary } from '../../protocol/wire/views';
+import { act } from '../lib/actions';
+import { sentence } from '../lib/errors';
+import { Button } from './Button';
+import { Sheet } from './Sheet';
+
+export function NoteSheet({ task, onClose }: { task: TaskSummary; onClose: () => void }) {
+  const [body, setBody] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  async function submit(e: FormEvent) {
+    e.preventDefault();
+    setBusy(true);
+    const outcome = await act('task.annotate', { repo: task.repo, task: task.id, turn: 0, anchor: 'general', body });
+    setBusy(false);
+    if (outcome.status === 'refused') setError(sentence(outcome.error));
+    else onClose();
+  }
+
+  return (
+    <Sheet title={`Note for ${task.id}`} onClose={onClose} testId="note-sheet">
+      <form onSubmit={submit}>
+        <div className="field">
+          <label htmlFor="note-body">What should the agent know?</label>
+          <textarea id="note-body" data-testid="note-body" rows={4} value={body} onChange={(e) => setBody(e.target.value)} required />
+        </div>
+        {error ? <p role="alert" data-testid="note-error">{error}</p> : null}
+        <div className="row">
+          <Button type="submit" variant="primary" disabled={busy || !body.trim()} data-testid="note-send">Send note</Button>
+          <Button onClick={onClose}>Cancel</Button>
+        </div>
+      </form>
+    </Sheet>
+  );
+}

@@ -1,0 +1,77 @@
+'use client';
+// The app frame around every screen: starts the client core, sends unpaired visitors
+// to Pair, and shows the header (connection badge), errors as sentences, the
+// "new version" prompt and the bottom nav.
+import Link from 'next/link';
+import { usePathname, useRouter } from 'next/navigation';
+import { useEffect, useState, type ReactNode } from 'react';
+import { startClient } from '../lib/client';
+import { sentence } from '../lib/errors';
+import { appStore, useRelay, type AppState } from '../lib/store';
+import { registerServiceWorker } from '../lib/sw-register';
+import { Button } from './Button';
+import { ConnectionBadge } from './ConnectionBadge';
+
+const NAV = [
+  { href: '/', label: 'Inbox' },
+  { href: '/commanders', label: 'Commanders' },
+  { href: '/settings', label: 'Settings' },
+];
+
+const selectUnpaired = (s: AppState) => s.connection.state === 'unpaired';
+const selectError = (s: AppState) => s.lastError ?? (s.connection.state === 'unpaired' ? s.connection.error : null);
+
+export function Shell({ children }: { children: ReactNode }) {
+  const pathname = usePathname();
+  const router = useRouter();
+  const unpaired = useRelay(selectUnpaired);
+  const error = useRelay(selectError);
+  const [applyUpdate, setApplyUpdate] = useState<(() => void) | null>(null);
+  const onPair = pathname === '/pair';
+
+  useEffect(() => {
+    startClient();
+    registerServiceWorker((apply) => setApplyUpdate(() => apply));
+  }, []);
+  useEffect(() => {
+    if (unpaired && !onPair) router.replace(`/pair${location.hash}`);
+  }, [unpaired, onPair, router]);
+
+  return (
+    <>
+      <header className="shell-header">
+        <p className="shell-title">Commandr</p>
+        <ConnectionBadge />
+      </header>
+      {applyUpdate ? (
+        <div className="card notice row" role="alert" data-testid="update-ready" style={{ margin: '8px 16px' }}>
+          <span>A new version of the app is ready.</span>
+          <Button variant="primary" onClick={applyUpdate}>Reload</Button>
+        </div>
+      ) : null}
+      {error && !onPair ? (
+        <div className="card notice row" data-tone="danger" role="alert" data-testid="app-error" style={{ margin: '8px 16px' }}>
+          <span>{sentence(error)}</span>
+          {appStore.getState().lastError ? (
+            <Button onClick={() => appStore.dispatch({ type: 'local.error', error: null })}>Dismiss</Button>
+          ) : null}
+        </div>
+      ) : null}
+      <main className="shell-main">{unpaired && !onPair ? null : children}</main>
+      {unpaired ? null : (
+        <nav className="shell-nav" aria-label="Main">
+          {NAV.map((item) => (
+            <Link key={item.href} href={item.href} aria-current={isActive(pathname, item.href) ? 'page' : undefined} data-testid={`nav-${item.label.toLowerCase()}`}>
+              {item.label}
+            </Link>
+          ))}
+        </nav>
+      )}
+    </>
+  );
+}
+
+function isActive(pathname: string, href: string): boolean {
+  if (href === '/') return pathname === '/' || pathname.startsWith('/task');
+  return pathname === href || pathname.startsWith(`${href.replace(/s$/, '')}`);
+}

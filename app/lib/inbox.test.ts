@@ -1,0 +1,26 @@
+import { describe, expect, it } from 'vitest';
+import { groupTasks } from './inbox';
+import { task } from './testing/fixtures';
+
+const approval = { digest: `sha256:${'a'.repeat(64)}`, worktree: '/w', files: 2, ts: 't' };
+const fail = { task: 'x', verdict: 'FAIL' as const, ts: 't', votes: [] as never };
+
+describe('inbox grouping', () => {
+  it('APP-12: each task lands in exactly one group, the one needing a person first; filter by repo and search by id', () => {
+    const tasks = {
+      'demo-0123abcd': {
+        a: task('a', { state: 'claimed', pendingApproval: approval }),
+        b: task('b', { state: 'claimed', verdict: fail }),
+        c: task('c', { state: 'claimed', lastEventTs: '2026-01-02' }),
+        d: task('d', { state: 'claimed', lastEventTs: '2026-01-03' }),
+        e: task('e'),
+        f: task('f', { state: 'done', verdict: fail }),
+      },
+      'other-89abcdef': { g: task('g', { repo: 'other-89abcdef' }) },
+    };
+    const ids = (groups: ReturnType<typeof groupTasks>) => Object.fromEntries(groups.map((g) => [g.key, g.tasks.map((t) => t.id)]));
+    expect(ids(groupTasks(tasks))).toEqual({ approval: ['a'], 'council-failed': ['b'], 'in-progress': ['d', 'c'], inbox: ['e', 'g'], done: ['f'] });
+    expect(ids(groupTasks(tasks, { repo: 'other-89abcdef' })).inbox).toEqual(['g']);
+    expect(ids(groupTasks(tasks, { query: 'C' }))['in-progress']).toEqual(['c']);
+  });
+});

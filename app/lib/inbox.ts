@@ -1,0 +1,47 @@
+// The Inbox's grouping, filtering and search over task summaries (pure, unit-tested):
+// each task lands in exactly one group, the one that most needs a person.
+//
+// API:
+//   GROUPS: [{key, title}] in display order
+//   groupTasks(tasks by repo, {repo?, query?}) → [{key, title, tasks}] (every group, maybe empty)
+import type { TaskSummary } from '../../protocol/wire/views';
+
+export type GroupKey = 'approval' | 'council-failed' | 'in-progress' | 'inbox' | 'done';
+export const GROUPS: { key: GroupKey; title: string }[] = [
+  { key: 'approval', title: 'Awaiting approval' },
+  { key: 'council-failed', title: 'Council failed' },
+  { key: 'in-progress', title: 'In progress' },
+  { key: 'inbox', title: 'Inbox' },
+  { key: 'done', title: 'Done' },
+];
+
+export function groupOf(task: TaskSummary): GroupKey {
+  if (task.pendingApproval) return 'approval';
+  if (task.verdict?.verdict === 'FAIL' && task.state !== 'done') return 'council-failed';
+  if (task.state === 'claimed') return 'in-progress';
+  if (task.state === 'inbox') return 'inbox';
+  return 'done';
+}
+
+export function groupTasks(
+  tasks: Record<string, Record<string, TaskSummary>>,
+  filter: { repo?: string | null; query?: string } = {},
+): { key: GroupKey; title: string; tasks: TaskSummary[] }[] {
+  const query = filter.query?.trim().toLowerCase() ?? '';
+  const buckets = new Map<GroupKey, TaskSummary[]>(GROUPS.map((g) => [g.key, []]));
+  for (const [repo, byId] of Object.entries(tasks)) {
+    if (filter.repo && repo !== filter.repo) continue;
+    for (const task of Object.values(byId)) {
+      if (query && !task.id.toLowerCase().includes(query) && !(task.title ?? '').toLowerCase().includes(query)) continue;
+      buckets.get(groupOf(task))!.push(task);
+    }
+  }
+  return GROUPS.map((g) => ({ ...g, tasks: buckets.get(g.key)!.sort(newestFirst) }));
+}
+
+function newestFirst(a: TaskSummary, b: TaskSummary): number {
+  const at = a.lastEventTs ?? '';
+  const bt = b.lastEventTs ?? '';
+  if (at !== bt) return at < bt ? 1 : -1;
+  return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
+}

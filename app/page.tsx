@@ -1,0 +1,91 @@
+'use client';
+// The Inbox: every task across watched repos, grouped by what needs a person first,
+// updated live; filter by repo, search by id; queued actions shown on top.
+import { useMemo, useState } from 'react';
+import type { TaskSummary } from '../protocol/wire/views';
+import { Button } from './components/Button';
+import { EmptyState } from './components/EmptyState';
+import { NoteSheet } from './components/NoteSheet';
+import { QueuedActions } from './components/QueuedActions';
+import { TaskCard } from './components/TaskCard';
+import { groupTasks } from './lib/inbox';
+import { useRelay, type AppState } from './lib/store';
+
+const selectTasks = (s: AppState) => s.tasks;
+const selectRepos = (s: AppState) => s.repos;
+const selectHydrated = (s: AppState) => s.hydrated;
+
+export default function InboxPage() {
+  const tasks = useRelay(selectTasks);
+  const repos = useRelay(selectRepos);
+  const hydrated = useRelay(selectHydrated);
+  const [repo, setRepo] = useState('');
+  const [query, setQuery] = useState('');
+  const [noteFor, setNoteFor] = useState<TaskSummary | null>(null);
+  const groups = useMemo(() => groupTasks(tasks, { repo: repo || null, query }), [tasks, repo, query]);
+  const total = groups.reduce((n, g) => n + g.tasks.length, 0);
+  const repoList = Object.values(repos).sort((a, b) => a.name.localeCompare(b.name));
+
+  return (
+    <section aria-labelledby="inbox-title">
+      <h1 id="inbox-title" className="visually-hidden">Inbox</h1>
+      <QueuedActions />
+      <div className="row" style={{ marginTop: 8 }}>
+        <div className="field" style={{ flex: '1 1 160px' }}>
+          <label htmlFor="inbox-repo">Repository</label>
+          <select id="inbox-repo" data-testid="inbox-repo" value={repo} onChange={(e) => setRepo(e.target.value)}>
+            <option value="">All repositories</option>
+            {repoList.map((r) => (
+              <option key={r.id} value={r.id}>{r.name}{r.demo ? ' (demo)' : ''}</option>
+            ))}
+          </select>
+        </div>
+        <div className="field" style={{ flex: '1 1 160px' }}>
+          <label htmlFor="inbox-search">Search by id</label>
+          <input id="inbox-search" data-testid="inbox-search" type="search" value={query} onChange={(e) => setQuery(e.target.value)} placeholder="e.g. T-12" />
+        </div>
+      </div>
+      {total === 0 ? (
+        hydrated ? (
+          <EmptyState title={query || repo ? 'No task matches.' : 'No tasks yet.'} testId="inbox-empty">
+            {query || repo ? 'Clear the search or pick another repository.' : 'Tasks appear here as soon as an agent or a person adds one to a watched repository.'}
+          </EmptyState>
+        ) : (
+          <EmptyState title="Loading…" testId="inbox-loading">Waiting for the relay. If you are offline, the last tasks you saw show here once loaded.</EmptyState>
+        )
+      ) : null}
+      {groups.filter((g) => g.tasks.length > 0).map((group) => {
+        const list = (
+          <ul className="stack" style={{ listStyle: 'none', padding: 0, margin: 0 }}>
+            {group.tasks.map((task) => (
+              <li key={`${task.repo}/${task.id}`} className="stack" style={{ gap: 4 }}>
+                <TaskCard task={task} repoName={repoList.length > 1 ? repos[task.repo]?.name : undefined} />
+                {group.key !== 'done' ? (
+                  <div className="row" style={{ justifyContent: 'flex-end' }}>
+                    <Button onClick={() => setNoteFor(task)} data-testid="task-note" aria-label={`Add a note for ${task.id}`}>Note</Button>
+                  </div>
+                ) : null}
+              </li>
+            ))}
+          </ul>
+        );
+        return (
+          <section key={group.key} data-testid={`group-${group.key}`} aria-label={group.title}>
+            {group.key === 'done' ? (
+              <details>
+                <summary className="group-title" style={{ minHeight: 44, display: 'flex', alignItems: 'center' }}>{group.title} ({group.tasks.length})</summary>
+                {list}
+              </details>
+            ) : (
+              <>
+                <h2 className="group-title">{group.title} ({group.tasks.length})</h2>
+                {list}
+              </>
+            )}
+          </section>
+        );
+      })}
+      {noteFor ? <NoteSheet task={noteFor} onClose={() => setNoteFor(null)} /> : null}
+    </section>
+  );
+}

@@ -1,0 +1,74 @@
+'use client';
+// Pairing: the code comes from the link `commandr pair` shows (#code=…); the person
+// names this device; the key is made here and never leaves the browser.
+import { useRouter } from 'next/navigation';
+import { useEffect, useState, type FormEvent } from 'react';
+import { Button } from '../components/Button';
+import { getClient, startClient } from '../lib/client';
+import { sentence } from '../lib/errors';
+import { appStore } from '../lib/store';
+import { codeFromHash, pairDevice } from '../lib/pairing';
+
+function guessName(): string {
+  const ua = navigator.userAgent;
+  const model = /Android [\d.]+; ([^;)]+)/.exec(ua)?.[1]?.trim();
+  if (model && model !== 'K') return model;
+  if (/iPhone/.test(ua)) return 'iPhone';
+  if (/iPad/.test(ua)) return 'iPad';
+  if (/Mac OS X/.test(ua)) return 'Mac';
+  if (/Windows/.test(ua)) return 'Windows PC';
+  return /Mobile/.test(ua) ? 'Phone' : 'Browser';
+}
+
+export default function PairPage() {
+  const router = useRouter();
+  const [code, setCode] = useState('');
+  const [name, setName] = useState('');
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+
+  useEffect(() => {
+    setCode(codeFromHash(location.hash) ?? '');
+    setName(guessName());
+  }, []);
+
+  async function submit(e: FormEvent) {
+    e.preventDefault();
+    setBusy(true);
+    setError(null);
+    try {
+      await pairDevice({ code, name });
+      history.replaceState(null, '', '/pair'); // the code is spent; keep it out of history
+      appStore.dispatch({ type: 'local.error', error: null });
+      (getClient() ?? startClient()).restart();
+      router.replace('/');
+    } catch (thrown) {
+      setError(sentence(thrown));
+      setBusy(false);
+    }
+  }
+
+  return (
+    <section aria-labelledby="pair-title" className="stack">
+      <h1 id="pair-title">Pair this device</h1>
+      <p className="muted">
+        Run <code>commandr pair</code> on the computer where the relay runs and open the link it shows on this device,
+        or type the code below. This device makes its own key; only the public half is sent to the relay.
+      </p>
+      <form onSubmit={submit} className="card" data-testid="pair-form">
+        <div className="field">
+          <label htmlFor="pair-code">Pairing code</label>
+          <input id="pair-code" data-testid="pair-code" value={code} onChange={(e) => setCode(e.target.value)} autoComplete="one-time-code" required spellCheck={false} />
+        </div>
+        <div className="field">
+          <label htmlFor="pair-name">Name for this device</label>
+          <input id="pair-name" data-testid="pair-name" value={name} onChange={(e) => setName(e.target.value)} maxLength={80} required />
+        </div>
+        {error ? <p role="alert" className="card notice" data-tone="danger" data-testid="pair-error">{error}</p> : null}
+        <Button type="submit" variant="primary" disabled={busy || !code.trim() || !name.trim()} data-testid="pair-submit">
+          {busy ? 'Pairing…' : 'Pair this device'}
+        </Button>
+      </form>
+    </section>
+  );
+}

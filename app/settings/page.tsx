@@ -1,0 +1,98 @@
+'use client';
+// Settings: this device (rename, revoke), other paired devices, the notifications
+// slot, and which relay this app talks to.
+import { useRouter } from 'next/navigation';
+import { useCallback, useEffect, useState } from 'react';
+import type { DeviceView } from '../../protocol/wire/views';
+import { Button } from '../components/Button';
+import { act, read } from '../lib/actions';
+import { clearDevice, renameStoredDevice } from '../lib/device-key';
+import { sentence } from '../lib/errors';
+import { appStore, useRelay, type AppState } from '../lib/store';
+import { DeviceRow } from './device-row';
+import { Notifications } from './notifications';
+import { RenameForm } from './rename-form';
+
+const selectDevice = (s: AppState) => s.device;
+const selectDevices = (s: AppState) => s.devices;
+const selectLive = (s: AppState) => s.connection.state === 'live';
+
+export default function SettingsPage() {
+  const router = useRouter();
+  const device = useRelay(selectDevice);
+  const devices = useRelay(selectDevices);
+  const live = useRelay(selectLive);
+  const [message, setMessage] = useState<string | null>(null);
+  const [version, setVersion] = useState<string | null>(null);
+
+  const refresh = useCallback(() => {
+    read('device.list', {})
+      .then((result) => {
+        const list = (result as { devices?: DeviceView[] } | null)?.devices;
+        if (Array.isArray(list)) appStore.dispatch({ type: 'local.devices', devices: list });
+      })
+      .catch(() => undefined); // offline: the saved list stays on screen
+  }, []);
+  useEffect(() => {
+    if (live) refresh();
+  }, [live, refresh]);
+  useEffect(() => {
+    fetch('/healthz').then((r) => r.json()).then((h: { version?: string }) => setVersion(h.version ?? null)).catch(() => undefined);
+  }, []);
+
+  async function rename(name: string) {
+    if (!device) return;
+    const outcome = await act('device.rename', { device: device.id, name });
+    if (outcome.status === 'refused') return setMessage(sentence(outcome.error));
+    const updated = { ...device, name };
+    appStore.dispatch({ type: 'local.device', device: updated });
+    appStore.dispatch({ type: 'local.devices', devices: devices.map((d) => (d.id === device.id ? { ...d, name } : d)) });
+    await renameStoredDevice(name);
+    setMessage(outcome.status === 'queued' ? 'Renamed here; the relay will be told when the connection is back.' : 'Renamed.');
+  }
+
+  async function revoke(target: DeviceView) {
+    const self = target.id === device?.id;
+    if (!confirm(self ? 'Unpair this device? You will need a new pairing code to use it again.' : `Revoke ${target.name}?`)) return;
+    const outcome = await act('device.revoke', { device: target.id });
+    if (outcome.status !== 'applied') return setMessage(outcome.error ? sentence(outcome.error) : 'Revoking needs a connection to the relay.');
+    if (self) {
+      await clearDevice();
+      router.replace('/pair');
+      location.reload();
+    } else refresh();
+  }
+
+  const others = devices.filter((d) => d.id !== device?.id);
+  return (
+    <section aria-labelledby="settings-title" className="stack">
+      <h1 id="settings-title">Settings</h1>
+      <section className="card stack" aria-labelledby="this-device" data-testid="this-device">
+        <h2 id="this-device" style={{ margin: 0 }}>This device</h2>
+        {device ? (
+          <>
+            <p style={{ margin: 0 }}>Paired as <strong data-testid="this-device-name">{device.name}</strong> <span className="muted mono">({device.id})</span></p>
+            <RenameForm current={device.name} onRename={rename} />
+            <Button variant="danger" onClick={() => void revoke(device)} data-testid="revoke-self">Unpair this device</Button>
+          </>
+        ) : (
+          <p className="muted">Not connected yet — this shows once the relay has answered.</p>
+        )}
+        {message ? <p role="status" data-testid="settings-message">{message}</p> : null}
+      </section>
+      <section className="card stack" aria-labelledby="other-devices" data-testid="other-devices">
+        <h2 id="other-devices" style={{ margin: 0 }}>Other devices</h2>
+        {others.length === 0 ? <p className="muted">No other devices are paired.</p> : others.map((d) => <DeviceRow key={d.id} device={d} onRevoke={() => void revoke(d)} />)}
+      </section>
+      <section className="card stack" aria-labelledby="notifications">
+        <h2 id="notifications" style={{ margin: 0 }}>Notifications</h2>
+        <Notifications />
+      </section>
+      <section className="card stack" aria-labelledby="relay-info" data-testid="relay-info">
+        <h2 id="relay-info" style={{ margin: 0 }}>Relay</h2>
+        <p style={{ margin: 0 }}>Address: <span className="mono" data-testid="relay-address">{typeof location === 'undefined' ? '' : location.origin}</span></p>
+        <p style={{ margin: 0 }}>Version: <span data-testid="relay-version">{version ?? 'unknown (offline)'}</span></p>
+      </section>
+    </section>
+  );
+}

@@ -1,0 +1,69 @@
+// The service worker: precaches the app shell and every exported route (the list is
+// injected by scripts/build-app.mjs after `next build`), answers navigations from the
+// cache so the app opens offline, and flushes the outbox by Background Sync when the
+// page is closed. The relay's API and socket are never cached.
+import { cleanupOutdatedCaches, matchPrecache, precacheAndRoute, type PrecacheEntry } from 'workbox-precaching';
+import { setCatchHandler } from 'workbox-routing';
+import { DEVICE_HEADER } from '../../protocol/wire/http';
+import type { ActionFrame } from '../../protocol/wire/frames';
+import { loadDevice } from '../lib/device-key';
+import { clientError, toClientError } from '../lib/errors';
+import { Outbox } from '../lib/outbox';
+import { installPushHandlers } from './push';
+
+export const OUTBOX_SYNC_TAG = 'commandr-outbox';
+
+const sw = self as unknown as ServiceWorkerGlobalScope & { __WB_MANIFEST: (string | PrecacheEntry)[] };
+
+cleanupOutdatedCaches();
+// `/task?repo=…&id=…` is served by the precached task.html: query strings are data, not pages.
+precacheAndRoute(sw.__WB_MANIFEST, { cleanURLs: true, directoryIndex: 'index.html', ignoreURLParametersMatching: [/.*/] });
+
+// An uncached navigation offline still opens the app (the Inbox shell), never the browser's error page.
+setCatchHandler(async ({ request }) => {
+  if (request.mode === 'navigate') return (await matchPrecache('/index.html')) ?? Response.error();
+  return Response.error();
+});
+
+sw.addEventListener('message', (event) => {
+  if ((event.data as { type?: string } | null)?.type === 'SKIP_WAITING') void sw.skipWaiting();
+});
+sw.addEventListener('activate', (event) => event.waitUntil(sw.clients.claim()));
+
+sw.addEventListener('sync', (event) => {
+  const sync = event as Event & { tag: string; waitUntil(p: Promise<unknown>): void };
+  if (sync.tag === OUTBOX_SYNC_TAG) sync.waitUntil(flushOutbox());
+});
+
+/** Sends queued actions over `POST /api/action` (same ids, fresh signatures); tells open pages. */
+async function flushOutbox(): Promise<void> {
+  const outbox = new Outbox({
+    signer: async () => {
+      const device = await loadDevice();
+      return device ? { deviceId: device.deviceId, privateKey: device.privateKey } : null;
+    },
+    send: sendOverHttp,
+  });
+  await outbox.flush();
+  for (const client of await sw.clients.matchAll({ type: 'window' })) client.postMessage({ type: 'commandr.outbox' });
+}
+
+async function sendOverHttp(frame: ActionFrame): Promise<unknown> {
+  const device = await loadDevice();
+  if (!device) throw clientError('E_NOT_PAIRED');
+  let response: Response;
+  try {
+    response = await fetch('/api/action', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', [DEVICE_HEADER]: device.deviceId },
+      body: JSON.stringify(frame),
+    });
+  } catch {
+    throw clientError('E_OFFLINE');
+  }
+  const body = (await response.json().catch(() => null)) as { result?: unknown; error?: unknown } | null;
+  if (response.ok) return body?.result;
+  throw toClientError(body ?? { code: response.status >= 500 ? 'E_INTERNAL' : 'E_BAD_FRAME', message: `HTTP ${response.status}` });
+}
+
+installPushHandlers(sw);

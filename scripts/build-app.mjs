@@ -1,0 +1,60 @@
+// Builds the PWA: `next build` (static export to out/), then the service worker —
+// always in this order, in one script, because the worker's precache list must name
+// the chunks of THIS build (a stale list makes the install fail and the worker never activates).
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, rmSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
+import { injectManifest } from 'workbox-build';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const out = path.join(root, 'out');
+const env = { ...process.env, NEXT_TELEMETRY_DISABLED: '1' };
+
+function nextBuild() {
+  const next = path.join(root, 'node_modules', 'next', 'dist', 'bin', 'next');
+  const run = spawnSync(process.execPath, [next, 'build'], { cwd: root, env, stdio: 'inherit' });
+  if (run.status !== 0) throw new Error(`next build failed with exit code ${run.status}`);
+  if (!existsSync(path.join(out, 'index.html'))) throw new Error('next build did not export out/index.html');
+}
+
+async function workerBuild() {
+  const tmp = path.join(root, '.next', 'sw-build');
+  mkdirSync(tmp, { recursive: true });
+  const bundled = path.join(tmp, 'sw.js');
+  await build({
+    entryPoints: [path.join(root, 'app', 'sw', 'sw.ts')],
+    outfile: bundled,
+    bundle: true,
+    format: 'iife',
+    platform: 'browser',
+    target: 'es2022',
+    minify: true,
+    sourcemap: false,
+    define: { 'process.env.NODE_ENV': '"production"' },
+    logLevel: 'warning',
+  });
+  rmSync(path.join(out, 'sw.js'), { force: true });
+  const { count, size, warnings } = await injectManifest({
+    swSrc: bundled,
+    swDest: path.join(out, 'sw.js'),
+    globDirectory: out,
+    // The shell, every exported route (html + the RSC .txt payloads for client-side
+    // navigation), the chunks, styles, icons and the manifest.
+    globPatterns: ['**/*.{html,txt,js,css,png,svg,ico,webmanifest,woff2}'],
+    globIgnores: ['sw.js', '404.html'],
+    dontCacheBustURLsMatching: /^_next\/static\//,
+    maximumFileSizeToCacheInBytes: 5 * 1024 * 1024,
+  });
+  for (const warning of warnings) console.warn(`workbox: ${warning}`);
+  console.log(`service worker: precaching ${count} files, ${(size / 1024).toFixed(0)} KiB`);
+}
+
+try {
+  nextBuild();
+  await workerBuild();
+} catch (error) {
+  console.error(error);
+  process.exit(1);
+}

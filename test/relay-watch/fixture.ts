@@ -5,13 +5,22 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import type WebSocket from 'ws';
 import { createRelay, type Relay } from '../../relay/server';
+import type { Logger } from '../../relay/options';
 import type { Cursor, TaskSummary } from '../../protocol/wire/views';
 import { repoIdOf } from '../../relay/watch/repo-id';
 import { type DeviceClient, connectDevice } from '../helpers/device';
 
-export async function startRelay(repos: string[], extra: { demo?: boolean; dataDir?: string } = {}): Promise<Relay> {
+export async function startRelay(repos: string[], extra: { demo?: boolean; dataDir?: string; logger?: Logger } = {}): Promise<Relay> {
   const dataDir = extra.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'relay-data-'));
-  return createRelay({ port: 0, host: '127.0.0.1', dataDir, repos, registryFile: path.join(dataDir, 'no-registry'), demo: extra.demo ?? false });
+  return createRelay({
+    port: 0, host: '127.0.0.1', dataDir, repos, registryFile: path.join(dataDir, 'no-registry'), demo: extra.demo ?? false, logger: extra.logger,
+  });
+}
+
+/** A logger that keeps what it was told, for "warned exactly once" checks. */
+export function recordingLogger(): Logger & { warnings: string[] } {
+  const warnings: string[] = [];
+  return { warnings, info: () => undefined, warn: (m) => void warnings.push(m), error: (e) => void warnings.push(String(e)) };
 }
 
 export const repoIdFor = (repo: string): string => repoIdOf(fs.realpathSync(repo));

@@ -1,5 +1,6 @@
-// The transcription routes on a real HTTP server with a real device store and a
-// stand-in transcriber process (VOICE-4..6). Re-pointed at createRelay once it exists.
+// The transcription routes on a real relay (createRelay, port 0) with a paired
+// device and a stand-in transcriber process (VOICE-4..6). Only the timeout case
+// mounts the handler on a bare server, to shorten the 60 s limit.
 import * as crypto from 'node:crypto';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync, chmodSync, existsSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
@@ -7,14 +8,14 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DeviceStore } from '../devices/store';
+import { createRelay, type Relay } from '../server';
 import { DEVICE_HEADER, SIG_HEADER, TS_HEADER } from '../../protocol/wire/http';
 import { requestMessage } from '../../protocol/wire/signing';
-import { newKeyPair, sign, type TestDevice } from '../../test/helpers/device';
-import { createTranscribeRoute, MAX_AUDIO_BYTES, type TranscribeOptions } from './route';
+import { newKeyPair, pairDevice, sign, type TestDevice } from '../../test/helpers/device';
+import { MAX_AUDIO_BYTES, postTranscribe, transcribeOptions } from './route';
 
 let dir: string;
-let store: DeviceStore;
+let relay: Relay;
 let device: TestDevice;
 const servers: Server[] = [];
 
@@ -33,12 +34,18 @@ function standIn(): string {
   return script;
 }
 
-async function serve(options: Partial<TranscribeOptions>): Promise<string> {
-  const route = createTranscribeRoute({ dataDir: dir, publicKey: (id) => store.publicKey(id), ...options });
+/** The relay reads COMMANDR_TRANSCRIBE_CMD at each request. */
+function serve(command: string): string {
+  process.env.COMMANDR_TRANSCRIBE_CMD = command;
+  return relay.url;
+}
+
+/** The POST handler alone on a bare server, with a short timeout. */
+async function serveWithTimeout(command: string, timeoutMs: number): Promise<string> {
+  const options = { ...transcribeOptions(relay.services), command, timeoutMs };
   const server = createServer((req, res) => {
-    void route(req, res).then((handled) => {
-      if (!handled) res.writeHead(404).end();
-    });
+    postTranscribe(options, req, res).catch((e: { code: string; message: string }) =>
+      res.writeHead(500).end(JSON.stringify({ type: 'error', error: { code: e.code, message: e.message } })));
   });
   servers.push(server);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -55,16 +62,16 @@ function signedHeaders(body: Buffer, ts = Date.now(), who = device): Record<stri
   };
 }
 
-beforeAll(() => {
+beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'transcribe-'));
-  store = new DeviceStore(dir);
-  const keys = newKeyPair();
-  const record = store.add('phone', keys.publicJwk);
-  device = { id: record.id, name: record.name, ...keys };
+  relay = await createRelay({ port: 0, host: '127.0.0.1', dataDir: join(dir, 'data'), repos: [], demo: false });
+  device = await pairDevice(relay);
 });
 
 afterAll(async () => {
+  delete process.env.COMMANDR_TRANSCRIBE_CMD;
   await Promise.all(servers.map((s) => new Promise((r) => s.close(r))));
+  await relay?.close();
   rmSync(dir, { recursive: true, force: true });
 });
 
@@ -72,7 +79,7 @@ describe('transcription routes', () => {
   it('VOICE-4: a signed upload is transcribed by the configured command, file path last, temp file removed', async () => {
     const log = join(dir, 'argv.json');
     process.env.ARGV_LOG = log;
-    const url = await serve({ command: ` node  ${standIn()} ` });
+    const url = serve(` node  ${standIn()} `);
     const body = crypto.randomBytes(3000);
     const res = await fetch(`${url}/api/transcribe`, { method: "POST", headers: signedHeaders(body), body: new Uint8Array(body) });
     expect(res.status).toBe(200);
@@ -80,14 +87,14 @@ describe('transcription routes', () => {
     const seen = JSON.parse(readFileSync(log, 'utf8')) as { argv: string[]; bytes: number };
     expect(seen.bytes).toBe(3000);
     expect(seen.argv[seen.argv.length - 1]).toMatch(/transcribe\/[0-9a-f]+\.webm$/);
-    expect(readdirSync(join(dir, 'transcribe'))).toEqual([]);
+    expect(readdirSync(join(dir, 'data', 'transcribe'))).toEqual([]);
   });
 
   it('VOICE-5: the command is split on whitespace and never run through a shell', async () => {
     const marker = join(dir, 'shell-ran');
     const script = join(dir, 'echo-args.js');
     writeFileSync(script, "process.stdout.write(JSON.stringify(process.argv.slice(2, -1)))");
-    const url = await serve({ command: `node ${script} $(touch ${marker}) ;touch ${marker}` });
+    const url = serve(`node ${script} $(touch ${marker}) ;touch ${marker}`);
     const body = Buffer.from('RIFF');
     const res = await fetch(`${url}/api/transcribe`, { method: "POST", headers: signedHeaders(body), body: new Uint8Array(body) });
     expect(res.status).toBe(200);
@@ -97,7 +104,7 @@ describe('transcription routes', () => {
   });
 
   it('VOICE-4: unsigned, wrongly signed, stale and unknown-device uploads are refused', async () => {
-    const url = await serve({ command: `node ${standIn()}` });
+    const url = serve(`node ${standIn()}`);
     const body = Buffer.from('audio');
     const post = (headers: Record<string, string>, b: Buffer = body) => fetch(`${url}/api/transcribe`, { method: 'POST', headers, body: new Uint8Array(b) });
     const unsigned = await post({ 'content-type': 'audio/webm' });
@@ -115,7 +122,7 @@ describe('transcription routes', () => {
   });
 
   it('VOICE-4: a body over 10 MiB is refused with E_TOO_LARGE', async () => {
-    const url = await serve({ command: `node ${standIn()}` });
+    const url = serve(`node ${standIn()}`);
     const body = Buffer.alloc(MAX_AUDIO_BYTES + 1);
     const res = await fetch(`${url}/api/transcribe`, { method: "POST", headers: signedHeaders(body), body: new Uint8Array(body) });
     expect(res.status).toBe(413);
@@ -123,26 +130,26 @@ describe('transcription routes', () => {
   });
 
   it('VOICE-6: status says whether a transcriber is configured; without one uploads get E_UNAVAILABLE', async () => {
-    const none = await serve({ command: '  ' });
+    const none = serve('  ');
     expect(await (await fetch(`${none}/api/transcribe/status`)).json()).toEqual({ available: false });
     const body = Buffer.from('x');
     const res = await fetch(`${none}/api/transcribe`, { method: "POST", headers: signedHeaders(body), body: new Uint8Array(body) });
     expect(res.status).toBe(503);
     expect((await res.json()).error.code).toBe('E_UNAVAILABLE');
-    const some = await serve({ command: `node ${standIn()}` });
+    const some = serve(`node ${standIn()}`);
     expect(await (await fetch(`${some}/api/transcribe/status`)).json()).toEqual({ available: true });
   });
 
   it('VOICE-5: a failing or hanging transcriber becomes a sentence, and the temp file is still removed', async () => {
     const script = standIn();
-    const failing = await serve({ command: `node ${script} --fail` });
+    const failing = serve(`node ${script} --fail`);
     const body = Buffer.from('x');
     const res = await fetch(`${failing}/api/transcribe`, { method: "POST", headers: signedHeaders(body), body: new Uint8Array(body) });
     expect(res.status).toBe(500);
     expect((await res.json()).error.message).toMatch(/exit 3.*model missing/);
-    const hanging = await serve({ command: `node ${script} --hang`, timeoutMs: 500 });
+    const hanging = await serveWithTimeout(`node ${script} --hang`, 500);
     const slow = await fetch(`${hanging}/api/transcribe`, { method: "POST", headers: signedHeaders(body), body: new Uint8Array(body) });
     expect((await slow.json()).error.message).toMatch(/took longer than/);
-    expect(readdirSync(join(dir, 'transcribe'))).toEqual([]);
+    expect(readdirSync(join(dir, 'data', 'transcribe'))).toEqual([]);
   });
 });

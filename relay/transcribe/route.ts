@@ -5,10 +5,11 @@ import * as crypto from 'node:crypto';
 import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { CommandrError, type ErrorCode } from '../../protocol/wire/errors';
+import { CommandrError } from '../../protocol/wire/errors';
 import { ACTION_WINDOW_MS } from '../../protocol/wire/frames';
 import { DEVICE_HEADER, SIG_HEADER, TS_HEADER } from '../../protocol/wire/http';
 import { requestMessage } from '../../protocol/wire/signing';
+import { readBody, sendJson } from '../http/respond';
 import { commandArgv, runTranscriber, TRANSCRIBE_TIMEOUT_MS } from './run';
 
 export const TRANSCRIBE_PATH = '/api/transcribe';
@@ -25,30 +26,30 @@ export interface TranscribeOptions {
   timeoutMs?: number;
 }
 
-/** An HTTP handler for both routes: resolves true when it answered the request. */
-export type TranscribeRoute = (req: IncomingMessage, res: ServerResponse) => Promise<boolean>;
+/** The relay's options for the routes: its data dir and device store; the command from the environment. */
+export function transcribeOptions(services: { dataDir: string; devices: { publicKey(id: string): crypto.KeyObject | undefined } }): TranscribeOptions {
+  return { dataDir: services.dataDir, publicKey: (id) => services.devices.publicKey(id) };
+}
 
-export function createTranscribeRoute(options: TranscribeOptions): TranscribeRoute {
-  const argv = commandArgv(options.command ?? process.env.COMMANDR_TRANSCRIBE_CMD);
-  return async (req, res) => {
-    const pathname = (req.url ?? '').split('?')[0];
-    if (pathname === TRANSCRIBE_STATUS_PATH && req.method === 'GET') {
-      sendJson(res, 200, { available: argv.length > 0 });
-      return true;
-    }
-    if (pathname !== TRANSCRIBE_PATH) return false;
-    try {
-      if (req.method !== 'POST') throw new CommandrError('E_BAD_FRAME', 'use POST to send audio');
-      const text = await transcribe(req, argv, options);
-      sendJson(res, 200, { text });
-    } catch (error) {
-      const e = error instanceof CommandrError ? error : new CommandrError('E_INTERNAL', 'transcription failed unexpectedly');
-      // Drain what the client is still sending so it reads our answer.
-      req.resume();
-      sendJson(res, STATUS[e.code] ?? 500, { type: 'error', error: { code: e.code, message: e.message } });
-    }
-    return true;
-  };
+function argvOf(options: TranscribeOptions): string[] {
+  return commandArgv(options.command ?? process.env.COMMANDR_TRANSCRIBE_CMD);
+}
+
+/** `GET /api/transcribe/status` → `{available}` (VOICE-6). */
+export function getTranscribeStatus(options: TranscribeOptions, res: ServerResponse): void {
+  sendJson(res, 200, { available: argvOf(options).length > 0 });
+}
+
+/** `POST /api/transcribe` → `{text}`; failures throw CommandrError for the relay's one error answer. */
+export async function postTranscribe(options: TranscribeOptions, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  try {
+    const text = await transcribe(req, argvOf(options), options);
+    sendJson(res, 200, { text });
+  } catch (error) {
+    // Drain what the client is still sending so it reads our answer.
+    req.resume();
+    throw error;
+  }
 }
 
 async function transcribe(req: IncomingMessage, argv: string[], options: TranscribeOptions): Promise<string> {
@@ -58,7 +59,11 @@ async function transcribe(req: IncomingMessage, argv: string[], options: Transcr
   // Unknown devices are refused before their body is read.
   const key = options.publicKey(device);
   if (!key) throw new CommandrError('E_UNAUTHORIZED', 'this device is not paired with the relay (or was revoked)');
-  const body = await readBody(req, MAX_AUDIO_BYTES);
+  const body = await readBody(req, MAX_AUDIO_BYTES).catch((error: unknown) => {
+    throw error instanceof CommandrError && error.code === 'E_TOO_LARGE'
+      ? new CommandrError('E_TOO_LARGE', 'audio is larger than 10 MiB; record a shorter note')
+      : error;
+  });
   verify(key, device, ts, sig, body);
   const dir = path.join(options.dataDir, 'transcribe');
   await fs.mkdir(dir, { recursive: true, mode: 0o700 });
@@ -105,40 +110,7 @@ function audioType(raw: string | undefined): string {
   return type;
 }
 
-function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
-  const declared = Number(req.headers['content-length'] ?? 0);
-  if (declared > limit) return Promise.reject(tooLarge(limit));
-  return new Promise((resolve, reject) => {
-    const parts: Buffer[] = [];
-    let size = 0;
-    const onData = (b: Buffer) => {
-      size += b.length;
-      if (size > limit) {
-        req.off('data', onData);
-        reject(tooLarge(limit));
-      } else parts.push(b);
-    };
-    req.on('data', onData);
-    req.once('end', () => resolve(Buffer.concat(parts)));
-    req.once('error', reject);
-  });
-}
-
-function tooLarge(limit: number): CommandrError {
-  return new CommandrError('E_TOO_LARGE', `audio is larger than ${limit / 1024 / 1024} MiB; record a shorter note`);
-}
-
 function header(req: IncomingMessage, name: string): string | undefined {
   const value = req.headers[name];
   return Array.isArray(value) ? value[0] : value;
-}
-
-const STATUS: Partial<Record<ErrorCode, number>> = {
-  E_BAD_FRAME: 400, E_UNAUTHORIZED: 401, E_REPLAY: 401, E_TOO_LARGE: 413, E_UNAVAILABLE: 503, E_INTERNAL: 500,
-};
-
-function sendJson(res: ServerResponse, status: number, body: unknown): void {
-  const data = JSON.stringify(body);
-  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(data), 'cache-control': 'no-store' });
-  res.end(data);
 }

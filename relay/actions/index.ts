@@ -13,6 +13,9 @@ import { taskApprove } from './task-approve';
 import { taskDeny } from './task-deny';
 import { taskAnnotate } from './task-annotate';
 import { taskCouncil } from './task-council';
+import {
+  commanderAddReference, commanderCreate, commanderDelete, commanderMessage, commanderOutputRead, commanderReplace, withCommanderList,
+} from './commander-actions';
 
 export interface ActionContext {
   services: RelayServices;
@@ -33,12 +36,12 @@ function unavailable(feature: string): Handler<unknown> {
 }
 
 export const reads: { [K in ReadType]: Handler<Extract<ReadFrame, { type: K }>> } = {
-  subscribe,
+  subscribe: withCommanderList(subscribe),
   'task.diff': taskDiffRead,
   'task.detail': taskDetailRead,
   'task.timeline': taskTimelineRead,
   'device.list': deviceList,
-  'commander.output': unavailable('commander output'),
+  'commander.output': commanderOutputRead,
   'client.visibility': async (ctx, frame) => {
     ctx.client.visible = frame.visible;
     return { visible: frame.visible };
@@ -51,11 +54,11 @@ export const actions: { [K in ActionType]: Handler<Extract<ActionFrame, { type: 
   'task.annotate': taskAnnotate,
   'task.council': taskCouncil,
   'task.run': unavailable('task jobs'),
-  'commander.create': unavailable('commanders'),
-  'commander.message': unavailable('commanders'),
-  'commander.replace': unavailable('commanders'),
-  'commander.addReference': unavailable('commanders'),
-  'commander.delete': unavailable('commanders'),
+  'commander.create': commanderCreate,
+  'commander.message': commanderMessage,
+  'commander.replace': commanderReplace,
+  'commander.addReference': commanderAddReference,
+  'commander.delete': commanderDelete,
   'permission.decide': unavailable('permission requests'),
   'device.rename': deviceRename,
   'device.revoke': deviceRevoke,

@@ -1,0 +1,74 @@
+// The local admin API behind `commandr commanders …` (CMDR-CLI-n): same-machine
+// callers prove themselves with the hook credential (<dataDir>/hook-token, 0600),
+// and reach the same service the phone does.
+import type * as http from 'node:http';
+import * as z from 'zod/mini';
+import { CommandrError } from '../../protocol/wire/errors';
+import { CommanderAddReference, CommanderCreate, CommanderMessage, CommanderReplace } from '../../protocol/wire/frames';
+import { bearerToken, readJson, sendJson } from '../http/respond';
+import type { HttpContext, Route } from '../http/routes';
+import { tokenMatches } from '../live/hook-token';
+import { commandersOf } from './index';
+
+export const LOCAL_COMMANDERS_PATH = '/api/local/commanders';
+
+const Start = z.pick(CommanderCreate, { name: true, referencePath: true });
+const Say = z.extend(z.pick(CommanderMessage, { commander: true }), { text: CommanderMessage.shape.text });
+const One = z.pick(CommanderReplace, { commander: true });
+const AddReference = z.pick(CommanderAddReference, { commander: true, path: true });
+
+function authorize(ctx: HttpContext, req: http.IncomingMessage): void {
+  if (!tokenMatches(bearerToken(req), ctx.hookToken)) {
+    req.resume();
+    throw new CommandrError('E_UNAUTHORIZED', 'the local commanders API needs the relay credential (Authorization: Bearer <dataDir/hook-token>)');
+  }
+}
+
+async function body<T>(req: http.IncomingMessage, schema: z.ZodMiniType<T>): Promise<T> {
+  const parsed = schema.safeParse(await readJson(req, 128 * 1024));
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new CommandrError('E_BAD_FRAME', `${issue?.path.join('.') || '(body)'}: ${issue?.message ?? 'invalid'}`);
+  }
+  return parsed.data;
+}
+
+type Handle = (ctx: HttpContext, req: http.IncomingMessage) => Promise<unknown>;
+
+const post = (sub: string, handle: Handle): Route => ({
+  method: 'POST', path: `${LOCAL_COMMANDERS_PATH}/${sub}`, browser: false,
+  handle: async (ctx, req, res) => {
+    authorize(ctx, req);
+    sendJson(res, 200, await handle(ctx, req));
+  },
+});
+
+export const commanderRoutes: Route[] = [
+  {
+    method: 'GET', path: LOCAL_COMMANDERS_PATH, browser: false,
+    handle: (ctx, req, res) => {
+      authorize(ctx, req);
+      const c = commandersOf(ctx.services);
+      sendJson(res, 200, { commanders: c.list(), allowedRoots: c.allowedRoots() });
+    },
+  },
+  post('start', async (ctx, req) => {
+    const b = await body(req, Start);
+    return { commander: commandersOf(ctx.services).create(b.name, b.referencePath) };
+  }),
+  post('say', async (ctx, req) => {
+    const b = await body(req, Say);
+    return commandersOf(ctx.services).message(b.commander, b.text);
+  }),
+  post('replace', async (ctx, req) => ({ commander: await commandersOf(ctx.services).replace((await body(req, One)).commander) })),
+  post('add-reference', async (ctx, req) => {
+    const b = await body(req, AddReference);
+    return { commander: commandersOf(ctx.services).addReference(b.commander, b.path) };
+  }),
+  post('delete', async (ctx, req) => {
+    const { commander } = await body(req, One);
+    await commandersOf(ctx.services).delete(commander);
+    return { deleted: commander };
+  }),
+  post('output', async (ctx, req) => commandersOf(ctx.services).output((await body(req, One)).commander)),
+];

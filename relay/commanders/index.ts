@@ -1,0 +1,50 @@
+// The commanders service as server.ts builds it (one line there): allowed roots
+// from --allow-root (default: the watched repos), the selected agent adapter, and
+// frames to every client — output chunks as ephemeral, state as durable.
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { CommandrError } from '../../protocol/wire/errors';
+import type { RelayServices } from '../context';
+import { RepoHub } from '../watch/hub';
+import { Commanders, type AgentAdapter } from './service';
+
+export { Commanders } from './service';
+
+export interface CommandersWiring {
+  /** The adapter to launch; resolved per turn so a changed selection takes effect. */
+  adapter: () => AgentAdapter;
+  /** Extra agent environment (tests point the CLI at a model stand-in). */
+  env?: Record<string, string>;
+}
+
+export function startCommanders(services: RelayServices, wiring: CommandersWiring): Commanders {
+  return new Commanders({
+    dataDir: services.dataDir,
+    allowedRoots: () => allowedRoots(services),
+    adapter: wiring.adapter,
+    env: wiring.env,
+    broadcast: (frame, ephemeral) => services.broadcast(frame, undefined, ephemeral ? { ephemeral: true } : undefined),
+    relayUrl: () => relayUrl(services.dataDir),
+  });
+}
+
+/** --allow-root when given, else the paths of the repos the relay watches. */
+export function allowedRoots(services: RelayServices): string[] {
+  if (services.options.allowRoots.length > 0) return services.options.allowRoots;
+  return services.hub instanceof RepoHub ? services.hub.repos().map((r) => r.path) : [];
+}
+
+export function commandersOf(services: RelayServices): Commanders {
+  const commanders = services.commanders;
+  if (!(commanders instanceof Commanders)) throw new CommandrError('E_UNAVAILABLE', 'commanders are not available on this relay');
+  return commanders;
+}
+
+function relayUrl(dataDir: string): string | undefined {
+  try {
+    const info = JSON.parse(fs.readFileSync(path.join(dataDir, 'relay.json'), 'utf8')) as { url?: unknown };
+    return typeof info.url === 'string' ? info.url : undefined;
+  } catch {
+    return undefined;
+  }
+}

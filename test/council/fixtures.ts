@@ -107,6 +107,6 @@ export function run(file: string, args: string[], options: { cwd?: string; env?:
 
 /** The environment a council under test sees: nothing inherited that could reach a real API. */
 export function cleanEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
-  const env = { PATH: process.env.PATH, HOME: process.env.HOME, ...extra } as NodeJS.ProcessEnv;
-  return env;
+  // Next's global types make NODE_ENV required on ProcessEnv; a child needs no NODE_ENV.
+  return { PATH: process.env.PATH, HOME: process.env.HOME, ...extra } as unknown as NodeJS.ProcessEnv;
 }

@@ -24,7 +24,7 @@ async function requestApproval(bus: string, task: string, worktree: string) {
   return staged;
 }
 
-const summaryOf = ({ patch, ...summary }: { patch: string } & Record<string, unknown>) => summary;
+const summaryOf = <T extends { patch: string }>({ patch, ...summary }: T) => summary;
 
 describe('taskDiff', () => {
   it('DIFF-1: a pending approval whose digest still matches shows exactly that staged change, with that digest', async () => {

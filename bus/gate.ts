@@ -10,7 +10,7 @@ import { BusError, errnoOf, ioError } from './errors';
 import { appendEvent } from './event-log';
 import { createFileExclusive } from './fs-atomic';
 import { assertBus, assertTaskId, listPackets, tokenPath } from './layout';
-import { locateGit } from './locate';
+import { type Env, locateGit } from './locate';
 
 export interface TaskIdentity {
   task?: string;
@@ -91,7 +91,7 @@ export interface GateOutcome {
 }
 
 /** Decides one commit. Blocking appends one approval_requested so a phone can be told. */
-export async function runGate(cwd: string = process.cwd(), env: NodeJS.ProcessEnv = process.env): Promise<GateOutcome> {
+export async function runGate(cwd: string = process.cwd(), env: Env = process.env): Promise<GateOutcome> {
   const place = locateGit(cwd, env);
   const identity = resolveTaskIdentity(env.AGENTS_TASK_ID, currentBranch(place.gitDir));
   const messages = [...identity.warnings];

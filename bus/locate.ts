@@ -5,6 +5,9 @@ import * as path from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { BusError } from './errors';
 
+/** Environment variables as read here (a plain record, so callers may pass `{}`). */
+export type Env = Record<string, string | undefined>;
+
 export interface GitPlace {
   /** The top of the work tree that holds `cwd` (the committing worktree). */
   worktree: string;
@@ -73,7 +76,7 @@ function placeFromGitProcess(cwd: string): GitPlace | undefined {
  * The git place of `cwd`. Honours GIT_DIR / GIT_WORK_TREE (set inside git hooks)
  * before walking up for `.git`. Throws E_NO_REPO outside any git work tree.
  */
-export function locateGit(cwd: string = process.cwd(), env: NodeJS.ProcessEnv = process.env, spawnFallback = true): GitPlace {
+export function locateGit(cwd: string = process.cwd(), env: Env = process.env, spawnFallback = true): GitPlace {
   const dotGit = findDotGit(cwd);
   const envGitDir = env.GIT_DIR?.trim();
   if (envGitDir) {
@@ -91,7 +94,7 @@ export function locateGit(cwd: string = process.cwd(), env: NodeJS.ProcessEnv = 
 }
 
 /** The bus of the repo holding `cwd`. */
-export function locateBus(cwd: string = process.cwd(), env: NodeJS.ProcessEnv = process.env): string {
+export function locateBus(cwd: string = process.cwd(), env: Env = process.env): string {
   return locateGit(cwd, env).bus;
 }
 

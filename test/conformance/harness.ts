@@ -42,7 +42,7 @@ export interface Result {
 
 /** A clean environment: private HOME and registry, no inherited git or agent variables. */
 export function baseEnv(home: string, extra: Record<string, string | undefined> = {}): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = {};
+  const env = {} as NodeJS.ProcessEnv;
   for (const [k, v] of Object.entries(process.env)) if (!/^(GIT_|AGENTS_|COUNCIL_)/.test(k)) env[k] = v;
   Object.assign(env, {
     HOME: home, AGENTS_INDEX_REPOS: path.join(home, '.agents', 'repos'), AGENTS_INDEX_FILE: path.join(home, '.agents', 'index.json'),

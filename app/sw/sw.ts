@@ -13,11 +13,13 @@ import { installPushHandlers } from './push';
 
 export const OUTBOX_SYNC_TAG = 'commandr-outbox';
 
-const sw = self as unknown as ServiceWorkerGlobalScope & { __WB_MANIFEST: (string | PrecacheEntry)[] };
+const sw = self as unknown as ServiceWorkerGlobalScope;
+// Written out as `self.__WB_MANIFEST` so workbox-build finds the spot to inject the list.
+const manifest = (self as unknown as { __WB_MANIFEST: (string | PrecacheEntry)[] }).__WB_MANIFEST;
 
 cleanupOutdatedCaches();
 // `/task?repo=…&id=…` is served by the precached task.html: query strings are data, not pages.
-precacheAndRoute(sw.__WB_MANIFEST, { cleanURLs: true, directoryIndex: 'index.html', ignoreURLParametersMatching: [/.*/] });
+precacheAndRoute(manifest, { cleanURLs: true, directoryIndex: 'index.html', ignoreURLParametersMatching: [/.*/] });
 
 // An uncached navigation offline still opens the app (the Inbox shell), never the browser's error page.
 setCatchHandler(async ({ request }) => {

@@ -37,6 +37,8 @@ export interface AppState {
   /** Last bus events per repo, in log order (for live timelines). */
   recentEvents: Record<string, BusEntry[]>;
   commanders: Record<string, CommanderView>;
+  /** Where a commander's reference path may point (from `commander.list`), for the Start sheet. */
+  allowedRoots: string[];
   commanderOutput: Record<string, Stream>;
   live: Record<string, { at: string; event: LiveEvent }[]>;
   permissions: Record<string, PermissionRequestView>;
@@ -72,7 +74,7 @@ export type StoreInput = ServerFrame | LocalInput;
 export function initialState(): AppState {
   return {
     connection: { state: 'offline', error: null }, device: null, repos: {}, tasks: {}, cursors: {}, recentEvents: {},
-    commanders: {}, commanderOutput: {}, live: {}, permissions: {}, jobs: {}, devices: [], outbox: [],
+    commanders: {}, allowedRoots: [], commanderOutput: {}, live: {}, permissions: {}, jobs: {}, devices: [], outbox: [],
     lastError: null, lagged: 0, hydrated: false,
   };
 }
@@ -98,7 +100,7 @@ const handlers: Handlers = {
   'repo.removed': (s, { repo }) => ({
     ...s, repos: omit(s.repos, repo), tasks: omit(s.tasks, repo), cursors: omit(s.cursors, repo), recentEvents: omit(s.recentEvents, repo),
   }),
-  'commander.list': (s, { commanders }) => ({ ...s, commanders: Object.fromEntries(commanders.map((c) => [c.id, c])) }),
+  'commander.list': (s, { commanders, allowedRoots }) => ({ ...s, commanders: Object.fromEntries(commanders.map((c) => [c.id, c])), allowedRoots: allowedRoots ?? s.allowedRoots }),
   'commander.state': (s, { commander }) => ({ ...s, commanders: { ...s.commanders, [commander.id]: commander } }),
   'commander.removed': (s, { commander }) => ({ ...s, commanders: omit(s.commanders, commander), commanderOutput: omit(s.commanderOutput, commander) }),
   'commander.output': (s, f) => ({ ...s, commanderOutput: { ...s.commanderOutput, [f.commander]: appendStream(s.commanderOutput[f.commander], f.session, f.seq, f.chunk) } }),

@@ -19,8 +19,12 @@ if (existsSync(join(root, 'adapters'))) {
   for (const a of readdirSync(join(root, 'adapters'))) add(join('adapters', a, 'src'), `adapters/${a}/`);
 }
 
-rmSync(join(root, 'dist'), { recursive: true, force: true });
+// dist/ is not wiped: other processes may be running tools from it. Code
+// caches are dropped instead, since V8 only checks a cache against the source length.
 mkdirSync(join(root, 'dist'), { recursive: true });
+for (const f of readdirSync(join(root, 'dist'), { recursive: true })) {
+  if (String(f).endsWith('.v8cache')) rmSync(join(root, 'dist', String(f)), { force: true });
+}
 if (Object.keys(entries).length > 0) {
   await build({
     entryPoints: entries,

@@ -9,6 +9,7 @@ import { postAction } from '../clients/action-route';
 import { postPair } from '../devices/pair-route';
 import { postLiveEvent } from '../live/route';
 import { sendJson } from './respond';
+import { commanderRoutes } from '../commanders/http';
 import { getTranscribeStatus, postTranscribe, transcribeOptions } from '../transcribe/route';
 
 export interface HttpContext {
@@ -34,4 +35,5 @@ export const routes: Route[] = [
   { method: 'POST', path: '/api/events', browser: false, handle: (ctx, req, res) => postLiveEvent(ctx.services, ctx.hookToken, req, res) },
   { method: 'POST', path: '/api/transcribe', browser: true, handle: (ctx, req, res) => postTranscribe(transcribeOptions(ctx.services), req, res) },
   { method: 'GET', path: '/api/transcribe/status', browser: true, handle: (ctx, _req, res) => getTranscribeStatus(transcribeOptions(ctx.services), res) },
+  ...commanderRoutes,
 ];

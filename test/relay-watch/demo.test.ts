@@ -1,0 +1,81 @@
+// DEMO-n: with no repo registered and none given, the relay makes (once) and
+// watches a demo workspace whose every state was made by the real bus tools and gate.
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CommanderRecord } from '../../protocol/commander';
+import { readEvents } from '../../bus/event-log';
+import type { Relay } from '../../relay/server';
+import { DEMO_COMMANDER_ID } from '../../relay/demo/commander';
+import { demoRoot, ensureDemo } from '../../relay/demo/workspace';
+import type { DeviceClient } from '../helpers/device';
+import { type BusRecorder, startRelay, subscribedClient } from './fixture';
+
+let dataDir: string;
+let relay: Relay;
+let client: DeviceClient;
+let rec: BusRecorder;
+
+beforeAll(async () => {
+  dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'relay-demo-'));
+  relay = await startRelay([], { demo: true, dataDir });
+  ({ client, bus: rec } = await subscribedClient(relay));
+});
+
+afterAll(async () => {
+  await client?.close();
+  await relay?.close();
+  fs.rmSync(dataDir, { recursive: true, force: true });
+});
+
+describe('demo workspace', () => {
+  it('DEMO-1: with no repos the relay serves one demo repo, labelled demo, every task titled "Demo:"', async () => {
+    const snap = await rec.until(() => rec.snapshots[0], 'snapshot');
+    const ack = await client.request({ type: 'subscribe' });
+    const repos = (ack.result as { repos: Array<{ demo: boolean; path: string }> }).repos;
+    expect(repos).toHaveLength(1);
+    expect(repos[0]!.demo).toBe(true);
+    expect(repos[0]!.path.startsWith(fs.realpathSync(path.join(dataDir, 'demo')))).toBe(true);
+    expect(snap.tasks.length).toBeGreaterThanOrEqual(5);
+    for (const t of snap.tasks) expect(t.title).toMatch(/^Demo: /);
+  });
+
+  it('DEMO-2: every state is there: inbox, blocked-by, claimed with notes, done pass and fail, a real gate block, a council verdict, annotations', async () => {
+    const tasks = rec.snapshots[0]!.tasks;
+    const byId = new Map(tasks.map((t) => [t.id, t]));
+    expect(tasks.some((t) => t.state === 'inbox' && t.blockedBy.length === 0)).toBe(true);
+    expect(tasks.some((t) => t.state === 'inbox' && t.blockedBy.length > 0)).toBe(true);
+    expect(tasks.some((t) => t.state === 'done' && t.result === 'pass')).toBe(true);
+    expect(tasks.some((t) => t.state === 'done' && t.result === 'fail')).toBe(true);
+    const review = tasks.find((t) => t.state === 'claimed')!;
+    expect(review.lastNote).toBeTruthy();
+    expect(review.pendingApproval).not.toBeNull();
+    expect(review.verdict?.votes).toHaveLength(3);
+    expect(review.annotations).toEqual({ total: 2, unconsumed: 1 });
+    expect(byId.size).toBe(tasks.length);
+    // The approval request came from the real gate: its digest is the worktree's staged digest.
+    const diff = client.request({ type: 'task.diff', repo: rec.snapshots[0]!.repo, task: review.id });
+    const begin = await client.next('task.diff.begin');
+    expect(begin.digest).toBe(review.pendingApproval!.digest);
+    expect(begin.worktree).toBe(review.pendingApproval!.worktree);
+    await diff;
+  });
+
+  it('DEMO-3: a sample commander directory marked demo exists under <dataDir>/commanders/', () => {
+    const dir = path.join(dataDir, 'commanders', DEMO_COMMANDER_ID);
+    const record = CommanderRecord.parse(JSON.parse(fs.readFileSync(path.join(dir, 'commander.json'), 'utf8')));
+    expect(record.demo).toBe(true);
+    expect(fs.readFileSync(path.join(dir, 'CLAUDE.md'), 'utf8')).toContain(record.name);
+    expect(fs.readFileSync(path.join(dir, 'spawned'), 'utf8').trim()).toBe(record.session);
+  });
+
+  it('DEMO-4: making the demo again is idempotent: same repo, nothing appended', async () => {
+    const repo = await ensureDemo(dataDir);
+    const bus = path.join(repo, '.agents');
+    const before = readEvents(bus).events.length;
+    expect(await ensureDemo(dataDir)).toBe(repo);
+    expect(readEvents(bus).events.length).toBe(before);
+    expect(fs.readdirSync(demoRoot(dataDir)).sort()).toEqual(['.ready', 'commandr-demo', 'demo-evaluator.cjs', 'registry', 'worktrees']);
+  });
+});

@@ -1,0 +1,46 @@
+'use client';
+// `/commanders`: every commander with its status, and Start (CMDR-UI-1, -2).
+import Link from 'next/link';
+import { useState } from 'react';
+import { Button } from '../components/Button';
+import { EmptyState } from '../components/EmptyState';
+import { useRelay, type AppState } from '../lib/store';
+import { StartSheet } from './StartSheet';
+import { STATUS_LABEL, STATUS_TONE } from './status';
+
+const selectCommanders = (s: AppState) => s.commanders;
+const selectRoots = (s: AppState) => s.allowedRoots;
+
+export default function CommandersPage() {
+  const commanders = Object.values(useRelay(selectCommanders)).sort((a, b) => a.created.localeCompare(b.created));
+  const roots = useRelay(selectRoots);
+  const [starting, setStarting] = useState(false);
+  return (
+    <div data-testid="commanders">
+      <div className="row" style={{ justifyContent: 'space-between' }}>
+        <h1 style={{ margin: 0, fontSize: '1.35rem' }}>Commanders</h1>
+        <Button variant="primary" onClick={() => setStarting(true)} data-testid="cmdr-new">Start commander</Button>
+      </div>
+      {commanders.length === 0 ? (
+        <EmptyState title="No commanders yet">A commander is a long-running agent that looks after a folder for you. Start one to give it a job.</EmptyState>
+      ) : (
+        <ul className="stack" style={{ listStyle: 'none', padding: 0 }}>
+          {commanders.map((c) => (
+            <li key={c.id}>
+              <Link href={`/commander?id=${encodeURIComponent(c.id)}`} className="card task-card" data-testid="cmdr-card" data-id={c.id} data-status={c.status}>
+                <h3>{c.name}</h3>
+                <div className="task-meta">
+                  <span className="pill" data-tone={STATUS_TONE[c.status]}>{STATUS_LABEL[c.status]}</span>
+                  <span className="mono">{c.referencePaths[0]}</span>
+                  {c.referencePaths.length > 1 ? <span>+{c.referencePaths.length - 1} more</span> : null}
+                </div>
+                {c.status === 'waiting' && c.waitingFor ? <p className="muted" style={{ margin: '4px 0 0' }}>{c.waitingFor}</p> : null}
+              </Link>
+            </li>
+          ))}
+        </ul>
+      )}
+      {starting ? <StartSheet roots={roots} onClose={() => setStarting(false)} /> : null}
+    </div>
+  );
+}

@@ -1,0 +1,17 @@
+// Reference paths from the Start sheet (CMDR-UI-2).
+import { describe, expect, it } from 'vitest';
+import { joinReference, referenceProblem, STATUS_LABEL } from './status';
+
+describe('commander UI helpers', () => {
+  it('CMDR-UI-1: every status has words, a dead session reads as needing a new one', () => {
+    expect(STATUS_LABEL.dead).toBe('needs a new session');
+    expect(STATUS_LABEL.waiting).toBe('waiting for you');
+  });
+
+  it('CMDR-UI-2: a reference path is an allowed root plus an optional folder inside it, never ..', () => {
+    expect(joinReference('/home/me/code', '')).toBe('/home/me/code');
+    expect(joinReference('/home/me/code/', '/notes/')).toBe('/home/me/code/notes');
+    expect(referenceProblem('a/../../etc')).toMatch(/not allowed/);
+    expect(referenceProblem('a/b')).toBeNull();
+  });
+});

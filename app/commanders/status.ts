@@ -1,0 +1,21 @@
+// How a commander's status reads to a person (CMDR-UI-1).
+import type { CommanderStatus } from '../../protocol/wire/views';
+
+export const STATUS_LABEL: Record<CommanderStatus, string> = {
+  starting: 'starting', running: 'running', idle: 'idle', waiting: 'waiting for you', dead: 'needs a new session',
+};
+export const STATUS_TONE: Record<CommanderStatus, string | undefined> = {
+  starting: undefined, running: 'ok', idle: undefined, waiting: 'warn', dead: 'danger',
+};
+
+/** A reference path made of an allowed root and an optional folder inside it. */
+export function joinReference(root: string, inside: string): string {
+  const sub = inside.trim().replace(/^\/+|\/+$/g, '');
+  if (!sub) return root;
+  return `${root.replace(/\/+$/, '')}/${sub}`;
+}
+
+/** Refuses `..` segments before the relay does, with a sentence. */
+export function referenceProblem(inside: string): string | null {
+  return inside.split('/').some((part) => part === '..') ? 'The folder must be inside the chosen root: “..” is not allowed.' : null;
+}

@@ -2,6 +2,8 @@
 // with a code created on disk, and an authenticated `ws` socket that signs
 // actions the way the app does. Every relay test talks to the relay through this.
 import * as crypto from 'node:crypto';
+import * as http from 'node:http';
+import * as https from 'node:https';
 import WebSocket from 'ws';
 import { createPairingCode } from '../../relay/devices/pairing';
 import { WS_PATH } from '../../protocol/wire/http';
@@ -17,6 +19,8 @@ export interface RelayAddress {
   dataDir: string;
   /** The relay's own origin; sent as the socket's Origin header. Defaults to `url`. */
   origin?: string;
+  /** For a relay on https with a self-signed certificate: the certificate to trust. */
+  ca?: Buffer;
 }
 
 export interface TestDevice {
@@ -68,14 +72,29 @@ export function signAction<F extends { type: string }>(device: TestDevice, frame
 export async function pairDevice(relay: RelayAddress, name = 'test phone'): Promise<TestDevice> {
   const keys = newKeyPair();
   const { code } = createPairingCode(relay.dataDir);
-  const res = await fetch(`${relay.url}/api/pair`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ code, name, publicKey: keys.publicJwk }),
-  });
-  const body = (await res.json()) as { device?: DeviceView; error?: { code: string; message: string } };
-  if (!res.ok || !body.device) throw new Error(`pairing failed: ${res.status} ${JSON.stringify(body)}`);
+  const res = await postJson(relay, '/api/pair', { code, name, publicKey: keys.publicJwk });
+  const body = JSON.parse(res.body) as { device?: DeviceView; error?: { code: string; message: string } };
+  if (res.status !== 201 || !body.device) throw new Error(`pairing failed: ${res.status} ${res.body}`);
   return { id: body.device.id, name: body.device.name, ...keys };
+}
+
+/** POSTs JSON to the relay (trusting `relay.ca` on https). */
+export function postJson(relay: RelayAddress, urlPath: string, body: unknown, headers: Record<string, string> = {}): Promise<{ status: number; body: string }> {
+  const text = JSON.stringify(body);
+  const client = relay.url.startsWith('https:') ? https : http;
+  return new Promise((resolve, reject) => {
+    const req = client.request(
+      `${relay.url}${urlPath}`,
+      { method: 'POST', headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text), ...headers }, ...(relay.ca ? { ca: relay.ca } : {}) },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') }));
+      },
+    );
+    req.on('error', reject);
+    req.end(text);
+  });
 }
 
 export function wsUrl(relay: RelayAddress): string {
@@ -194,7 +213,7 @@ export class DeviceClient {
 /** Opens a socket and, unless `skipAuth`, authenticates as `device` (resolves after `auth.ok`). */
 export async function openSocket(relay: RelayAddress, device: TestDevice | undefined, options: ConnectOptions = {}): Promise<DeviceClient> {
   const origin = options.origin === undefined ? relay.origin ?? relay.url : options.origin;
-  const ws = new WebSocket(wsUrl(relay), { ...(origin === null ? {} : { origin }), ...options.ws });
+  const ws = new WebSocket(wsUrl(relay), { ...(origin === null ? {} : { origin }), ...(relay.ca ? { ca: relay.ca } : {}), ...options.ws });
   const client = new DeviceClient(ws, device);
   await new Promise<void>((resolve, reject) => {
     ws.once('open', () => resolve());

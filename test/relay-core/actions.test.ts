@@ -95,7 +95,7 @@ describe('signed actions', () => {
     await expect(other.requestRaw(tampered)).rejects.toMatchObject({ code: 'E_UNAUTHORIZED' });
   });
 
-  it('HTTP-3: POST /api/action verifies, dedupes and answers with the ack frame', async () => {
+  it('HTTP-6: POST /api/action verifies, dedupes and answers with the ack frame', async () => {
     const relay = await startRelay();
     const phone = await connectDevice(relay, 'phone');
     const frame = renameFrame(phone, 'from-sw');

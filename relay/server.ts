@@ -24,6 +24,8 @@ import { originAllowed } from './http/origin';
 import { ensureHookToken } from './live/hook-token';
 import { LiveStore } from './live/store';
 import { startWatch } from './watch';
+import { startCommanders } from './commanders/index';
+import { agentAdapter, startJobs } from './jobs/index';
 import { type RelayOptions, type ResolvedOptions, resolveOptions } from './options';
 
 export const RELAY_VERSION = version;
@@ -63,6 +65,8 @@ export async function createRelay(opts: RelayOptions = {}): Promise<Relay> {
   };
   // Feature services: one line each, constructed by their owners.
   services.hub = await startWatch(services);
+  services.commanders = startCommanders(services, { adapter: () => agentAdapter(options.dataDir) });
+  services.jobs = startJobs(services, { adapter: () => agentAdapter(options.dataDir) });
 
   const dedupe = new DedupeStore(path.join(options.dataDir, 'dedupe'));
   const dispatcher = createDispatcher(services, dedupe);

@@ -13,9 +13,11 @@ import { taskApprove } from './task-approve';
 import { taskDeny } from './task-deny';
 import { taskAnnotate } from './task-annotate';
 import { taskCouncil } from './task-council';
+import { pushPrefs, pushSubscribe, pushUnsubscribe } from './push-actions';
 import {
   commanderAddReference, commanderCreate, commanderDelete, commanderMessage, commanderOutputRead, commanderReplace, withCommanderList,
 } from './commander-actions';
+import { taskRun } from './task-run';
 
 export interface ActionContext {
   services: RelayServices;
@@ -53,7 +55,7 @@ export const actions: { [K in ActionType]: Handler<Extract<ActionFrame, { type: 
   'task.deny': taskDeny,
   'task.annotate': taskAnnotate,
   'task.council': taskCouncil,
-  'task.run': unavailable('task jobs'),
+  'task.run': taskRun,
   'commander.create': commanderCreate,
   'commander.message': commanderMessage,
   'commander.replace': commanderReplace,
@@ -62,7 +64,7 @@ export const actions: { [K in ActionType]: Handler<Extract<ActionFrame, { type: 
   'permission.decide': unavailable('permission requests'),
   'device.rename': deviceRename,
   'device.revoke': deviceRevoke,
-  'push.subscribe': unavailable('push notifications'),
-  'push.unsubscribe': unavailable('push notifications'),
-  'push.prefs': unavailable('push notifications'),
+  'push.subscribe': pushSubscribe,
+  'push.unsubscribe': pushUnsubscribe,
+  'push.prefs': pushPrefs,
 };

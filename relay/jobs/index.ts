@@ -1,0 +1,36 @@
+// The jobs service as server.ts builds it (one line there), and its lookup for handlers.
+import { CommandrError } from '../../protocol/wire/errors';
+import { AdapterError, resolveAdapter } from '../../adapters/lib/resolve';
+import type { RelayServices } from '../context';
+import { Jobs, type JobAdapter } from './service';
+
+export { Jobs } from './service';
+
+export function startJobs(services: RelayServices, wiring: { adapter: () => JobAdapter; env?: Record<string, string>; relayUrl?: () => string | undefined }): Jobs {
+  return new Jobs({
+    dataDir: services.dataDir,
+    adapter: wiring.adapter,
+    env: wiring.env,
+    relayUrl: wiring.relayUrl,
+    broadcast: (frame, ephemeral) => services.broadcast(frame, undefined, ephemeral ? { ephemeral: true } : undefined),
+    onError: (error) => services.log.error(error, 'writing task_failed'),
+  });
+}
+
+export function jobsOf(services: RelayServices): Jobs {
+  const jobs = services.jobs;
+  if (!(jobs instanceof Jobs)) throw new CommandrError('E_UNAVAILABLE', 'task jobs are not available on this relay');
+  return jobs;
+}
+
+/** The selected agent adapter (COMMANDR_AGENT_ADAPTER; a same-named directory under
+ *  <dataDir>/adapters/ overrides the shipped one), resolved fresh at each launch. */
+export function agentAdapter(dataDir: string): JobAdapter {
+  try {
+    const { name, run } = resolveAdapter(undefined, { ...process.env, COMMANDR_HOME: dataDir });
+    return { name, run };
+  } catch (error) {
+    if (error instanceof AdapterError) throw new CommandrError('E_UNAVAILABLE', error.message);
+    throw error;
+  }
+}

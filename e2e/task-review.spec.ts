@@ -1,0 +1,80 @@
+// Reviewing a task on the phone against a real relay, real bus tools and the
+// real gate: approve, deny, a stale digest, and a note on a line.
+import { test, expect } from './fixtures';
+import { approvalToken, openTask, requestApproval, startTask } from './task-setup';
+
+test('REVIEW-4: approving the diff on screen writes the token and the real git commit then passes the gate', async ({ paired: page, relayEnv }) => {
+  const task = startTask(relayEnv, 'T-1', 'Add the greeting helper');
+  requestApproval(relayEnv, task, { 'src/greet.js': 'export const greet = (n) => `hello ${n}`;\n' });
+  await openTask(page, relayEnv, task);
+  await expect(page.getByTestId('task-header')).toContainText('Add the greeting helper');
+  await expect(page.getByTestId('diff-file')).toContainText('src/greet.js');
+  const digest = await page.getByTestId('diff-digest').getAttribute('data-digest');
+  expect(digest).toMatch(/^sha256:[0-9a-f]{64}$/);
+  await page.getByTestId('approve').click();
+  await expect(page.getByTestId('approval-done')).toBeVisible();
+  expect(JSON.parse(approvalToken(relayEnv, 'T-1')!)).toMatchObject({ digest });
+  const before = task.head();
+  const commit = task.commit();
+  expect(commit.stderr).toBe('');
+  expect(commit.code).toBe(0);
+  expect(task.head()).not.toBe(before);
+  await expect(page.getByTestId('timeline')).toContainText('Approved by');
+});
+
+test('REVIEW-7: deny with a reason appends approval_denied and writes no token', async ({ paired: page, relayEnv }) => {
+  const task = startTask(relayEnv, 'T-2', 'Risky change');
+  requestApproval(relayEnv, task, { 'src/risky.js': 'process.exit(1);\n' });
+  await openTask(page, relayEnv, task);
+  await page.getByTestId('deny').click();
+  await page.getByTestId('deny-reason').fill('Do not exit the process');
+  await page.getByTestId('deny-confirm').click();
+  await expect(page.getByTestId('denial-done')).toBeVisible();
+  const denied = relayEnv.events().find((e) => e.event === 'approval_denied' && e.task === 'T-2');
+  expect(denied).toMatchObject({ reason: 'Do not exit the process', by: 'E2E Phone' });
+  expect(approvalToken(relayEnv, 'T-2')).toBeNull();
+  expect(task.commit().code).not.toBe(0);
+});
+
+test('REVIEW-4: a change staged again after the diff loaded is refused as stale, nothing approved; Reload diff shows the new one', async ({ paired: page, relayEnv }) => {
+  const task = startTask(relayEnv, 'T-3', 'Tweak config');
+  requestApproval(relayEnv, task, { 'config.json': '{"retries": 1}\n' });
+  await openTask(page, relayEnv, task);
+  const shown = await page.getByTestId('diff-digest').getAttribute('data-digest');
+  task.stage({ 'config.json': '{"retries": 100}\n' });
+  await page.getByTestId('approve').click();
+  await expect(page.getByTestId('stale-digest')).toContainText('updated after you looked at it');
+  expect(approvalToken(relayEnv, 'T-3')).toBeNull();
+  expect(relayEnv.events().some((e) => e.event === 'approval_granted' && e.task === 'T-3')).toBe(false);
+  await page.getByTestId('reload-diff').click();
+  await expect(page.getByTestId('diff-view')).toContainText('"retries": 100');
+  await expect(page.getByTestId('diff-digest')).not.toHaveAttribute('data-digest', shown!);
+});
+
+test('DIFFVIEW-7: tapping a line gutter annotates that line; the note lands on the bus with anchor line:<path>:<n>', async ({ paired: page, relayEnv }) => {
+  const task = startTask(relayEnv, 'T-4', 'Three lines');
+  requestApproval(relayEnv, task, { 'src/three.js': 'one();\ntwo();\nthree();\n' });
+  await openTask(page, relayEnv, task);
+  await page.locator('[data-testid="diff-line"][data-anchor="line:src/three.js:2"] [data-testid="diff-gutter"]').first().click();
+  await expect(page.getByTestId('annotate-anchor')).toHaveValue('line:src/three.js:2');
+  await page.getByTestId('annotate-body').fill('Call two() only once');
+  await page.getByTestId('annotate-send').click();
+  await expect(page.getByTestId('note-done')).toBeVisible();
+  const event = relayEnv.events().find((e) => e.event === 'task_annotation' && e.task === 'T-4');
+  expect(event).toMatchObject({ anchor: 'line:src/three.js:2' });
+  expect(relayEnv.annotationFiles('T-4')).toHaveLength(1);
+  await expect(page.getByTestId('annotation')).toHaveAttribute('data-anchor', 'line:src/three.js:2');
+  await expect(page.getByTestId('annotation')).toContainText('not read yet');
+});
+
+test('DIFFVIEW-7: the file card annotates the whole file as card:<path>', async ({ paired: page, relayEnv }) => {
+  const task = startTask(relayEnv, 'T-5', 'One file');
+  requestApproval(relayEnv, task, { 'docs/a.md': '# A\n' });
+  await openTask(page, relayEnv, task);
+  await page.getByTestId('diff-annotate-file').click();
+  await expect(page.getByTestId('annotate-anchor')).toHaveValue('card:docs/a.md');
+  await page.getByTestId('annotate-body').fill('Needs a longer intro');
+  await page.getByTestId('annotate-send').click();
+  await expect(page.getByTestId('note-done')).toBeVisible();
+  expect(relayEnv.events().find((e) => e.event === 'task_annotation' && e.task === 'T-5')).toMatchObject({ anchor: 'card:docs/a.md' });
+});

@@ -28,8 +28,14 @@ export default function PairPage() {
   const [error, setError] = useState<string | null>(null);
 
   useEffect(() => {
-    setCode(codeFromHash(location.hash) ?? '');
+    const fromLink = () => {
+      const linked = codeFromHash(location.hash);
+      if (linked) setCode(linked);
+    };
+    fromLink();
     setName(guessName());
+    addEventListener('hashchange', fromLink); // a pairing link opened while this screen is showing
+    return () => removeEventListener('hashchange', fromLink);
   }, []);
 
   async function submit(e: FormEvent) {

@@ -1,0 +1,103 @@
+// The e2e fixtures: a REAL relay (createRelay, port 0, temp data dir) watching a temp
+// git repo made bus-ready with the real bin tools, and a browser paired through the
+// real Pair screen with a code from relay/devices. Specs select by data-testid only.
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { test as base, expect, type Page } from '@playwright/test';
+import { createRelay, type Relay } from '../relay/server';
+import { createPairingCode } from '../relay/devices/pairing';
+
+const ROOT = path.resolve(__dirname, '..');
+const BIN = path.join(ROOT, 'bin');
+
+export interface RelayFixture {
+  relay: Relay;
+  url: string;
+  /** The watched repo (main checkout) and its bus. */
+  repo: string;
+  bus: string;
+  /** Runs a real bin tool in the repo. */
+  tool(name: string, args?: string[]): string;
+  /** Adds an inbox packet (committed like a person would). */
+  addPacket(id: string, title: string): void;
+  /** Every line of .agents/events.jsonl, parsed. */
+  events(): { event: string; task?: string; [k: string]: unknown }[];
+  /** Annotation files written for a task. */
+  annotationFiles(task: string): string[];
+  pairingCode(): string;
+  /** The demo repo's bus (when the `demo` option is on). */
+  demoBus: string;
+}
+
+function git(cwd: string, ...args: string[]): void {
+  execFileSync('git', args, { cwd, stdio: 'pipe' });
+}
+
+export const test = base.extend<{ demo: boolean; relayEnv: RelayFixture; paired: Page }>({
+  /** Also serve the relay's demo workspace (a task waiting for approval, a council verdict…). */
+  demo: [false, { option: true }],
+
+  relayEnv: async ({ demo }, use) => {
+    const tmp = mkdtempSync(path.join(tmpdir(), 'commandr-e2e-'));
+    const repo = path.join(tmp, 'repo');
+    const registryFile = path.join(tmp, 'agents-repos');
+    const env = { ...process.env, AGENTS_INDEX_REPOS: registryFile, HOME: tmp, GIT_AUTHOR_NAME: 'e2e', GIT_AUTHOR_EMAIL: 'e2e@example.com', GIT_COMMITTER_NAME: 'e2e', GIT_COMMITTER_EMAIL: 'e2e@example.com' };
+    mkdirSync(repo);
+    git(repo, 'init', '-q', '-b', 'main');
+    writeFileSync(path.join(repo, 'README.md'), '# e2e repo\n');
+    git(repo, 'add', '.');
+    git(repo, '-c', 'user.name=e2e', '-c', 'user.email=e2e@example.com', 'commit', '-q', '-m', 'initial');
+    const tool = (name: string, args: string[] = []) => execFileSync(path.join(BIN, name), args, { cwd: repo, env, encoding: 'utf8' });
+    tool('commandr', ['init']);
+    const bus = path.join(repo, '.agents');
+    const relay = await createRelay({ port: 0, host: '127.0.0.1', dataDir: path.join(tmp, 'data'), repos: [repo], registryFile, demo, appDir: path.join(ROOT, 'out') });
+    await use({
+      relay, url: relay.url, repo, bus, tool,
+      addPacket(id, title) {
+        const text = `---\nid: ${id}\ntype: implementation\nscope: src/**\n---\n# ${title}\n\n## Context\ne2e\n\n## Acceptance criteria\n- works\n\n## Files to touch\n- src/x.js\n\n## Do not touch\n- .agents/\n`;
+        writeFileSync(path.join(bus, 'inbox', `${id}.md`), text);
+      },
+      events: () => readFileSync(path.join(bus, 'events.jsonl'), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l)),
+      annotationFiles: (task) => {
+        try {
+          return readdirSync(path.join(bus, 'annotations', task));
+        } catch {
+          return [];
+        }
+      },
+      pairingCode: () => createPairingCode(relay.dataDir).code,
+      demoBus: path.join(relay.dataDir, 'demo', 'commandr-demo', '.agents'),
+    });
+    await relay.close().catch(() => undefined); // a spec may have closed it already
+    rmSync(tmp, { recursive: true, force: true });
+  },
+
+  paired: async ({ page, relayEnv }, use) => {
+    await pairThroughScreen(page, relayEnv, 'E2E Phone');
+    await use(page);
+  },
+});
+
+/** Opens the pairing link as `commandr pair` shows it, names the device and pairs. */
+export async function pairThroughScreen(page: Page, env: RelayFixture, name: string): Promise<void> {
+  await page.goto(`${env.url}/pair#code=${env.pairingCode()}`);
+  await page.getByTestId('pair-name').fill(name);
+  await page.getByTestId('pair-submit').click();
+  await expect(page).toHaveURL(`${env.url}/`);
+  await expect(page.getByTestId('connection-badge')).toHaveAttribute('data-state', 'live');
+}
+
+/** Waits until the service worker is activated and controls the page (reloads once if needed). */
+export async function controlledByWorker(page: Page): Promise<void> {
+  await page.evaluate(async () => {
+    const reg = await navigator.serviceWorker.ready;
+    const worker = reg.active!;
+    if (worker.state !== 'activated') await new Promise<void>((resolve) => worker.addEventListener('statechange', () => worker.state === 'activated' && resolve()));
+  });
+  if (!(await page.evaluate(() => Boolean(navigator.serviceWorker.controller)))) await page.reload();
+  await expect.poll(() => page.evaluate(() => Boolean(navigator.serviceWorker.controller))).toBe(true);
+}
+
+export { expect };

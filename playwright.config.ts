@@ -1,0 +1,29 @@
+// Playwright for the PWA: Debian's chromium, a phone (Pixel 7) and a desktop
+// project. Each test starts its own real relay (e2e/fixtures.ts) serving the built
+// app from out/ — build it first with `node scripts/build-app.mjs`.
+import { defineConfig, devices } from '@playwright/test';
+
+const launchOptions = {
+  executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+  args: [
+    '--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--disable-background-networking',
+    '--disable-component-update', '--disable-sync', '--no-first-run',
+  ],
+};
+
+export default defineConfig({
+  testDir: 'e2e',
+  testMatch: '**/*.spec.ts',
+  globalSetup: './e2e/global-setup.ts',
+  timeout: 60_000,
+  expect: { timeout: 10_000 },
+  fullyParallel: false,
+  workers: 1, // 2 shared cores: one browser at a time
+  retries: 0,
+  reporter: [['list']],
+  use: { trace: 'retain-on-failure', serviceWorkers: 'allow', launchOptions },
+  projects: [
+    { name: 'phone', use: { ...devices['Pixel 7'], launchOptions } },
+    { name: 'desktop', use: { ...devices['Desktop Chrome'], launchOptions } },
+  ],
+});

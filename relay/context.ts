@@ -1,6 +1,7 @@
 // RelayServices: everything a handler may use, built once by server.ts. Each
 // feature adds its own optional field here and constructs it there with one line.
 import type { ServerFrame } from '../protocol/wire/frames';
+import type { PushPayload } from '../protocol/wire/push';
 import type { DeviceStore } from './devices/store';
 import type { LiveStore } from './live/store';
 import type { Logger, ResolvedOptions } from './options';
@@ -40,6 +41,6 @@ export interface RelayServices {
   hub?: Service;
   commanders?: Service;
   jobs?: Service;
-  push?: Service & { forgetDevice?(deviceId: string): unknown; hasDevice?(deviceId: string): boolean };
+  push?: Service & { forgetDevice?(deviceId: string): unknown; hasDevice?(deviceId: string): boolean; notify?(payload: PushPayload): void };
   permissions?: Service;
 }

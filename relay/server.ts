@@ -26,6 +26,7 @@ import { LiveStore } from './live/store';
 import { startWatch } from './watch';
 import { startCommanders } from './commanders/index';
 import { agentAdapter, startJobs } from './jobs/index';
+import { startPush } from './push';
 import { type RelayOptions, type ResolvedOptions, resolveOptions } from './options';
 
 export const RELAY_VERSION = version;
@@ -67,6 +68,7 @@ export async function createRelay(opts: RelayOptions = {}): Promise<Relay> {
   services.hub = await startWatch(services);
   services.commanders = startCommanders(services, { adapter: () => agentAdapter(options.dataDir) });
   services.jobs = startJobs(services, { adapter: () => agentAdapter(options.dataDir) });
+  services.push = startPush(services); // keep last: it listens to the services above
 
   const dedupe = new DedupeStore(path.join(options.dataDir, 'dedupe'));
   const dispatcher = createDispatcher(services, dedupe);

@@ -29,3 +29,10 @@ export const PushPayload = z.object({
   }),
 });
 export type PushPayload = z.infer<typeof PushPayload>;
+
+/** `GET /api/push/key`: the relay's VAPID public key (base64url), for `PushManager.subscribe`. */
+export const PushKeyResponse = z.object({ publicKey: z.string().check(z.regex(/^[A-Za-z0-9_-]{80,100}$/)) });
+export type PushKeyResponse = z.infer<typeof PushKeyResponse>;
+
+/** Query parameter the worker adds to `/task?…` when an action from a notification failed. */
+export const NOTICE_PARAM = 'notice';

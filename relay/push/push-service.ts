@@ -7,12 +7,15 @@ import type { PushPrefs, PushSubscriptionJSON } from '../../protocol/wire/views'
 import { PushSender, type SendOutcome } from './sender';
 import { Collapser, inDoNotDisturb } from './quiet';
 import { DEFAULT_PREFS, PushStore } from './store';
+import type { PushTriggers } from './triggers';
 import { loadOrCreateVapid, type VapidKeys } from './vapid';
 
 export interface PushServiceOptions {
   dataDir: string;
   /** True while the device has the app open and visible: it gets the live update instead. */
   isVisible: (deviceId: string) => boolean;
+  /** False for a device the relay no longer knows (revoked while it was down). Default: all paired. */
+  isPaired?: (deviceId: string) => boolean;
   /** Extra CA for the push service's TLS (default: $COMMANDR_PUSH_CA, a PEM file path). */
   ca?: string | Buffer;
   /** At most one notification per tag per device in this window (default 4 s). */
@@ -36,6 +39,8 @@ export class PushService extends EventEmitter {
   private readonly collapser: Collapser<PushPayload>;
   private readonly inflight = new Set<Promise<unknown>>();
   private readonly now: () => number;
+  /** The relay's event sources feeding `notify` (set by startPush). */
+  triggers: PushTriggers | undefined;
 
   constructor(private readonly opts: PushServiceOptions) {
     super();
@@ -84,16 +89,19 @@ export class PushService extends EventEmitter {
       if (entry.prefs.kinds[payload.kind] === false) continue;
       if (inDoNotDisturb(entry.prefs, this.now())) continue;
       if (this.opts.isVisible(deviceId)) continue;
+      if (this.opts.isPaired && !this.opts.isPaired(deviceId)) continue;
       this.collapser.push(`${deviceId}\n${payload.tag}`, payload);
     }
   }
 
   /** Resolves when every send started so far has finished (tests, shutdown). */
   async settled(): Promise<void> {
+    await this.triggers?.idle();
     while (this.inflight.size) await Promise.allSettled([...this.inflight]);
   }
 
   close(): void {
+    this.triggers?.close();
     this.collapser.close();
     this.sender.close();
   }

@@ -36,7 +36,7 @@ function git(cwd: string, ...args: string[]): void {
 }
 
 export const test = base.extend<{ demo: boolean; relayEnv: RelayFixture; paired: Page }>({
-  /** Also serve the relay's demo workspace (a task waiting for approval, a council verdict…). */
+  /** Serve the relay's demo workspace (a task waiting for approval, a council verdict…) instead of the temp repo. */
   demo: [false, { option: true }],
 
   relayEnv: async ({ demo }, use) => {
@@ -49,10 +49,10 @@ export const test = base.extend<{ demo: boolean; relayEnv: RelayFixture; paired:
     writeFileSync(path.join(repo, 'README.md'), '# e2e repo\n');
     git(repo, 'add', '.');
     git(repo, '-c', 'user.name=e2e', '-c', 'user.email=e2e@example.com', 'commit', '-q', '-m', 'initial');
-    const tool = (name: string, args: string[] = []) => execFileSync(path.join(BIN, name), args, { cwd: repo, env, encoding: 'utf8' });
+    const tool = (name: string, args: string[] = []) => execFileSync(path.join(BIN, name), args, { cwd: repo, env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
     tool('commandr', ['init']);
     const bus = path.join(repo, '.agents');
-    const relay = await createRelay({ port: 0, host: '127.0.0.1', dataDir: path.join(tmp, 'data'), repos: [repo], registryFile, demo, appDir: path.join(ROOT, 'out') });
+    const relay = await createRelay({ port: 0, host: '127.0.0.1', dataDir: path.join(tmp, 'data'), repos: demo ? [] : [repo], registryFile: demo ? path.join(tmp, 'no-registry') : registryFile, demo, appDir: path.join(ROOT, 'out') });
     await use({
       relay, url: relay.url, repo, bus, tool,
       addPacket(id, title) {

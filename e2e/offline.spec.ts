@@ -1,0 +1,70 @@
+// Offline: actions queue in the outbox and are applied exactly once when back; the
+// service worker opens the app and its last data with no network at all.
+import { readFileSync } from 'node:fs';
+import { test, expect, controlledByWorker } from './fixtures';
+
+test('APP-4: a note written offline is queued, then applied exactly once when the connection is back', async ({ paired: page, relayEnv, context }) => {
+  relayEnv.addPacket('T-note', 'Note me');
+  relayEnv.tool('claim');
+  await expect(page.getByTestId('group-in-progress').getByTestId('task-card')).toHaveCount(1);
+
+  await context.setOffline(true);
+  await expect(page.getByTestId('connection-badge')).toHaveAttribute('data-state', 'offline');
+  await page.getByTestId('task-note').click();
+  await page.getByTestId('note-body').fill('Please also handle the empty name.');
+  await page.getByTestId('note-send').click();
+  const queued = page.getByTestId('queued-item');
+  await expect(queued).toHaveAttribute('data-status', 'queued');
+  expect(relayEnv.annotationFiles('T-note')).toEqual([]);
+
+  await context.setOffline(false);
+  await expect(page.getByTestId('queued-actions')).toHaveCount(0);
+  await expect.poll(() => relayEnv.annotationFiles('T-note').length).toBe(1);
+  // Reconnects and a reload must not send it again.
+  await page.reload();
+  await expect(page.getByTestId('connection-badge')).toHaveAttribute('data-state', 'live');
+  expect(relayEnv.annotationFiles('T-note')).toHaveLength(1);
+  expect(relayEnv.events().filter((e) => e.event === 'task_annotation' && e.task === 'T-note')).toHaveLength(1);
+});
+
+test('APP-9: reloading with no network opens the app from the service worker with the last data', async ({ paired: page, relayEnv, context }) => {
+  relayEnv.addPacket('T-cached', 'Seen before going offline');
+  await expect(page.getByTestId('task-card').filter({ hasText: 'T-cached' })).toBeVisible();
+  await controlledByWorker(page);
+  await expect(page.getByTestId('task-card').filter({ hasText: 'T-cached' })).toBeVisible();
+
+  await context.setOffline(true);
+  await page.reload();
+  await expect(page.getByTestId('connection-badge')).toHaveAttribute('data-state', 'offline');
+  await expect(page.getByTestId('task-card').filter({ hasText: 'T-cached' })).toBeVisible();
+  // Another route, never visited, also opens offline.
+  await page.goto(`${relayEnv.url}/settings`);
+  await expect(page.getByTestId('this-device-name')).toHaveText('E2E Phone');
+  await context.setOffline(false);
+});
+
+test.describe('with the demo workspace', () => {
+  test.use({ demo: true });
+
+  test('APP-4: an approval given offline on the Task screen is applied exactly once when back', async ({ paired: page, relayEnv, context }) => {
+    const card = page.getByTestId('group-approval').getByTestId('task-card').first();
+    await expect(card).toBeVisible();
+    const task = await card.getAttribute('data-task');
+    await card.click();
+    await expect(page.getByTestId('diff-digest')).toBeVisible();
+    await context.setOffline(true);
+    await expect(page.getByTestId('connection-badge')).toHaveAttribute('data-state', 'offline');
+    await page.getByTestId('approve').click();
+    await expect(page.getByTestId('connection-badge')).toHaveText('Offline · 1 queued');
+    await context.setOffline(false);
+    await expect(page.getByTestId('connection-badge')).toHaveText('Live');
+    const bus = relayEnv.demoBus;
+    const granted = () => readFileSync(`${bus}/events.jsonl`, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l))
+      .filter((e) => e.event === 'approval_granted' && e.task === task);
+    await expect.poll(() => granted().length).toBe(1);
+    expect(granted()[0].by).toBe('E2E Phone');
+    await page.reload(); // reconnecting flushes again: nothing may be applied twice
+    await expect(page.getByTestId('connection-badge')).toHaveText('Live');
+    expect(granted()).toHaveLength(1);
+  });
+});

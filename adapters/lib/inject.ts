@@ -35,3 +35,14 @@ export function injectAnnotations(ctx: TaskContext, deliver: (block: string) => 
   for (const { file } of notes) markConsumed(ctx.bus, ctx.task, file);
   return notes.length;
 }
+
+/** Two-phase form for vendors whose delivery happens in another process: the block and the files it holds. */
+export function pendingBlock(ctx: TaskContext): { block: string; files: string[] } | undefined {
+  const notes = pendingAnnotations(ctx);
+  return notes.length === 0 ? undefined : { block: annotationBlock(ctx.task, notes), files: notes.map((n) => n.file) };
+}
+
+/** Marks delivered notes consumed; a file that is not one of the task's annotations is refused by the bus library. */
+export function consumeAnnotations(ctx: TaskContext, files: string[]): void {
+  for (const file of files) markConsumed(ctx.bus, ctx.task, file);
+}

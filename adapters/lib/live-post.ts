@@ -1,13 +1,35 @@
 // Posts one live event (schema v1) to the relay's `POST /api/events`. Never throws,
 // never waits longer than the timeout: a hook must not slow or break the agent.
+import * as fs from 'node:fs';
 import * as http from 'node:http';
 import * as https from 'node:https';
+import * as path from 'node:path';
 import { LiveEvent } from '../../protocol/live-events';
-import { type Env, hookToken, relayUrl } from './env';
+import { type Env, commandrHome, hookToken, relayUrl } from './env';
 
 export const POST_TIMEOUT_MS = 300;
+/** After a failed post, hooks skip posting for this long: a hung relay costs one timeout, not one per hook. */
+export const BACKOFF_MS = 5000;
 
-export type PostResult = 'sent' | 'invalid' | 'no-token' | 'failed';
+export type PostResult = 'sent' | 'rejected' | 'invalid' | 'no-token' | 'failed' | 'skipped';
+
+const downMarker = (env: Env): string => path.join(commandrHome(env), 'hook-state', 'relay-down');
+
+function recentlyDown(env: Env): boolean {
+  try {
+    return Date.now() - fs.statSync(downMarker(env)).mtimeMs < BACKOFF_MS;
+  } catch {
+    return false;
+  }
+}
+
+function markDown(env: Env): void {
+  const file = downMarker(env);
+  try {
+    fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
+    fs.writeFileSync(file, `${new Date().toISOString()}\n`);
+  } catch { /* best effort */ }
+}
 
 /** Validates and sends; resolves with what happened, never rejects. */
 export function postLive(event: LiveEvent, env: Env = process.env, timeoutMs = POST_TIMEOUT_MS): Promise<PostResult> {
@@ -15,6 +37,7 @@ export function postLive(event: LiveEvent, env: Env = process.env, timeoutMs = P
   if (!checked.success) return Promise.resolve('invalid');
   const token = hookToken(env);
   if (!token) return Promise.resolve('no-token');
+  if (recentlyDown(env)) return Promise.resolve('skipped');
   let url: URL;
   try {
     url = new URL('/api/events', relayUrl(env));
@@ -23,8 +46,12 @@ export function postLive(event: LiveEvent, env: Env = process.env, timeoutMs = P
   }
   const body = Buffer.from(JSON.stringify(checked.data), 'utf8');
   return new Promise((resolve) => {
+    let settled = false;
     const done = (result: PostResult) => {
+      if (settled) return;
+      settled = true;
       clearTimeout(timer);
+      if (result === 'failed') markDown(env);
       resolve(result);
     };
     const request = (url.protocol === 'https:' ? https : http).request(url, {
@@ -36,7 +63,7 @@ export function postLive(event: LiveEvent, env: Env = process.env, timeoutMs = P
     const timer = setTimeout(() => { request.destroy(); done('failed'); }, timeoutMs);
     request.on('response', (res) => {
       res.resume();
-      done(res.statusCode !== undefined && res.statusCode < 300 ? 'sent' : 'failed');
+      done(res.statusCode !== undefined && res.statusCode < 300 ? 'sent' : 'rejected');
     });
     request.on('error', () => done('failed'));
     request.end(body);

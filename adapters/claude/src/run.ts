@@ -19,13 +19,25 @@ async function main(input: JobInput): Promise<number> {
     return await runVendor({ command, args, cwd: input.cwd, env: process.env }, {
       onObject(value) {
         if (value.type === 'system' && value.subtype === 'init') announce(value.session_id);
-        if (value.type === 'result') result = value;
+        if (value.type === 'result') {
+          result = value;
+          reportDenials(value.permission_denials);
+        }
       },
       finalText: () => (typeof result?.result === 'string' ? result.result : undefined),
       failedDespiteZero: () => result === undefined || result.is_error === true,
     });
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** Denied tool calls go to stderr so the job log says why something did not happen. */
+function reportDenials(denials: unknown): void {
+  if (!Array.isArray(denials)) return;
+  for (const d of denials as Array<{ tool_name?: unknown; tool_input?: { command?: unknown; file_path?: unknown } }>) {
+    const what = d.tool_input?.command ?? d.tool_input?.file_path ?? '';
+    process.stderr.write(`run: claude: denied ${String(d.tool_name)} ${String(what).slice(0, 200)}\n`);
   }
 }
 

@@ -1,0 +1,58 @@
+// The node side of the OpenCode plugin: `hook <event> <json>` (HOOK-n). Events:
+// idle, end, tool-start, tool-end, prompt (prints {block, files}), consumed. Always exits 0.
+import * as fs from 'node:fs';
+import { onSessionEnd, onToolEnd, onToolStart, onTurnEnd, type SessionRef } from '../../lib/hook-actions';
+import { consumeAnnotations, pendingBlock } from '../../lib/inject';
+import { taskContext } from '../../lib/task-context';
+
+type Data = Record<string, unknown>;
+
+const str = (v: unknown): string | undefined => (typeof v === 'string' && v.length > 0 ? v : undefined);
+const obj = (v: unknown): Data => (typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Data) : {});
+
+function parse(text: string | undefined): Data | undefined {
+  try {
+    const value: unknown = JSON.parse(text ?? '');
+    return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Data) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+async function handle(event: string, data: Data): Promise<void> {
+  const session = str(data.session);
+  const cwd = str(data.cwd);
+  if (!session || !cwd) return;
+  const ref: SessionRef = { session, cwd };
+  const env = process.env;
+  const call = { tool: str(data.tool) ?? 'unknown', input: obj(data.args) };
+  switch (event) {
+    case 'idle': return onTurnEnd(ref, env);
+    case 'end': return onSessionEnd(ref, env);
+    case 'tool-start': return onToolStart(ref, call, env);
+    case 'tool-end': {
+      const exit = typeof data.exit === 'number' && Number.isInteger(data.exit) ? data.exit : undefined;
+      return onToolEnd(ref, call, { output: str(data.output), exit }, env);
+    }
+    case 'prompt': {
+      const ctx = taskContext(cwd, env);
+      const pending = ctx ? pendingBlock(ctx) : undefined;
+      if (pending) fs.writeSync(1, JSON.stringify(pending));
+      return;
+    }
+    case 'consumed': {
+      const ctx = taskContext(cwd, env);
+      const files = Array.isArray(data.files) ? data.files.filter((f): f is string => typeof f === 'string') : [];
+      if (ctx) consumeAnnotations(ctx, files);
+      return;
+    }
+  }
+}
+
+const data = parse(process.argv[3]);
+Promise.resolve()
+  .then(() => (data && process.argv[2] ? handle(process.argv[2], data) : undefined))
+  .catch((error: unknown) => {
+    if (process.env.COMMANDR_HOOK_DEBUG) process.stderr.write(`commandr hook: ${String(error)}\n`);
+  })
+  .finally(() => { process.exitCode = 0; });

@@ -1,0 +1,167 @@
+// The claude adapter's `wire` and hooks against the REAL Claude Code CLI, a Messages API
+// stand-in and a real relay: checkpoints, session_end, annotations, live events, checks.
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { writeAnnotation } from '../../bus/annotations';
+import { noteProblem } from '../../bus/progress';
+import { BusEvent } from '../../protocol/bus/events';
+import { startMessagesApi, type MessagesApi } from '../stand-ins/messages-api';
+import { planTurn, requestText, type PlannedTool } from './claude-script';
+import {
+  adapterBin, busEvents, CLAUDE_BIN, claudeEnv, cleanup, makeHome, makeRepo, runProcess, startRelay, type Home, type TestRelay,
+} from './harness';
+
+const TASK = 'T-wire-1';
+let api: MessagesApi;
+let relay: TestRelay;
+let h: Home;
+let repo: string;
+let bus: string;
+
+beforeAll(async () => {
+  api = await startMessagesApi({ apiKey: 'sk-test' });
+  h = makeHome();
+  relay = await startRelay(h.commandrHome);
+  ({ repo, bus } = makeRepo());
+  fs.writeFileSync(path.join(repo, 'package.json'), JSON.stringify({ name: 'demo', private: true, scripts: { test: 'echo "3 passed, 0 failed"' } }));
+});
+
+afterAll(async () => {
+  await api.close();
+  await cleanup();
+});
+
+async function turn(tools: PlannedTool[], prompt = 'carry on', extraEnv: Record<string, string> = {}) {
+  planTurn(api, tools);
+  const args = ['-p', prompt, '--output-format', 'stream-json', '--verbose', '--allowedTools', 'Bash(touch:*)', 'Bash(npm test:*)'];
+  const ran = await runProcess(CLAUDE_BIN, args, { cwd: repo, env: claudeEnv(h, api.url, { AGENTS_TASK_ID: TASK, ...extraEnv }) });
+  expect(ran.code, ran.stderr).toBe(0);
+  const init = ran.stdout.split('\n').filter(Boolean).map((l) => JSON.parse(l)).find((o) => o.type === 'system' && o.subtype === 'init');
+  return { ...ran, session: init.session_id as string };
+}
+
+const progressOf = (task: string) => busEvents(bus).filter((e) => e.event === 'task_progress' && e.task === task);
+
+describe('claude wire', () => {
+  it('WIREUP-1: wire merges the hooks into .claude/settings.json, keeps other settings, and a second run changes nothing', async () => {
+    const file = path.join(repo, '.claude', 'settings.json');
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    const mine = { type: 'command', command: 'echo mine' };
+    fs.writeFileSync(file, JSON.stringify({ model: 'keep-me', hooks: { Stop: [{ hooks: [mine] }], Notification: [{ hooks: [mine] }] } }, null, 2));
+    const dry = await runProcess(adapterBin('claude', 'wire'), [repo, '--dry-run'], { cwd: repo, env: { PATH: process.env.PATH } });
+    expect(dry.code).toBe(0);
+    expect(dry.stdout).toContain('would fix');
+    expect(JSON.parse(fs.readFileSync(file, 'utf8')).hooks.PreToolUse).toBeUndefined();
+
+    const first = await runProcess(adapterBin('claude', 'wire'), [repo], { cwd: repo, env: { PATH: process.env.PATH } });
+    expect(first.code, first.stderr).toBe(0);
+    expect(first.stdout).toMatch(/fixed/);
+    const settings = JSON.parse(fs.readFileSync(file, 'utf8'));
+    expect(settings.model).toBe('keep-me');
+    expect(settings.hooks.Notification).toEqual([{ hooks: [mine] }]);
+    expect(settings.hooks.Stop.flatMap((e: any) => e.hooks)).toContainEqual(mine);
+    for (const event of ['UserPromptSubmit', 'PreToolUse', 'PostToolUse', 'Stop', 'SessionEnd']) {
+      const ours = settings.hooks[event].flatMap((e: any) => e.hooks).filter((x: any) => x.command.includes('/adapters/claude/hooks/'));
+      expect(ours, event).toHaveLength(1);
+    }
+    const before = fs.readFileSync(file, 'utf8');
+    const second = await runProcess(adapterBin('claude', 'wire'), [repo], { cwd: repo, env: { PATH: process.env.PATH } });
+    expect(second.code).toBe(0);
+    expect(second.stdout).toMatch(/: ok$/m);
+    expect(fs.readFileSync(file, 'utf8')).toBe(before);
+  });
+
+  it('WIREUP-2: wire refuses settings that are not JSON, changes nothing and exits non-zero', async () => {
+    const other = makeRepo().repo;
+    const file = path.join(other, '.claude', 'settings.json');
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    fs.writeFileSync(file, '{ not json');
+    const ran = await runProcess(adapterBin('claude', 'wire'), [other], { cwd: other, env: { PATH: process.env.PATH } });
+    expect(ran.code).toBe(1);
+    expect(ran.stderr).toContain('E_BAD_SETTINGS');
+    expect(fs.readFileSync(file, 'utf8')).toBe('{ not json');
+  });
+});
+
+describe('claude hooks in a real session', () => {
+  let firstSession = '';
+
+  it('HOOK-1: a turn that changed the work state lands one neutral task_progress on the bus', async () => {
+    const t = await turn([{ name: 'Bash', input: { command: 'touch made-1.txt', description: 'make a file' } }]);
+    firstSession = t.session;
+    expect(fs.existsSync(path.join(repo, 'made-1.txt'))).toBe(true);
+    const notes = progressOf(TASK);
+    expect(notes).toHaveLength(1);
+    expect(noteProblem(String(notes[0]!.note))).toBeUndefined();
+    expect(String(notes[0]!.note)).toContain('made-1.txt');
+  });
+
+  it('LIVE-EMIT-1: the relay receives running:true then the completed event for the tool call, classified, with the task', () => {
+    const mine = relay.live().filter((e) => e.session === firstSession);
+    const running = mine.findIndex((e) => e.running === true && e.kind === 'command' && e.cmd === 'touch made-1.txt');
+    const done = mine.findIndex((e) => e.running === undefined && e.kind === 'command' && e.cmd === 'touch made-1.txt');
+    expect(running).toBeGreaterThanOrEqual(0);
+    expect(done).toBeGreaterThan(running);
+    expect(mine[done]!.ok).toBe(true);
+    expect(mine[done]!.task).toBe(TASK);
+    expect(mine.some((e) => e.kind === 'idle')).toBe(true);
+  });
+
+  it('HOOK-2: SessionEnd appends session_end for the session and posts the end live event', () => {
+    const ends = busEvents(bus).filter((e) => e.event === 'session_end');
+    expect(ends.map((e) => e.session)).toContain(firstSession);
+    expect(ends.find((e) => e.session === firstSession)!.task).toBe(TASK);
+    expect(relay.live().some((e) => e.session === firstSession && e.kind === 'end')).toBe(true);
+  });
+
+  it('HOOK-1: a second turn with an unchanged work state adds no checkpoint; a changed one adds exactly one', async () => {
+    await turn([]);
+    expect(progressOf(TASK)).toHaveLength(1);
+    await turn([{ name: 'Bash', input: { command: 'touch made-2.txt' } }]);
+    expect(progressOf(TASK)).toHaveLength(2);
+  });
+
+  it('HOOK-3: unconsumed annotations are injected into the next prompt as one labelled block, then marked consumed', async () => {
+    const first = writeAnnotation(bus, { task: TASK, turn: 1, body: 'Please rename foo to bar-ZEBRA-42.' });
+    const second = writeAnnotation(bus, { task: TASK, turn: 1, anchor: 'card:src/a.ts', body: 'And keep the tests green.' });
+    const from = api.messageRequests().length;
+    await turn([], 'next step');
+    const sent = requestText(api, from);
+    expect(sent).toContain('bar-ZEBRA-42');
+    expect(sent).toContain('keep the tests green');
+    expect(sent).toContain('commandr-annotations');
+    expect(sent.indexOf('bar-ZEBRA-42')).toBeLessThan(sent.indexOf('keep the tests green'));
+    for (const file of [first.path, second.path]) expect(JSON.parse(fs.readFileSync(file, 'utf8')).consumed).toBe(true);
+    const again = api.messageRequests().length;
+    await turn([], 'and again');
+    expect(requestText(api, again)).not.toContain('bar-ZEBRA-42');
+  });
+
+  it('CHECKS-1: a command matching the checks file is a live event of kind check with its label and verdict', async () => {
+    const t = await turn([{ name: 'Bash', input: { command: 'npm test' } }]);
+    const check = relay.live().find((e) => e.session === t.session && e.kind === 'check' && e.running === undefined);
+    expect(check).toMatchObject({ label: 'tests', ok: true, cmd: 'npm test' });
+  });
+
+  it('CHECKS-2: a checks file in COMMANDR_HOME replaces the default wholesale and is read fresh', async () => {
+    fs.writeFileSync(path.join(h.commandrHome, 'checks'), '# local\nsmoke: ^touch smoke\n');
+    try {
+      const t = await turn([{ name: 'Bash', input: { command: 'touch smoke.txt' } }, { name: 'Bash', input: { command: 'npm test' } }]);
+      const mine = relay.live().filter((e) => e.session === t.session && e.running === undefined);
+      expect(mine.find((e) => e.cmd === 'touch smoke.txt')).toMatchObject({ kind: 'check', label: 'smoke' });
+      expect(mine.find((e) => e.cmd === 'npm test')?.kind).toBe('test');
+    } finally {
+      fs.rmSync(path.join(h.commandrHome, 'checks'));
+    }
+  });
+
+  it('LIVE-EMIT-2: nothing vendor-specific lands on the bus: only defined events, neutral notes', () => {
+    const raw = fs.readFileSync(path.join(bus, 'events.jsonl'), 'utf8');
+    for (const line of raw.split('\n').filter(Boolean)) {
+      expect(BusEvent.safeParse(JSON.parse(line)).success, line).toBe(true);
+      expect(line).not.toMatch(/tool_use|PreToolUse|PostToolUse|transcript|hook_event|Bash\(/);
+    }
+    for (const e of progressOf(TASK)) expect(noteProblem(String(e.note))).toBeUndefined();
+  });
+});

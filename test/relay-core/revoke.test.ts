@@ -1,7 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import * as path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { connectDevice, openSocket } from '../helpers/device';
+import { connectDevice, newKeyPair, openSocket, postJson } from '../helpers/device';
 import { cleanup, startRelay } from './setup';
 
 afterEach(cleanup);
@@ -52,5 +52,16 @@ describe('revocation', () => {
     const phone = await connectDevice(relay);
     await expect(phone.request({ type: 'device.revoke', device: '../devices.json' })).rejects.toMatchObject({ code: 'E_BAD_ID' });
     await expect(phone.request({ type: 'device.rename', device: 'd-0000000000000000', name: 'x' })).rejects.toMatchObject({ code: 'E_NOT_FOUND' });
+  });
+
+  it('SERVE-4: `commandr pair` prints a pairing URL on the running relay\'s origin; its code works once', async () => {
+    const relay = await startRelay({ publicOrigin: 'https://relay.example' });
+    const out = commandr(['pair', '--data', relay.dataDir]);
+    expect(out.status).toBe(0);
+    const code = new RegExp('https://relay\\.example/pair#code=([A-Za-z0-9_-]{43})').exec(out.stdout)?.[1];
+    expect(code).toBeDefined();
+    const pair = (name: string) => postJson(relay, '/api/pair', { code, name, publicKey: newKeyPair().publicJwk });
+    expect((await pair('phone')).status).toBe(201);
+    expect((await pair('again')).status).toBe(403);
   });
 });

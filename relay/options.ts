@@ -33,6 +33,8 @@ export interface RelayOptions {
   logger?: Logger;
   /** How long a new socket may take to authenticate (default 10 s). */
   authTimeoutMs?: number;
+  /** Ping interval; a socket that misses a pong is terminated (default 30 s). */
+  heartbeatMs?: number;
 }
 
 export interface ResolvedOptions {
@@ -48,6 +50,7 @@ export interface ResolvedOptions {
   demo: boolean;
   logger: Logger;
   authTimeoutMs: number;
+  heartbeatMs: number;
 }
 
 export const DEFAULT_PORT = 8787;
@@ -78,6 +81,7 @@ export function resolveOptions(opts: RelayOptions): ResolvedOptions {
     demo: opts.demo ?? repos.length === 0,
     logger: opts.logger ?? silentLogger,
     authTimeoutMs: opts.authTimeoutMs ?? 10_000,
+    heartbeatMs: opts.heartbeatMs ?? 30_000,
   };
 }
 

@@ -100,7 +100,7 @@ export async function createRelay(opts: RelayOptions = {}): Promise<Relay> {
     }
   });
   devices.watch();
-  connections.startHeartbeat();
+  connections.startHeartbeat(options.heartbeatMs);
 
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

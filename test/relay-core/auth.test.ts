@@ -97,3 +97,27 @@ describe('socket authentication', () => {
     expect(await closed).toBe(1008);
   });
 });
+
+describe('liveness and paths', () => {
+  it('AUTH-6: a socket that stops answering pings is terminated', async () => {
+    const relay = await startRelay({ heartbeatMs: 100 });
+    const phone = await connectDevice(relay);
+    (phone.ws as unknown as { _socket: { pause(): void } })._socket.pause();
+    const deadline = Date.now() + 5000;
+    while (relay.services.clients().length > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    expect(relay.services.clients()).toHaveLength(0);
+  });
+
+  it('WIRE-7: the socket is at /ws; an upgrade elsewhere is refused with 404', async () => {
+    const relay = await startRelay();
+    const ws = new WebSocket(`${relay.url.replace('http', 'ws')}/socket`);
+    ws.on('error', () => undefined);
+    const status = await new Promise<number>((resolve) =>
+      ws.once('unexpected-response', (req, res) => {
+        resolve(res.statusCode ?? 0);
+        req.destroy();
+      }),
+    );
+    expect(status).toBe(404);
+  });
+});

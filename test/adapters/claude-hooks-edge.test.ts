@@ -1,0 +1,108 @@
+// Hooks fail open (HOOK-n): junk payloads change nothing and exit 0; a relay that is down
+// or hung does not slow a real Claude Code turn by more than about a second.
+import * as fs from 'node:fs';
+import * as http from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+import * as path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startMessagesApi, type MessagesApi } from '../stand-ins/messages-api';
+import { planTurn } from './claude-script';
+import {
+  adapterBin, busEvents, CLAUDE_BIN, claudeEnv, cleanup, makeHome, makeRepo, ROOT, runProcess, startRelay, type Home, type TestRelay,
+} from './harness';
+
+let api: MessagesApi;
+let relay: TestRelay;
+let h: Home;
+let repo: string;
+let bus: string;
+
+beforeAll(async () => {
+  api = await startMessagesApi({ apiKey: 'sk-test' });
+  h = makeHome();
+  relay = await startRelay(h.commandrHome);
+  ({ repo, bus } = makeRepo());
+  const wired = await runProcess(adapterBin('claude', 'wire'), [repo], { cwd: repo, env: { PATH: process.env.PATH } });
+  expect(wired.code).toBe(0);
+});
+
+afterAll(async () => {
+  await api.close();
+  await cleanup();
+});
+
+const SHIMS = ['user-prompt-submit', 'pre-tool-use', 'post-tool-use', 'stop', 'session-end'];
+
+describe('claude hooks fail open', () => {
+  it('HOOK-4: a payload that is not a JSON object makes every hook exit 0 and write nothing', async () => {
+    const eventsFile = path.join(bus, 'events.jsonl');
+    const before = fs.existsSync(eventsFile) ? fs.readFileSync(eventsFile, 'utf8') : '';
+    for (const shim of SHIMS) {
+      for (const input of ['not json at all {', '[1,2,3]', '', '{"session_id": 5}', '"just a string"']) {
+        const ran = await runProcess(path.join(ROOT, 'adapters', 'claude', 'hooks', shim), [], {
+          cwd: repo, input, env: { PATH: process.env.PATH, HOME: h.home, COMMANDR_HOME: h.commandrHome, AGENTS_TASK_ID: 'T-junk' },
+        });
+        expect(ran.code, `${shim} <- ${input}`).toBe(0);
+        expect(ran.stdout).toBe('');
+      }
+    }
+    expect(fs.existsSync(eventsFile) ? fs.readFileSync(eventsFile, 'utf8') : '').toBe(before);
+    expect(relay.live()).toHaveLength(0);
+  });
+
+  it('HOOK-4: a bad AGENTS_TASK_ID or an unknown tool never breaks a hook', async () => {
+    const payload = JSON.stringify({ session_id: 's-1', cwd: repo, hook_event_name: 'PreToolUse', tool_name: 'Mystery', tool_input: { x: 1 } });
+    for (const shim of SHIMS) {
+      const ran = await runProcess(path.join(ROOT, 'adapters', 'claude', 'hooks', shim), [], {
+        cwd: repo, input: payload, env: { PATH: process.env.PATH, HOME: h.home, COMMANDR_HOME: h.commandrHome, AGENTS_TASK_ID: '../../etc' },
+      });
+      expect(ran.code, shim).toBe(0);
+    }
+  });
+});
+
+/** A relay that accepts connections and never answers. */
+async function hungServer(): Promise<{ url: string; close: () => Promise<void> }> {
+  const sockets = new Set<Socket>();
+  const server = http.createServer(() => { /* never answers */ });
+  server.on('connection', (s) => { sockets.add(s); });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return { url, close: () => new Promise((r) => { for (const s of sockets) s.destroy(); server.close(() => r()); }) };
+}
+
+async function closedPortUrl(): Promise<string> {
+  const server = http.createServer();
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  await new Promise<void>((r) => server.close(() => r()));
+  return url;
+}
+
+async function timedTurn(task: string, extra: Record<string, string>): Promise<number> {
+  planTurn(api, [{ name: 'Bash', input: { command: `touch ${task}-${Date.now()}.txt` } }]);
+  const args = ['-p', 'go', '--output-format', 'stream-json', '--verbose', '--allowedTools', 'Bash(touch:*)'];
+  const ran = await runProcess(CLAUDE_BIN, args, { cwd: repo, env: claudeEnv(h, api.url, { AGENTS_TASK_ID: task, ...extra }) });
+  expect(ran.code, ran.stderr).toBe(0);
+  return ran.ms;
+}
+
+describe('relay down', () => {
+  it('HOOK-5: with the relay down or hung a turn still completes within about 1 s of its normal time, and the bus still gets the checkpoint', async () => {
+    const normal = Math.min(await timedTurn('T-up', {}), await timedTurn('T-up', {}));
+    const refused = await closedPortUrl();
+    fs.rmSync(path.join(h.commandrHome, 'hook-state', 'relay-down'), { force: true });
+    const down = Math.min(await timedTurn('T-down', { COMMANDR_URL: refused }), await timedTurn('T-down', { COMMANDR_URL: refused }));
+    const hung = await hungServer();
+    try {
+      fs.rmSync(path.join(h.commandrHome, 'hook-state', 'relay-down'), { force: true });
+      const slow = await timedTurn('T-hung', { COMMANDR_URL: hung.url });
+      expect(slow).toBeLessThan(normal + 1000);
+    } finally {
+      await hung.close();
+    }
+    expect(down).toBeLessThan(normal + 1000);
+    expect(busEvents(bus).filter((e) => e.event === 'task_progress' && e.task === 'T-down').length).toBe(2);
+    expect(busEvents(bus).filter((e) => e.event === 'task_progress' && e.task === 'T-hung').length).toBe(1);
+  });
+});

@@ -1,0 +1,134 @@
+// The claude adapter's `run` against the REAL Claude Code CLI and the Messages API
+// stand-in: session line, final text, exit code, intents rendered as permissions, hostile input.
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { grantsFor, parseCommands } from '../../adapters/lib/intent';
+import { claudeSettings } from '../../adapters/claude/lib/permissions';
+import { startMessagesApi, type MessagesApi } from '../stand-ins/messages-api';
+import { planTurn, requestText, type PlannedTool } from './claude-script';
+import { adapterBin, CLAUDE_BIN, claudeEnv, cleanup, git, makeHome, makeRepo, runProcess, type Home } from './harness';
+
+let api: MessagesApi;
+let h: Home;
+let repo: string;
+
+beforeAll(async () => {
+  api = await startMessagesApi({ apiKey: 'sk-test' });
+  h = makeHome();
+  ({ repo } = makeRepo());
+  fs.writeFileSync(path.join(repo, 'package.json'), JSON.stringify({ name: 'demo', private: true, scripts: { test: 'echo "3 passed, 0 failed"' } }));
+});
+
+afterAll(async () => {
+  await api.close();
+  await cleanup();
+});
+
+function run(env: Record<string, string>, tools: PlannedTool[] = [], finalText = 'job finished') {
+  planTurn(api, tools, finalText);
+  return runProcess(adapterBin('claude', 'run'), [], {
+    cwd: repo,
+    env: claudeEnv(h, api.url, { COMMANDR_CLAUDE_BIN: CLAUDE_BIN, AGENT_CWD: repo, ...env }),
+  });
+}
+
+/** Tool results the CLI sent back to the model, as text. */
+const toolResults = (from: number) =>
+  api.messageRequests().slice(from).flatMap((r) => r.body.messages.flatMap((m: any) => (Array.isArray(m.content) ? m.content : [])))
+    .filter((b: any) => b.type === 'tool_result').map((b: any) => JSON.stringify(b.content));
+
+describe('claude run', () => {
+  it('RUN-1: prints SESSION: <id> first, the final text on stdout, and exits 0; AGENT_RESUME continues that session', async () => {
+    const ran = await run({ AGENT_PROMPT: 'say hello', AGENT_MODE: 'work' }, [], 'hello from the job\nNOT READY: need a key');
+    expect(ran.code, ran.stderr).toBe(0);
+    const lines = ran.stdout.trim().split('\n');
+    expect(lines[0]).toMatch(/^SESSION: [0-9a-f-]{36}$/);
+    expect(ran.stdout).toContain('hello from the job\nNOT READY: need a key');
+    const session = lines[0]!.slice('SESSION: '.length);
+    const from = api.messageRequests().length;
+    const again = await run({ AGENT_PROMPT: 'and again', AGENT_RESUME: session }, [], 'second');
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stdout.split('\n')[0]).toBe(`SESSION: ${session}`);
+    expect(requestText(api, from)).toContain('hello from the job');
+  });
+
+  it('RUN-2: intent work with AGENT_COMMANDS=npm test: npm test runs, touch is denied (the real CLI reports the denial)', async () => {
+    const from = api.messageRequests().length;
+    const ran = await run({ AGENT_PROMPT: 'work', AGENT_MODE: 'work', AGENT_COMMANDS: 'npm test' }, [
+      { name: 'Bash', input: { command: 'touch forbidden.txt' } },
+      { name: 'Bash', input: { command: 'npm test' } },
+      { name: 'Write', input: { file_path: path.join(repo, 'allowed-edit.txt'), content: 'x' } },
+    ]);
+    expect(ran.code, ran.stderr).toBe(0);
+    expect(fs.existsSync(path.join(repo, 'forbidden.txt'))).toBe(false);
+    expect(ran.stderr).toMatch(/denied Bash touch forbidden\.txt/);
+    expect(toolResults(from).some((t) => t.includes('3 passed, 0 failed'))).toBe(true);
+    expect(fs.existsSync(path.join(repo, 'allowed-edit.txt'))).toBe(true);
+  });
+
+  it('RUN-3: intent review denies edits and commits: the file stays absent', async () => {
+    const ran = await run({ AGENT_PROMPT: 'review', AGENT_MODE: 'review', AGENT_COMMANDS: 'npm test' }, [
+      { name: 'Write', input: { file_path: path.join(repo, 'review-edit.txt'), content: 'x' } },
+      { name: 'Bash', input: { command: 'git commit --allow-empty -m sneaky' } },
+    ]);
+    expect(ran.code, ran.stderr).toBe(0);
+    expect(fs.existsSync(path.join(repo, 'review-edit.txt'))).toBe(false);
+    expect(git(repo, 'log', '--format=%s')).not.toContain('sneaky');
+    expect(ran.stderr).toMatch(/denied Bash git commit/);
+    expect(ran.stdout).toContain('job finished');
+  });
+
+  it('RUN-4: the generated settings allow exactly the intent: Bash(<prefix>:*) rules, edits only for work/act-pr, no blanket allow', () => {
+    const work = claudeSettings(grantsFor('work', parseCommands('npm test, python3 -m unittest')));
+    expect(work.permissions.allow).toEqual(expect.arrayContaining(['Bash(npm test:*)', 'Bash(python3 -m unittest:*)', 'Bash(git commit:*)', 'Edit', 'Write']));
+    expect(work.permissions.allow).not.toContain('Bash(git push:*)');
+    expect(work.permissions.deny).toContain('Bash(git push:*)');
+    const pr = claudeSettings(grantsFor('act-pr', []));
+    expect(pr.permissions.allow).toEqual(expect.arrayContaining(['Bash(git push:*)', 'Bash(gh pr view:*)', 'Bash(gh api:*)']));
+    const review = claudeSettings(grantsFor('review', parseCommands('npm test')));
+    expect(review.permissions.deny).toEqual(expect.arrayContaining(['Edit', 'Write', 'NotebookEdit', 'Bash(git commit:*)']));
+    expect(review.permissions.allow).toEqual(expect.arrayContaining(['Bash(gh pr review:*)', 'Bash(gh pr comment:*)']));
+    for (const s of [work, pr, review]) {
+      for (const rule of s.permissions.allow) expect(rule).not.toMatch(/^Bash$|^Bash\(\*|\(\*\)|^\*$/);
+    }
+  });
+
+  it('RUN-5: shell metacharacters in the prompt reach the model verbatim and are never interpreted', async () => {
+    const hostile = 'x"; touch pwned1; $(touch pwned2) `touch pwned3` | tee pwned4 & \'quoted\' \\n';
+    const from = api.messageRequests().length;
+    const ran = await run({ AGENT_PROMPT: hostile, AGENT_MODE: 'work' });
+    expect(ran.code, ran.stderr).toBe(0);
+    for (const f of ['pwned1', 'pwned2', 'pwned3', 'pwned4']) expect(fs.existsSync(path.join(repo, f))).toBe(false);
+    expect(requestText(api, from)).toContain(JSON.stringify(hostile).slice(1, -1));
+  });
+
+  it('RUN-6: a prefix with shell metacharacters or rule syntax is rejected with a clear error before anything starts', async () => {
+    for (const bad of ['npm test; touch x', 'npm test:*', 'Bash(npm test)', 'npm $(id)', 'rm -rf *', 'a|b']) {
+      const from = api.requests.length;
+      const ran = await run({ AGENT_PROMPT: 'x', AGENT_COMMANDS: bad });
+      expect(ran.code, bad).toBe(2);
+      expect(ran.stderr).toContain('E_BAD_PREFIX');
+      expect(api.requests.length).toBe(from);
+    }
+    const mode = await run({ AGENT_PROMPT: 'x', AGENT_MODE: 'yolo' });
+    expect(mode.code).toBe(2);
+    expect(mode.stderr).toContain('E_BAD_MODE');
+    const empty = await run({ AGENT_PROMPT: '  ' });
+    expect(empty.stderr).toContain('E_NO_PROMPT');
+  });
+
+  it('RUN-7: the CLI exit code passes through', async () => {
+    const ran = await runProcess(adapterBin('claude', 'run'), [], {
+      cwd: repo,
+      env: claudeEnv(h, api.url, { COMMANDR_CLAUDE_BIN: path.join(repo, 'no-such-claude'), AGENT_PROMPT: 'x', AGENT_CWD: repo }),
+    });
+    expect(ran.code).toBe(127);
+    const failing = path.join(repo, 'fail.sh');
+    fs.writeFileSync(failing, '#!/bin/sh\nexit 7\n', { mode: 0o755 });
+    const seven = await runProcess(adapterBin('claude', 'run'), [], {
+      cwd: repo, env: claudeEnv(h, api.url, { COMMANDR_CLAUDE_BIN: failing, AGENT_PROMPT: 'x', AGENT_CWD: repo }),
+    });
+    expect(seven.code).toBe(7);
+  });
+});

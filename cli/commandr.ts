@@ -39,6 +39,7 @@ export const SUBCOMMANDS: Record<string, Subcommand> = {
   serve: { summary: 'serve                  run the relay', run: relay },
   pair: { summary: 'pair                   pair a phone with the relay', run: relay },
   devices: { summary: 'devices                list or revoke paired devices', run: relay },
+  commanders: { summary: 'commanders list|start|say|replace|delete|log  long-lived agents you talk to', run: bundle('commanders') },
   // Slots for `wire`, `commanders`, `policy`: add `name: { summary, run }` lines here.
 };
 

@@ -91,7 +91,9 @@ export async function createRelay(opts: RelayOptions = {}): Promise<Relay> {
   }
 
   devices.on('revoked', (id) => {
-    connections.closeDevice(id, 'device revoked');
+    // Next macrotask: a device revoking itself still gets its ack first; any
+    // frame it sends meanwhile is refused by dispatch (the device is gone).
+    setImmediate(() => connections.closeDevice(id, 'device revoked'));
     dedupe.forget(id);
     try {
       void Promise.resolve(services.push?.forgetDevice?.(id)).catch((error: unknown) => services.log.error(error, 'forgetting push subscriptions'));

@@ -31,6 +31,15 @@ describe('revocation', () => {
     expect((list.result as { devices: { id: string }[] }).devices.map((d) => d.id)).toEqual([admin.device!.id]);
   });
 
+  it('DEV-1: a device revoking itself gets its ack, then its socket closes', async () => {
+    const relay = await startRelay();
+    const phone = await connectDevice(relay, 'phone');
+    const ack = await phone.request({ type: 'device.revoke', device: phone.device!.id });
+    expect(ack.result).toEqual({ revoked: phone.device!.id });
+    expect((await phone.closed).reason).toBe('device revoked');
+    expect(relay.services.devices.list()).toEqual([]);
+  });
+
   it('DEV-2: `commandr devices revoke` from another process takes effect on a running relay at once', async () => {
     const relay = await startRelay();
     const phone = await connectDevice(relay, 'phone');

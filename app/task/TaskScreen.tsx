@@ -49,7 +49,8 @@ function TaskReview({ repo, id }: { repo: string; id: string }) {
         {diff.status === 'ready' && diff.value.source === 'none' ? <p className="muted">Nothing to review for this task yet.</p> : null}
         {diff.status === 'ready' && diff.value.source !== 'none' ? (
           <>
-            <p className="muted task-digest" data-testid="diff-digest" data-digest={diff.value.digest ?? ''}>
+            <p className="muted task-digest" data-testid="diff-digest" data-digest={diff.value.digest ?? ''}
+              data-arrived-at={diff.value.arrivedAt}>
               {diff.value.source === 'approval' ? 'Staged change waiting for approval' : 'Work on the task’s branch'}
               {diff.value.digest ? ` · ${diff.value.digest.slice(7, 19)}` : ' · nothing staged to approve'}
             </p>

@@ -62,7 +62,7 @@ export function DiffView({ patch, stats, onAnnotate }: DiffViewProps) {
   return (
     <section className="diff-diff" aria-label="Changes" data-testid="diff-view" data-layout={layout}>
       <FileList views={views} onJump={jumpTo} />
-      <div ref={listRef} className="diff-rows" style={{ height: virtualizer.getTotalSize() }} data-testid="diff-rows">
+      <div ref={listRef} className="diff-rows" style={{ height: virtualizer.getTotalSize() }} data-testid="diff-rows" data-total={rows.length}>
         {items.map((item) => {
           const row = rows[item.index];
           const view = views[row.file];

@@ -26,6 +26,8 @@ export function VoiceInput({ id, label, value, onChange, rows = 4, testId = 'voi
   const [canRecord, setCanRecord] = useState(false);
   const [phase, setPhase] = useState<Phase>('idle');
   const [message, setMessage] = useState<string | null>(null);
+  /** Audio pieces recorded so far (the recorder hands one over every 250 ms). */
+  const [pieces, setPieces] = useState(0);
   const valueRef = useRef(value);
   valueRef.current = value;
   const session = useRef<{ stop(): void } | null>(null);
@@ -92,14 +94,18 @@ export function VoiceInput({ id, label, value, onChange, rows = 4, testId = 'voi
     }
     const recorder = new MediaRecorder(stream);
     const parts: Blob[] = [];
-    recorder.ondataavailable = (e) => { if (e.data.size > 0) parts.push(e.data); };
+    recorder.ondataavailable = (e) => {
+      if (e.data.size > 0) parts.push(e.data);
+      setPieces(parts.length);
+    };
     recorder.onstop = () => {
       stream.getTracks().forEach((t) => t.stop());
       session.current = null;
       void upload(new Blob(parts, { type: recorder.mimeType || 'audio/webm' }));
     };
     session.current = { stop: () => recorder.state !== 'inactive' && recorder.stop() };
-    recorder.start();
+    setPieces(0);
+    recorder.start(250);
   }
 
   async function upload(audio: Blob) {
@@ -140,7 +146,7 @@ export function VoiceInput({ id, label, value, onChange, rows = 4, testId = 'voi
           onPointerDown={(e) => { e.currentTarget.setPointerCapture?.(e.pointerId); start(); }}
           onPointerUp={stop} onPointerCancel={stop} onKeyDown={keyDown} onKeyUp={keyUp}
           onContextMenu={(e) => e.preventDefault()}
-          disabled={phase === 'transcribing'} data-testid="voice-talk" data-mode={capability}>
+          disabled={phase === 'transcribing'} data-testid="voice-talk" data-mode={capability} data-pieces={pieces}>
           {phase === 'listening' ? 'Listening… release to stop' : phase === 'recording' ? 'Recording… release to stop'
             : phase === 'transcribing' ? 'Transcribing…' : 'Hold to talk'}
         </button>

@@ -1,0 +1,50 @@
+// Commanders from the phone against the real relay and the stand-in agent adapter
+// (test/stand-ins/fake-adapter, installed as the relay's local adapter "fake").
+import { cpSync } from 'node:fs';
+import path from 'node:path';
+import { test, expect } from './fixtures';
+
+const FAKE_ADAPTER = path.resolve(__dirname, '..', 'test', 'stand-ins', 'fake-adapter');
+const saved = process.env.COMMANDR_AGENT_ADAPTER;
+
+test.beforeEach(({ relayEnv }) => {
+  cpSync(FAKE_ADAPTER, path.join(relayEnv.relay.dataDir, 'adapters', 'fake'), { recursive: true });
+  process.env.COMMANDR_AGENT_ADAPTER = 'fake';
+  process.env.FAKE_ADAPTER_HOME = relayEnv.relay.dataDir;
+});
+test.afterEach(() => {
+  if (saved === undefined) delete process.env.COMMANDR_AGENT_ADAPTER;
+  else process.env.COMMANDR_AGENT_ADAPTER = saved;
+  delete process.env.FAKE_ADAPTER_HOME;
+});
+
+test('CMDR-UI-2: start a commander on an allowed root, then CMDR-UI-3: exchange a message with streamed output', async ({ paired: page, relayEnv }) => {
+  await page.getByTestId('nav-commanders').click();
+  await expect(page.getByTestId('commanders')).toBeVisible();
+  await page.getByTestId('cmdr-new').click();
+  await page.getByTestId('cmdr-name').fill('Docs keeper');
+  await expect(page.getByTestId('ref-root')).toHaveValue(relayEnv.repo);
+  await page.getByTestId('cmdr-start').click();
+  await expect(page).toHaveURL(/\/commander\?id=c-/);
+  await expect(page.getByTestId('cmdr-references')).toContainText(relayEnv.repo);
+  await expect(page.getByTestId('cmdr-status')).toHaveText(/idle|waiting for you/);
+  await page.getByTestId('cmdr-message').fill('Please list the docs. FAKE:ask');
+  await page.getByTestId('cmdr-send').click();
+  await expect(page.getByTestId('cmdr-output')).toContainText('Please list the docs.');
+  await expect(page.getByTestId('cmdr-waiting')).toBeVisible();
+  await page.getByTestId('nav-commanders').click();
+  await expect(page.getByTestId('cmdr-card')).toHaveAttribute('data-status', 'waiting');
+});
+
+test('CMDR-UI-5: deleting asks first, then removes the commander from the list', async ({ paired: page }) => {
+  await page.getByTestId('nav-commanders').click();
+  await page.getByTestId('cmdr-new').click();
+  await page.getByTestId('cmdr-name').fill('Short lived');
+  await page.getByTestId('cmdr-start').click();
+  await expect(page).toHaveURL(/\/commander\?id=c-/);
+  await page.getByTestId('cmdr-delete').click();
+  await expect(page.getByTestId('delete-sheet')).toBeVisible();
+  await page.getByTestId('delete-confirm').click();
+  await expect(page).toHaveURL(/\/commanders$/);
+  await expect(page.getByTestId('cmdr-card')).toHaveCount(0);
+});

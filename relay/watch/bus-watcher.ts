@@ -10,7 +10,7 @@ const PACKET_DIRS = new Set<string>(['inbox', 'claimed', 'done']);
 export class BusWatcher {
   private watchers: fs.FSWatcher[] = [];
   private timer: NodeJS.Timeout | undefined;
-  private lastStats = '';
+  private lastStats = new Map<string, string>();
   private dirty: Dirty | undefined;
 
   /** `onDirty` gets one merged Dirty per burst (coalesced to the next turn of the event loop). */
@@ -58,7 +58,7 @@ export class BusWatcher {
       if (task && dirty.annotations !== 'all') dirty.annotations.add(task);
       else dirty.annotations = 'all';
     }
-    if (this.dirty === dirty && !this.scheduled) {
+    if (!this.scheduled) {
       this.scheduled = true;
       setImmediate(() => this.flush());
     }
@@ -73,29 +73,33 @@ export class BusWatcher {
     if (dirty) this.onDirty(dirty);
   }
 
-  /** One stat per watched entry; anything that moved marks everything dirty (cheap, rare). */
+  /** One stat per watched entry; only the parts whose stat moved are marked dirty. */
   private poll(): void {
-    const line = this.statLine();
-    if (line === this.lastStats) return;
-    this.lastStats = line;
-    for (const part of ['log', 'inbox', 'claimed', 'done', 'council', 'annotations']) this.mark(part);
+    const stats = this.statLine();
+    let moved = false;
+    for (const [name, stamp] of stats) {
+      if (this.lastStats.get(name) === stamp) continue;
+      moved = true;
+      this.mark(name === 'events.jsonl' ? 'log' : name);
+    }
+    this.lastStats = stats;
     // Directories that appeared since start (council/, annotations/) get their watchers now.
-    if (this.watchers.length < 6) {
+    if (moved && this.watchers.length < 6) {
       this.stopWatchers();
       this.startWatchers();
     }
   }
 
-  private statLine(): string {
-    const parts: string[] = [];
+  private statLine(): Map<string, string> {
+    const stamps = new Map<string, string>();
     for (const name of ['events.jsonl', 'inbox', 'claimed', 'done', 'council', 'annotations']) {
       try {
         const s = fs.statSync(path.join(this.bus, name), { bigint: true });
-        parts.push(`${name}:${s.ino}:${s.size}:${s.mtimeNs}`);
+        stamps.set(name, `${s.ino}:${s.size}:${s.mtimeNs}`);
       } catch {
-        parts.push(`${name}:-`);
+        stamps.set(name, '-');
       }
     }
-    return parts.join(' ');
+    return stamps;
   }
 }

@@ -71,10 +71,10 @@ export class RepoModel {
     let removed = false;
     // Destination before source: a packet moving inbox → claimed → done mid-scan is seen twice, never lost.
     for (const dir of (['done', 'claimed', 'inbox'] as const).filter((d) => dirty.dirs.has(d))) {
-      const before = this.packets.all().length;
       for (const task of await this.packets.rescan(dir)) touched.add(task);
-      if (this.packets.all().length < before) removed = true;
     }
+    // A task id gone from every state dir (deleted, not moved) cannot be said with bus.events.
+    if (dirty.dirs.size > 0 && [...touched].some((t) => !this.packets.find(t))) removed = true;
     if (dirty.council) for (const task of this.side.rescanVerdicts()) touched.add(task);
     // From here on everything is synchronous: what clients see is one consistent step.
     const tail: TailResult = dirty.log ? this.log.poll() : { kind: 'events', events: [], skipped: [] };

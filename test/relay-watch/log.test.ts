@@ -31,7 +31,9 @@ function makeRepo(): void {
 }
 
 const logFile = (): string => path.join(bus, 'events.jsonl');
-const note = (task: string, n: number): void => appendEvent(bus, { event: 'task_progress', task, note: `note ${n}` });
+const note = (task: string, n: number): void => {
+  appendEvent(bus, { event: 'task_progress', task, note: `note ${n}` });
+};
 const hub = (): RepoHub => relay.services.hub as RepoHub;
 
 async function client(cursors?: Record<string, { offset: number; epoch: string }>): Promise<{ client: DeviceClient; bus: BusRecorder }> {

@@ -1,10 +1,98 @@
 'use client';
-// Placeholder slot for the notifications toggle: the push engineer [G] replaces this
-// file with the real one (subscribe/unsubscribe, kinds, do-not-disturb).
+// Settings → Notifications: on/off (the browser's permission prompt appears only
+// when the person turns this on), which kinds to get, and quiet hours. When push
+// cannot work here it says why in one sentence instead of showing a dead switch.
+import { useEffect, useState } from 'react';
+import { PUSH_KINDS, type PushKind, type PushPrefs } from '../../protocol/wire/views';
+import {
+  KIND_LABELS, currentSubscription, disablePush, enablePush, loadPrefs, localOffsetMinutes, pushSupport, savePushPrefs, type Support,
+} from '../lib/push';
+
+type State = { phase: 'checking' } | { phase: 'unavailable'; reason: string } | { phase: 'ready'; enabled: boolean };
+
 export function Notifications() {
+  const [state, setState] = useState<State>({ phase: 'checking' });
+  const [prefs, setPrefs] = useState<PushPrefs>(() => (typeof window === 'undefined' ? { kinds: {} as PushPrefs['kinds'], dnd: null } : loadPrefs()));
+  const [busy, setBusy] = useState(false);
+  const [message, setMessage] = useState<string | null>(null);
+
+  useEffect(() => {
+    const support: Support = pushSupport();
+    if (!support.ok) return setState({ phase: 'unavailable', reason: support.reason });
+    let live = true;
+    currentSubscription()
+      .then((sub) => live && setState({ phase: 'ready', enabled: sub !== null && Notification.permission === 'granted' }))
+      .catch(() => live && setState({ phase: 'ready', enabled: false }));
+    return () => { live = false; };
+  }, []);
+
+  async function run(work: () => Promise<void>, done: string) {
+    setBusy(true);
+    setMessage(null);
+    try {
+      await work();
+      setMessage(done);
+    } catch (error) {
+      setMessage((error as Error).message);
+      const support = pushSupport();
+      if (!support.ok) setState({ phase: 'unavailable', reason: support.reason });
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  function toggle(on: boolean) {
+    void run(async () => {
+      if (on) await enablePush(prefs);
+      else await disablePush();
+      setState({ phase: 'ready', enabled: on });
+    }, on ? 'Notifications are on for this device.' : 'Notifications are off for this device.');
+  }
+
+  function update(next: PushPrefs) {
+    setPrefs(next);
+    if (state.phase === 'ready' && state.enabled) void run(() => savePushPrefs(next), 'Saved.');
+  }
+
+  const setKind = (kind: PushKind, on: boolean) => update({ ...prefs, kinds: { ...prefs.kinds, [kind]: on } });
+  const setQuiet = (dnd: PushPrefs['dnd']) => update({ ...prefs, dnd });
+
+  if (state.phase === 'checking') return <p className="muted">Checking whether this device can get notifications…</p>;
+  if (state.phase === 'unavailable') return <p className="muted" data-testid="notifications-unavailable">{state.reason}</p>;
   return (
-    <p className="muted" data-testid="notifications-unavailable">
-      Notifications are not available in this build yet.
-    </p>
+    <div className="stack" data-testid="notifications">
+      <label className="row">
+        <input type="checkbox" checked={state.enabled} disabled={busy} onChange={(e) => toggle(e.target.checked)} data-testid="notifications-toggle" />
+        <span>Notify this device</span>
+      </label>
+      <fieldset className="stack" disabled={busy} data-testid="notification-kinds">
+        <legend>What to notify about</legend>
+        {PUSH_KINDS.map((kind) => (
+          <label className="row" key={kind}>
+            <input type="checkbox" checked={prefs.kinds[kind] !== false} onChange={(e) => setKind(kind, e.target.checked)} data-testid={`notify-${kind}`} />
+            <span>{KIND_LABELS[kind]}</span>
+          </label>
+        ))}
+      </fieldset>
+      <fieldset className="stack" disabled={busy} data-testid="quiet-hours">
+        <legend>Quiet hours</legend>
+        <label className="row">
+          <input
+            type="checkbox"
+            checked={prefs.dnd !== null}
+            onChange={(e) => setQuiet(e.target.checked ? { start: '22:00', end: '07:00', tzOffsetMinutes: localOffsetMinutes() } : null)}
+            data-testid="quiet-toggle"
+          />
+          <span>Do not disturb between</span>
+        </label>
+        {prefs.dnd ? (
+          <div className="row">
+            <label>From <input type="time" value={prefs.dnd.start} onChange={(e) => setQuiet({ ...prefs.dnd!, start: e.target.value, tzOffsetMinutes: localOffsetMinutes() })} data-testid="quiet-start" /></label>
+            <label>to <input type="time" value={prefs.dnd.end} onChange={(e) => setQuiet({ ...prefs.dnd!, end: e.target.value, tzOffsetMinutes: localOffsetMinutes() })} data-testid="quiet-end" /></label>
+          </div>
+        ) : null}
+      </fieldset>
+      {message ? <p role="status" data-testid="notifications-message">{message}</p> : null}
+    </div>
   );
 }

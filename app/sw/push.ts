@@ -1,5 +1,133 @@
-// Placeholder: the push engineer [G] replaces this file with the real push and
-// notificationclick handlers. Kept so the worker builds before that lands.
-export function installPushHandlers(_self: ServiceWorkerGlobalScope): void {
-  /* no-op until [G]'s push handlers land */
+// The service worker's push side (PUSH-4): shows each relay push as a notification
+// (validated with protocol/wire/push), and answers its Approve/Deny/Allow buttons
+// right in the worker — signed with the device key, bound to the digest the
+// notification showed — so a person can decide from the lock screen without the app.
+import type { ActionFrame } from '../../protocol/wire/frames';
+import { DEVICE_HEADER } from '../../protocol/wire/http';
+import { NOTICE_PARAM, PushPayload } from '../../protocol/wire/push';
+import { loadDevice } from '../lib/device-key';
+import { newActionId, signAction, type UnsignedAction } from '../lib/sign';
+
+const ICON = '/icons/icon-192.png';
+
+export function installPushHandlers(sw: ServiceWorkerGlobalScope): void {
+  sw.addEventListener('push', (event) => event.waitUntil(showPush(sw.registration, event.data)));
+  sw.addEventListener('notificationclick', (event) => {
+    event.notification.close();
+    event.waitUntil(handleClick(sw, event.notification, event.action));
+  });
+}
+
+/** Shows the payload; anything that is not a valid PushPayload becomes a plain "open the app" notice. */
+export async function showPush(registration: ServiceWorkerRegistration, data: PushMessageData | null): Promise<void> {
+  const payload = parsePayload(data);
+  if (!payload) {
+    await registration.showNotification('Commandr', { body: 'Something needs your attention.', tag: 'commandr', icon: ICON, data: { url: '/' } });
+    return;
+  }
+  await registration.showNotification(payload.title, {
+    body: payload.body,
+    tag: payload.tag,
+    renotify: true,
+    icon: ICON,
+    badge: ICON,
+    data: payload,
+    actions: payload.actions.map((a) => ({ action: a.action, title: a.title })),
+  } as NotificationOptions);
+}
+
+export function parsePayload(data: PushMessageData | null): PushPayload | null {
+  if (!data) return null;
+  let json: unknown;
+  try {
+    json = data.json();
+  } catch {
+    return null;
+  }
+  const parsed = PushPayload.safeParse(json);
+  return parsed.success ? parsed.data : null;
+}
+
+async function handleClick(sw: ServiceWorkerGlobalScope, notification: Notification, action: string): Promise<void> {
+  const parsed = PushPayload.safeParse(notification.data);
+  if (!parsed.success) return openPage(sw, typeof notification.data?.url === 'string' ? notification.data.url : '/');
+  const payload = parsed.data;
+  const frame = actionFrameFor(payload, action);
+  if (!frame) return openPage(sw, payload.url);
+  const outcome = await postAction(frame);
+  if (outcome.ok) {
+    await sw.registration.showNotification(confirmationOf(frame, payload), { tag: payload.tag, icon: ICON, data: { url: payload.url }, silent: true } as NotificationOptions);
+    return;
+  }
+  await openPage(sw, withNotice(payload.url, outcome.code));
+}
+
+/** The action a button stands for, or null for a tap on the body (or a button this payload cannot back). */
+export function actionFrameFor(payload: PushPayload, action: string): UnsignedAction | null {
+  const { repo, task, digest, request } = payload.data;
+  const id = newActionId();
+  if (payload.kind === 'approval_requested' && repo && task && digest) {
+    if (action === 'approve') return { type: 'task.approve', id, repo, task, digest };
+    if (action === 'deny') return { type: 'task.deny', id, repo, task, digest, reason: 'Denied from a notification' };
+  }
+  if (payload.kind === 'permission_request' && request) {
+    if (action === 'allow') return { type: 'permission.decide', id, request, decision: 'allow' };
+    if (action === 'deny') return { type: 'permission.decide', id, request, decision: 'deny' };
+  }
+  return null;
+}
+
+export function confirmationOf(frame: UnsignedAction, payload: PushPayload): string {
+  const what = payload.data.task ?? 'the request';
+  if (frame.type === 'task.approve') return `Approved ${what}`;
+  if (frame.type === 'permission.decide') return frame.decision === 'deny' ? `Denied ${what}` : `Allowed ${what}`;
+  return `Denied ${what}`;
+}
+
+/** `url` with `notice=<code>` added, so the screen it opens says why the action did not go through. */
+export function withNotice(url: string, code: string): string {
+  const u = new URL(url, 'https://app.invalid');
+  u.searchParams.set(NOTICE_PARAM, code);
+  return `${u.pathname}${u.search}`;
+}
+
+type Outcome = { ok: true } | { ok: false; code: string };
+
+async function postAction(unsigned: UnsignedAction): Promise<Outcome> {
+  const device = await loadDevice().catch(() => null);
+  if (!device) return { ok: false, code: 'E_NOT_PAIRED' };
+  let frame: ActionFrame;
+  try {
+    frame = await signAction({ deviceId: device.deviceId, privateKey: device.privateKey }, unsigned);
+  } catch {
+    return { ok: false, code: 'E_INTERNAL' };
+  }
+  let response: Response;
+  try {
+    response = await fetch('/api/action', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', [DEVICE_HEADER]: device.deviceId },
+      body: JSON.stringify(frame),
+    });
+  } catch {
+    return { ok: false, code: 'E_OFFLINE' };
+  }
+  const body = (await response.json().catch(() => null)) as { type?: string; error?: { code?: unknown } } | null;
+  if (response.ok && body?.type === 'ack') return { ok: true };
+  const code = typeof body?.error?.code === 'string' ? body.error.code : 'E_INTERNAL';
+  return { ok: false, code };
+}
+
+/** Focuses an open window of the app on `url`, else opens one. */
+async function openPage(sw: ServiceWorkerGlobalScope, url: string): Promise<void> {
+  const target = new URL(url, sw.location.origin).href;
+  const windows = await sw.clients.matchAll({ type: 'window', includeUncontrolled: true });
+  for (const open of windows) {
+    const moved = await open.navigate(target).catch(() => null);
+    if (moved) {
+      await moved.focus().catch(() => undefined);
+      return;
+    }
+  }
+  await sw.clients.openWindow(target);
 }

@@ -1,0 +1,42 @@
+// The worker's pure push helpers: which signed frame a notification button becomes,
+// the confirmation text, and the notice added when an action failed.
+import { describe, expect, it } from 'vitest';
+import type { PushPayload } from '../../protocol/wire/push';
+import { actionFrameFor, confirmationOf, parsePayload, withNotice } from './push';
+
+const digest = `sha256:${'a'.repeat(64)}`;
+const approval: PushPayload = {
+  v: 1, kind: 'approval_requested', tag: 'task:app-0123abcd:T-7', title: 'Approve T-7 in app?', body: '1 file changed',
+  url: '/task?repo=app-0123abcd&id=T-7', actions: [{ action: 'approve', title: 'Approve' }, { action: 'deny', title: 'Deny' }],
+  data: { repo: 'app-0123abcd', task: 'T-7', digest },
+};
+const permission: PushPayload = {
+  v: 1, kind: 'permission_request', tag: 'permission:p1', title: 'Bash needs your OK', body: 'rm -rf build', url: '/?request=p1',
+  actions: [{ action: 'allow', title: 'Allow' }, { action: 'deny', title: 'Deny' }], data: { request: 'p1' },
+};
+const data = (value: unknown) => ({ json: () => (typeof value === 'string' ? JSON.parse(value) : value) }) as unknown as PushMessageData;
+
+describe('service worker push helpers', () => {
+  it('PUSH-4: Approve and Deny become task.approve / task.deny bound to the digest the notification carried', () => {
+    expect(actionFrameFor(approval, 'approve')).toMatchObject({ type: 'task.approve', repo: 'app-0123abcd', task: 'T-7', digest });
+    expect(actionFrameFor(approval, 'deny')).toMatchObject({ type: 'task.deny', repo: 'app-0123abcd', task: 'T-7', digest });
+    expect(actionFrameFor(approval, '')).toBeNull();
+    expect(actionFrameFor({ ...approval, data: { repo: 'app-0123abcd', task: 'T-7' } }, 'approve')).toBeNull();
+    expect(actionFrameFor(permission, 'allow')).toMatchObject({ type: 'permission.decide', request: 'p1', decision: 'allow' });
+    expect(actionFrameFor(permission, 'deny')).toMatchObject({ type: 'permission.decide', request: 'p1', decision: 'deny' });
+    expect(actionFrameFor(permission, 'approve')).toBeNull();
+  });
+
+  it('PUSH-4: success says what was done; failure opens the screen with notice=<code>', () => {
+    expect(confirmationOf(actionFrameFor(approval, 'approve')!, approval)).toBe('Approved T-7');
+    expect(confirmationOf(actionFrameFor(approval, 'deny')!, approval)).toBe('Denied T-7');
+    expect(withNotice(approval.url, 'E_STALE_DIGEST')).toBe('/task?repo=app-0123abcd&id=T-7&notice=E_STALE_DIGEST');
+  });
+
+  it('PUSH-4: only a valid PushPayload is shown as sent; junk is rejected', () => {
+    expect(parsePayload(data(JSON.stringify(approval)))).toEqual(approval);
+    expect(parsePayload(data({ ...approval, url: 'https://evil.example/' }))).toBeNull();
+    expect(parsePayload({ json: () => { throw new SyntaxError('x'); } } as unknown as PushMessageData)).toBeNull();
+    expect(parsePayload(null)).toBeNull();
+  });
+});

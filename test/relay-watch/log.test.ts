@@ -137,10 +137,15 @@ describe('log follower', () => {
     }
   });
 
-  it('SNAPSHOT-2: a packet added to the inbox without any event reaches subscribers as a task summary', async () => {
+  it('WATCH-7: a packet added without any event arrives as a summary; a packet deleted from every state dir brings a fresh snapshot', async () => {
     const { bus: rec } = await client();
     fs.writeFileSync(path.join(bus, 'inbox', 'A-3.md'), packet({ id: 'A-3' }));
     const t = await rec.task(repoId, 'A-3');
     expect(t.state).toBe('inbox');
+    const snapshots = rec.snapshots.length;
+    fs.rmSync(path.join(bus, 'inbox', 'A-3.md'));
+    const snap = await rec.until(() => rec.snapshots[snapshots], 'snapshot after delete');
+    expect(snap.tasks.map((x) => x.id).sort()).toEqual(['A-1', 'A-2']);
+    expect(snap.resync).toBeUndefined();
   });
 });

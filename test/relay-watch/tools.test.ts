@@ -199,7 +199,7 @@ describe('relay watch over the real bin tools', () => {
     await expect(client.request({ type: 'task.council', repo, task: 'T-9' })).rejects.toMatchObject({ code: 'E_CONFLICT' });
   });
 
-  it('DETAIL-1: task.detail returns the packet body and annotations with file names; task.timeline that task\'s events', async () => {
+  it('DETAIL-WIRE-1: task.detail returns the packet body and annotations with file names; task.timeline that task\'s events', async () => {
     const detail = await client.request({ type: 'task.detail', repo, task: 'T-4' });
     const d = detail.result as { body: string; annotations: Array<{ file: string }>; summary: { id: string }; checks: unknown[] };
     expect(d.summary.id).toBe('T-4');

@@ -1,0 +1,139 @@
+// The opencode adapter against the REAL OpenCode CLI, the OpenAI-compatible stand-in and a
+// real relay: wire + plugin (checkpoint, live events, annotations), and run (intents). Each
+// OpenCode turn takes seconds, so the runs are few and each proves several rules.
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { writeAnnotation } from '../../bus/annotations';
+import { noteProblem } from '../../bus/progress';
+import { grantsFor, parseCommands } from '../../adapters/lib/intent';
+import { opencodePermission } from '../../adapters/opencode/lib/permissions';
+import { startOpenAiChat, type OpenAiChat, type ScriptedToolCall } from '../stand-ins/openai-chat';
+import {
+  adapterBin, busEvents, cleanup, eventually, makeHome, makeRepo, OPENCODE_BIN, opencodeEnv, runProcess, startRelay, type Home, type TestRelay,
+} from './harness';
+
+const TASK = 'T-oc-1';
+let api: OpenAiChat;
+let relay: TestRelay;
+let h: Home;
+let repo: string;
+let bus: string;
+
+beforeAll(async () => {
+  api = await startOpenAiChat();
+  h = makeHome();
+  relay = await startRelay(h.commandrHome);
+  ({ repo, bus } = makeRepo());
+  fs.writeFileSync(path.join(repo, 'package.json'), JSON.stringify({ name: 'demo', private: true, scripts: { test: 'echo "3 passed, 0 failed"' } }));
+});
+
+afterAll(async () => {
+  await api.close();
+  await cleanup();
+});
+
+function plan(calls: ScriptedToolCall[], finalText = 'all done'): void {
+  let next = 0;
+  api.setReply((r) => {
+    if (!Array.isArray(r.body?.tools) || r.body.tools.length === 0) return { text: 'side answer' };
+    return next < calls.length ? { toolCalls: [calls[next++]!] } : { text: finalText };
+  });
+}
+
+const requestText = (from: number) => api.chatRequests().slice(from).map((r) => JSON.stringify(r.body)).join('\n');
+const progress = () => busEvents(bus).filter((e) => e.event === 'task_progress' && e.task === TASK);
+const sessionOf = (stdout: string) => JSON.parse(stdout.split('\n').find((l) => l.includes('sessionID'))!).sessionID as string;
+
+async function wiredTurn(calls: ScriptedToolCall[]) {
+  plan(calls);
+  const ran = await runProcess(OPENCODE_BIN, ['run', 'carry on', '--format', 'json'], {
+    cwd: repo, env: opencodeEnv(h, api.url, { AGENTS_TASK_ID: TASK }), timeoutMs: 120_000,
+  });
+  expect(ran.code, ran.stderr).toBe(0);
+  const session = sessionOf(ran.stdout);
+  // The turn-end work runs in a detached process; its idle live event comes last.
+  await eventually(() => relay.live().some((e) => e.session === session && e.kind === 'idle'), 20_000, 'the idle live event');
+  return session;
+}
+
+describe('opencode wire', () => {
+  it('WIREUP-3: wire writes .opencode/plugin/commandr.js once; a second run reports ok and changes nothing', async () => {
+    const dry = await runProcess(adapterBin('opencode', 'wire'), [repo, '--dry-run'], { cwd: repo, env: { PATH: process.env.PATH } });
+    expect(dry.stdout).toContain('would fix');
+    const file = path.join(repo, '.opencode', 'plugin', 'commandr.js');
+    expect(fs.existsSync(file)).toBe(false);
+    const first = await runProcess(adapterBin('opencode', 'wire'), [repo], { cwd: repo, env: { PATH: process.env.PATH } });
+    expect(first.code, first.stderr).toBe(0);
+    expect(first.stdout).toContain('fixed');
+    const text = fs.readFileSync(file, 'utf8');
+    const second = await runProcess(adapterBin('opencode', 'wire'), [repo], { cwd: repo, env: { PATH: process.env.PATH } });
+    expect(second.stdout).toMatch(/: ok$/m);
+    expect(fs.readFileSync(file, 'utf8')).toBe(text);
+  });
+
+  it('HOOK-6: in a real OpenCode turn the plugin injects annotations, posts live events for the tool, and checkpoints once per changed state', { timeout: 240_000 }, async () => {
+    const note = writeAnnotation(bus, { task: TASK, turn: 1, body: 'Use the OTTER-77 naming please.' });
+    const from = api.chatRequests().length;
+    const session = await wiredTurn([{ name: 'bash', arguments: { command: 'touch oc-1.txt', description: 'make a file' } }]);
+    expect(fs.existsSync(path.join(repo, 'oc-1.txt'))).toBe(true);
+    expect(requestText(from)).toContain('OTTER-77');
+    expect(requestText(from)).toContain('commandr-annotations');
+    expect(JSON.parse(fs.readFileSync(note.path, 'utf8')).consumed).toBe(true);
+
+    const mine = relay.live().filter((e) => e.session === session);
+    const running = mine.find((e) => e.running === true && e.cmd === 'touch oc-1.txt');
+    const done = mine.find((e) => e.running === undefined && e.cmd === 'touch oc-1.txt');
+    expect(running?.kind).toBe('command');
+    expect(done).toMatchObject({ kind: 'command', ok: true, task: TASK });
+    await eventually(() => progress().length === 1 || undefined, 10_000, 'the checkpoint');
+    expect(noteProblem(String(progress()[0]!.note))).toBeUndefined();
+    // session.status idle and session.idle both fired: still exactly one idle event and one checkpoint.
+    expect(mine.filter((e) => e.kind === 'idle')).toHaveLength(1);
+
+    const from2 = api.chatRequests().length;
+    const second = await wiredTurn([]);
+    expect(relay.live().filter((e) => e.session === second && e.kind === 'idle')).toHaveLength(1);
+    expect(progress()).toHaveLength(1);
+    expect(requestText(from2)).not.toContain('OTTER-77');
+  });
+});
+
+describe('opencode run', () => {
+  function run(env: Record<string, string>, calls: ScriptedToolCall[], finalText = 'job finished') {
+    plan(calls, finalText);
+    return runProcess(adapterBin('opencode', 'run'), [], {
+      cwd: repo, env: opencodeEnv(h, api.url, { COMMANDR_OPENCODE_BIN: OPENCODE_BIN, AGENT_CWD: repo, ...env }), timeoutMs: 120_000,
+    });
+  }
+
+  it('RUN-8: intent work + AGENT_COMMANDS=npm test: SESSION line, npm test allowed, touch denied, final text, exit 0', { timeout: 180_000 }, async () => {
+    const from = api.chatRequests().length;
+    const ran = await run({ AGENT_PROMPT: 'work', AGENT_MODE: 'work', AGENT_COMMANDS: 'npm test' }, [
+      { name: 'bash', arguments: { command: 'touch oc-forbidden.txt', description: 'touch' } },
+      { name: 'bash', arguments: { command: 'npm test', description: 'test' } },
+    ], 'opencode job done');
+    expect(ran.code, ran.stderr).toBe(0);
+    expect(ran.stdout.split('\n')[0]).toMatch(/^SESSION: ses_\w+$/);
+    expect(ran.stdout).toContain('opencode job done');
+    expect(fs.existsSync(path.join(repo, 'oc-forbidden.txt'))).toBe(false);
+    const toolMessages = api.chatRequests().slice(from).flatMap((r) => r.body.messages.filter((m: any) => m.role === 'tool')).map((m: any) => JSON.stringify(m.content));
+    expect(toolMessages.some((t: string) => t.includes('3 passed, 0 failed'))).toBe(true);
+    expect(toolMessages.some((t: string) => /rule|denied|prevents/i.test(t))).toBe(true);
+  });
+
+  it('RUN-9: intent review denies edits in the real CLI; the generated config denies bash by default with last-match prefix rules', { timeout: 180_000 }, async () => {
+    const ran = await run({ AGENT_PROMPT: 'review', AGENT_MODE: 'review' }, [
+      { name: 'write', arguments: { filePath: path.join(repo, 'oc-review.txt'), content: 'x' } },
+    ]);
+    expect(ran.code, ran.stderr).toBe(0);
+    expect(fs.existsSync(path.join(repo, 'oc-review.txt'))).toBe(false);
+    const work = opencodePermission(grantsFor('work', parseCommands('npm test')));
+    expect(Object.keys(work.bash)[0]).toBe('*');
+    expect(work.bash['*']).toBe('deny');
+    expect(work.bash['npm test *']).toBe('allow');
+    expect(work.bash['git push *']).toBe('deny');
+    expect(work.edit).toBe('allow');
+    expect(opencodePermission(grantsFor('review', [])).edit).toBe('deny');
+  });
+});

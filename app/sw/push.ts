@@ -14,8 +14,17 @@ export function installPushHandlers(sw: ServiceWorkerGlobalScope): void {
   sw.addEventListener('push', (event) => event.waitUntil(showPush(sw.registration, event.data)));
   sw.addEventListener('notificationclick', (event) => {
     event.notification.close();
-    event.waitUntil(handleClick(sw, event.notification, event.action));
+    keepAlive(event, handleClick(sw, event.notification, event.action));
   });
+}
+
+/** waitUntil throws for a script-dispatched (untrusted) event; the work runs either way. */
+function keepAlive(event: ExtendableEvent, work: Promise<void>): void {
+  try {
+    event.waitUntil(work);
+  } catch {
+    void work;
+  }
 }
 
 /** Shows the payload; anything that is not a valid PushPayload becomes a plain "open the app" notice. */

@@ -45,8 +45,7 @@ export class DeviceStore extends EventEmitter<DeviceStoreEvents> {
   refresh(): void {
     const stamp = fileStamp(this.file);
     if (stamp === this.stamp) return;
-    const raw = readJsonFile(this.file);
-    const parsed = raw === undefined ? { version: 1 as const, devices: [] } : DevicesFile.parse(raw);
+    const parsed = this.read();
     const before = this.devices;
     this.devices = new Map(parsed.devices.map((d) => [d.id, { ...d, lastSeenAt: before.get(d.id)?.lastSeenAt ?? d.lastSeenAt }]));
     this.stamp = stamp;
@@ -56,6 +55,22 @@ export class DeviceStore extends EventEmitter<DeviceStoreEvents> {
         this.emit('revoked', id);
       }
     }
+  }
+
+  private read(): z.infer<typeof DevicesFile> {
+    let raw: unknown;
+    try {
+      raw = readJsonFile(this.file);
+    } catch (error) {
+      throw new Error(`${this.file} is not JSON (${(error as Error).message}); fix or remove it (removing unpairs every device)`);
+    }
+    if (raw === undefined) return { version: 1, devices: [] };
+    const parsed = DevicesFile.safeParse(raw);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0];
+      throw new Error(`${this.file} is not a valid devices file: ${issue?.path.join('.') || '(file)'}: ${issue?.message}`);
+    }
+    return parsed.data;
   }
 
   list(): DeviceRecord[] {

@@ -97,3 +97,17 @@ describe('pairing', () => {
     expect(res.body.error?.code).toBe('E_FORBIDDEN_ORIGIN');
   });
 });
+
+describe('device store', () => {
+  it('DEV-2: devices.json is private (0600) and a corrupt one is reported by name, not used', async () => {
+    const { DeviceStore } = await import('../../relay/devices/store');
+    const dir = tempDir();
+    const store = new DeviceStore(dir);
+    store.add('phone', newKeyPair().publicJwk);
+    expect(fs.statSync(path.join(dir, 'devices.json')).mode & 0o777).toBe(0o600);
+    fs.writeFileSync(path.join(dir, 'devices.json'), '{"version":1,"devices":[{"id":"../x"}]}');
+    expect(() => new DeviceStore(dir)).toThrow(/devices\.json is not a valid devices file: devices\.0\.id/);
+    fs.writeFileSync(path.join(dir, 'devices.json'), '{');
+    expect(() => new DeviceStore(dir)).toThrow(/devices\.json is not JSON/);
+  });
+});

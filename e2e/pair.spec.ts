@@ -34,3 +34,14 @@ test('APP-1: a spent or wrong pairing code is explained as a sentence and nothin
   await page.goto(`${relayEnv.url}/`);
   await expect(page).toHaveURL(/\/pair$/);
 });
+
+test('APP-2: a device revoked on the relay drops to the Pair screen and stops reconnecting', async ({ paired: page, relayEnv }) => {
+  const [device] = relayEnv.relay.services.devices.list();
+  relayEnv.relay.services.devices.revoke(device!.id);
+  await expect(page).toHaveURL(/\/pair$/);
+  await expect(page.getByTestId('connection-badge')).toHaveAttribute('data-state', 'unpaired');
+  await expect(page.getByTestId('pair-form')).toBeVisible();
+  // The stored key is gone: a reload stays on Pair.
+  await page.goto(`${relayEnv.url}/`);
+  await expect(page).toHaveURL(/\/pair$/);
+});

@@ -14,3 +14,12 @@ test('APP-11: settings shows this device and can rename it; the relay keeps the 
   await page.reload();
   await expect(page.getByTestId('this-device-name')).toHaveText('Renamed Phone');
 });
+
+test('APP-11: unpairing this device from Settings revokes it on the relay and shows Pair', async ({ paired: page, relayEnv }) => {
+  await page.getByTestId('nav-settings').click();
+  page.once('dialog', (dialog) => void dialog.accept());
+  await page.getByTestId('revoke-self').click();
+  await expect(page).toHaveURL(/\/pair$/);
+  await expect(page.getByTestId('pair-form')).toBeVisible();
+  expect(relayEnv.relay.services.devices.list()).toEqual([]);
+});

@@ -61,7 +61,7 @@ export function Shell({ children }: { children: ReactNode }) {
       {unpaired ? null : (
         <nav className="shell-nav" aria-label="Main">
           {NAV.map((item) => (
-            <Link key={item.href} href={item.href} aria-current={isActive(pathname, item.href) ? 'page' : undefined} data-testid={`nav-${item.label.toLowerCase()}`}>
+            <Link key={item.href} href={item.href} prefetch={false} aria-current={isActive(pathname, item.href) ? 'page' : undefined} data-testid={`nav-${item.label.toLowerCase()}`}>
               {item.label}
             </Link>
           ))}

@@ -9,7 +9,8 @@ export function taskHref(task: Pick<TaskSummary, 'repo' | 'id'>): string {
 
 export function TaskCard({ task, repoName }: { task: TaskSummary; repoName?: string }) {
   return (
-    <Link href={taskHref(task)} className="card task-card" data-testid="task-card" data-task={task.id} data-repo={task.repo}>
+    // No prefetch: the Task screen's code (diff, markdown, highlighting) must not load with the Inbox.
+    <Link href={taskHref(task)} prefetch={false} className="card task-card" data-testid="task-card" data-task={task.id} data-repo={task.repo}>
       <h3>{task.title ?? task.id}</h3>
       <div className="task-meta">
         <span className="mono">{task.id}</span>

@@ -5,6 +5,7 @@ import * as path from 'node:path';
 import { version } from '../package.json';
 import { initRepo } from '../bus/init';
 import { report, UsageError } from './_shared/tool';
+import { wireCommand, WIRE_USAGE } from '../adapters/lib/wire-command';
 
 export interface Subcommand {
   summary: string;
@@ -27,7 +28,7 @@ const relay = (args: string[], name: string): Promise<number | void> | number | 
 
 /** Add a subcommand by adding one line here. */
 export const SUBCOMMANDS: Record<string, Subcommand> = {
-  init: { summary: 'init [repo]            make a repo bus-ready (dirs, .gitignore, pre-commit hook, registry)', run: init },
+  init: { summary: 'init [repo] [--wire]   make a repo bus-ready (dirs, .gitignore, pre-commit hook, registry)', run: init },
   claim: { summary: 'claim                  claim the first claimable inbox packet', run: bundle('claim') },
   complete: { summary: 'complete <path> [pass|fail]  move a claimed packet to done/', run: bundle('complete') },
   progress: { summary: 'progress <task> "<note>"  append a progress note', run: bundle('progress') },
@@ -40,6 +41,7 @@ export const SUBCOMMANDS: Record<string, Subcommand> = {
   pair: { summary: 'pair                   pair a phone with the relay', run: relay },
   devices: { summary: 'devices                list or revoke paired devices', run: relay },
   commanders: { summary: 'commanders list|start|say|replace|delete|log  long-lived agents you talk to', run: bundle('commanders') },
+  wire: { summary: `${WIRE_USAGE}  report this repo's agent sessions to commandr (hooks/plugin)`, run: (args) => wireCommand(args) },
   // Slots for `wire`, `commanders`, `policy`: add `name: { summary, run }` lines here.
 };
 
@@ -48,13 +50,17 @@ function usage(): string {
   return ['usage: commandr <subcommand> [args…]', ...lines, '  commandr --help | --version'].join('\n');
 }
 
-function init(args: string[]): number {
+function init(argv: string[]): number {
+  const wire = argv.includes('--wire');
+  const args = argv.filter((a) => a !== '--wire');
   if (args.length > 1) throw new UsageError('init takes at most one repo path');
   const registryFile = process.env.AGENTS_INDEX_REPOS || path.join(os.homedir(), '.agents', 'repos');
   const gateBin = path.join(__dirname, '..', 'bin', 'pre-commit-gate');
   const report = initRepo(path.resolve(args[0] ?? '.'), { gateBin, registryFile });
   for (const changed of report.changed) process.stderr.write(`init: wrote ${changed}\n`);
   process.stdout.write(`init:${report.bus}\n`);
+  if (wire) return wireCommand([report.root]);
+  process.stderr.write(`init: to report this repo's agent sessions to commandr, run \`commandr wire ${report.root}\` (or init --wire)\n`);
   return 0;
 }
 

@@ -81,10 +81,12 @@ export interface Ran {
   ms: number;
 }
 
-export function runProcess(command: string, args: string[], options: { cwd: string; env: NodeJS.ProcessEnv; input?: string; timeoutMs?: number }): Promise<Ran> {
+export type ChildEnv = Record<string, string | undefined>;
+
+export function runProcess(command: string, args: string[], options: { cwd: string; env: ChildEnv; input?: string; timeoutMs?: number }): Promise<Ran> {
   const started = Date.now();
   return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { cwd: options.cwd, env: options.env, stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(command, args, { cwd: options.cwd, env: options.env as NodeJS.ProcessEnv, stdio: ['pipe', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d) => (stdout += d));
@@ -100,7 +102,7 @@ export function runProcess(command: string, args: string[], options: { cwd: stri
 }
 
 /** The env a Claude Code run needs here: offline, no retries, temp HOME, the model stand-in. */
-export function claudeEnv(h: Home, apiUrl: string, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+export function claudeEnv(h: Home, apiUrl: string, extra: Record<string, string> = {}): ChildEnv {
   return {
     PATH: process.env.PATH, HOME: h.home, COMMANDR_HOME: h.commandrHome,
     ANTHROPIC_BASE_URL: apiUrl, ANTHROPIC_API_KEY: 'sk-test',
@@ -111,7 +113,7 @@ export function claudeEnv(h: Home, apiUrl: string, extra: Record<string, string>
 }
 
 /** The env an OpenCode run needs here; the provider points at the OpenAI-compatible stand-in. */
-export function opencodeEnv(h: Home, apiUrl: string, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+export function opencodeEnv(h: Home, apiUrl: string, extra: Record<string, string> = {}): ChildEnv {
   const config = {
     provider: { stub: { npm: '@ai-sdk/openai-compatible', options: { baseURL: apiUrl, apiKey: 'sk-test' }, models: { 'stub-model': { tool_call: true } } } },
     model: 'stub/stub-model',

@@ -150,8 +150,13 @@ export class Commanders extends EventEmitter<CommandersEvents> {
     return { session: entry.record.session, chunks: entry.output.since(from), lastSeq: entry.output.lastSeq };
   }
 
+  /** Relay shutdown: turns in flight are stopped but not judged; the next start reloads them (CMDR-RELOAD-1). */
   async close(): Promise<void> {
-    await Promise.all([...this.entries.values()].map((e) => this.stopTurn(e)));
+    await Promise.all([...this.entries.values()].map((e) => {
+      e.generation += 1;
+      e.queue = [];
+      return this.stopTurn(e);
+    }));
   }
 
   private entry(id: string): Entry {

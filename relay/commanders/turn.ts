@@ -71,8 +71,8 @@ export async function runTurn(rt: TurnRuntime, input: TurnInput, cb: TurnCallbac
   if (run.pid !== undefined) fs.writeFileSync(pidFile, `${run.pid}\n`, { mode: 0o600 });
   const result = await run.done;
   if (rt.current === run) rt.current = null;
+  removePidFile(pidFile, run.pid);
   if (!live()) return;
-  fs.rmSync(pidFile, { force: true });
   const outcome = turnOutcome(result, stdout, rt.record.session);
   if (outcome.status === 'dead') {
     cb.output(rt.output.append(rt.record.session, `\n[commandr] session ended (${outcome.reason}); this commander needs a new session.\n`));
@@ -82,4 +82,13 @@ export async function runTurn(rt: TurnRuntime, input: TurnInput, cb: TurnCallbac
   }
   cb.save();
   cb.finished(outcome.status === 'waiting');
+}
+
+/** Removes the pid file if it still names this run (a newer turn may own it already). */
+function removePidFile(file: string, pid: number | undefined): void {
+  try {
+    if (pid !== undefined && fs.readFileSync(file, 'utf8').trim() === String(pid)) fs.rmSync(file, { force: true });
+  } catch {
+    // already gone
+  }
 }

@@ -209,4 +209,16 @@ describe('commanders service (fake adapter)', () => {
       expect(fs.readdirSync(where).filter((n) => n.startsWith('pwned'))).toEqual([]);
     }
   });
+  it('CMDR-DEAD-1: an adapter that cannot be started leaves the commander dead, with the reason in its output', async () => {
+    const broken = new Commanders({
+      dataDir: fx.dataDir, allowedRoots: () => [fx.root], adapter: () => ({ name: 'gone', run: path.join(fx.tmp, 'no-such-run') }), broadcast: () => undefined,
+    });
+    try {
+      const v = broken.create('x', path.join(fx.root, 'memos'));
+      expect((await untilState(broken, v.id, settled)).status).toBe('dead');
+      expect(outputText(broken, v.id)).toMatch(/adapter could not start: spawn .*ENOENT.*needs a new session/s);
+    } finally {
+      await broken.close();
+    }
+  });
 });

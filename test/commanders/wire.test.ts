@@ -97,4 +97,20 @@ describe('commanders over the socket (fake adapter)', () => {
     const list = await phone.next('commander.list');
     expect(list.commanders).toEqual([expect.objectContaining({ id, name: 'kept', status: 'idle', session: idle.commander.session })]);
   });
+  it('CMDR-RELOAD-1: a relay stopped mid-turn comes back with that commander idle on its recorded session, not dead', async () => {
+    const ack = await phone.request({ type: 'commander.create', name: 'busy', referencePath: path.join(fx.root, 'memos') });
+    const { id } = (ack.result as { commander: CommanderView }).commander;
+    const idle = await stateOf(id, (c) => c.status === 'idle');
+    await phone.request({ type: 'commander.message', commander: id, text: 'FAKE:hang' });
+    await phone.next('commander.output', (f) => f.commander === id && f.chunk.includes('hanging'));
+    await phone.close();
+    await fx.restart();
+    expect(fs.readdirSync(path.join(fx.dataDir, 'commander-logs')).filter((f) => f.endsWith('.pid'))).toEqual([]);
+    phone = await connectDevice(fx.relay);
+    await phone.request({ type: 'subscribe' });
+    const list = await phone.next('commander.list');
+    expect(list.commanders).toEqual([expect.objectContaining({ id, status: 'idle', session: idle.commander.session })]);
+    await phone.request({ type: 'commander.message', commander: id, text: 'after the restart' });
+    await phone.next('commander.output', (f) => f.commander === id && f.chunk.includes('echo: after the restart'));
+  });
 });

@@ -24,42 +24,86 @@ export interface ClaimOptions {
 
 /** Claims the first claimable packet, or returns undefined when none is. */
 export async function claimNext(bus: string, options: ClaimOptions = {}): Promise<Claimed | undefined> {
-  assertBus(bus);
-  const host = claimHost(options.host ?? os.hostname());
-  const pid = options.pid ?? process.pid;
-  const warn = options.warn ?? (() => {});
-  const doneIds = lazyDoneIds(bus);
-  for (const name of listPackets(bus, 'inbox')) {
-    const source = path.join(bus, 'inbox', name);
-    const content = readIfPresent(source);
-    if (content === undefined) continue;
-    const packet = await parsePacket(content);
-    if (!packet.ok) {
-      warn(`skipped invalid packet ${source}: ${packet.reason}`);
-      continue;
-    }
-    const blockers = packet.front['blocked-by'];
-    const done = blockers.length > 0 ? await doneIds() : undefined;
-    const waiting = blockers.filter((id) => !done?.has(id));
-    if (waiting.length > 0) {
-      warn(`skipped ${source}: task ${packet.front.id} is blocked by ${waiting.join(', ')} (not in done/)`);
-      continue;
-    }
-    const target = path.join(bus, 'claimed', `${host}_${pid}_${name}`);
-    if (!renameIfPresent(source, target)) continue;
-    if (packet.missingSections.length > 0) {
-      warn(`warning: ${target} lacks the section(s) ${packet.missingSections.map((s) => `"${s}"`).join(', ')}`);
-    }
-    try {
-      appendEvent(bus, { event: 'task_claimed', task: packet.front.id, agent: `${host}_${pid}`, machine: host });
-    } catch (error) {
-      // An unlogged claim would strand the packet: put it back where it was.
-      renameIfPresent(target, source);
-      throw error;
-    }
-    return { path: target, task: packet.front.id, content };
+  return createClaimer(bus, options).next();
+}
+
+export interface Claimer {
+  /** Claims the next claimable packet; undefined once a fresh listing has nothing claimable. */
+  next(): Promise<Claimed | undefined>;
+}
+
+/**
+ * A claimer for a process that claims many packets: it walks one sorted listing
+ * of inbox/ and lists again only when that is used up, instead of once per claim.
+ * Each skipped packet is reported once per claimer.
+ */
+export function createClaimer(bus: string, options: ClaimOptions = {}): Claimer {
+  const who = { host: claimHost(options.host ?? os.hostname()), pid: options.pid ?? process.pid };
+  const reported = new Set<string>();
+  const warn = (name: string, message: string): void => {
+    if (reported.has(name)) return;
+    reported.add(name);
+    options.warn?.(message);
+  };
+  let queue: string[] = [];
+  let at = 0;
+  let doneIds = lazyDoneIds(bus);
+  return {
+    async next() {
+      let listed = false;
+      for (;;) {
+        if (at >= queue.length) {
+          if (listed) return undefined;
+          assertBus(bus);
+          queue = listPackets(bus, 'inbox');
+          at = 0;
+          doneIds = lazyDoneIds(bus);
+          listed = true;
+          continue;
+        }
+        const claimed = await tryClaim(bus, queue[at++]!, who, doneIds, warn);
+        if (claimed) return claimed;
+      }
+    },
+  };
+}
+
+/** One packet: read, validate, check blockers, rename, log. Undefined = not claimed by us. */
+async function tryClaim(
+  bus: string,
+  name: string,
+  who: { host: string; pid: number },
+  doneIds: () => Promise<Set<string>>,
+  warn: (name: string, message: string) => void,
+): Promise<Claimed | undefined> {
+  const source = path.join(bus, 'inbox', name);
+  const content = readIfPresent(source);
+  if (content === undefined) return undefined;
+  const packet = await parsePacket(content);
+  if (!packet.ok) {
+    warn(name, `skipped invalid packet ${source}: ${packet.reason}`);
+    return undefined;
   }
-  return undefined;
+  const blockers = packet.front['blocked-by'];
+  const done = blockers.length > 0 ? await doneIds() : undefined;
+  const waiting = blockers.filter((id) => !done?.has(id));
+  if (waiting.length > 0) {
+    warn(name, `skipped ${source}: task ${packet.front.id} is blocked by ${waiting.join(', ')} (not in done/)`);
+    return undefined;
+  }
+  const target = path.join(bus, 'claimed', `${who.host}_${who.pid}_${name}`);
+  if (!renameIfPresent(source, target)) return undefined;
+  if (packet.missingSections.length > 0) {
+    warn(target, `warning: ${target} lacks the section(s) ${packet.missingSections.map((s) => `"${s}"`).join(', ')}`);
+  }
+  try {
+    appendEvent(bus, { event: 'task_claimed', task: packet.front.id, agent: `${who.host}_${who.pid}`, machine: who.host });
+  } catch (error) {
+    // An unlogged claim would strand the packet: put it back where it was.
+    renameIfPresent(target, source);
+    throw error;
+  }
+  return { path: target, task: packet.front.id, content };
 }
 
 function readIfPresent(file: string): string | undefined {

@@ -10,11 +10,11 @@ function tempBeside(target: string): string {
   return path.join(path.dirname(target), `.${path.basename(target)}.${process.pid}.${counter}.tmp`);
 }
 
-function writeTemp(temp: string, data: string | Buffer, mode: number): void {
+function writeTemp(temp: string, data: string | Buffer, mode: number, durable: boolean): void {
   const fd = fs.openSync(temp, 'wx', mode);
   try {
     fs.writeFileSync(fd, data);
-    fs.fsyncSync(fd);
+    if (durable) fs.fsyncSync(fd);
   } catch (error) {
     fs.closeSync(fd);
     fs.rmSync(temp, { force: true });
@@ -23,9 +23,12 @@ function writeTemp(temp: string, data: string | Buffer, mode: number): void {
   fs.closeSync(fd);
 }
 
-/** Replaces `target` atomically with `data`. */
-export function writeFileAtomic(target: string, data: string | Buffer, mode = 0o644): void {
-  withTemp(target, data, mode, 'write', (temp) => fs.renameSync(temp, target));
+/**
+ * Replaces `target` atomically with `data`. `durable: false` skips the fsync, for
+ * derived caches that are rebuilt anyway (a crash may leave the old content).
+ */
+export function writeFileAtomic(target: string, data: string | Buffer, mode = 0o644, durable = true): void {
+  withTemp(target, data, mode, 'write', (temp) => fs.renameSync(temp, target), durable);
 }
 
 /**
@@ -43,10 +46,10 @@ export function createFileExclusive(target: string, data: string | Buffer, mode 
   });
 }
 
-function withTemp(target: string, data: string | Buffer, mode: number, what: string, publish: (temp: string) => void): void {
+function withTemp(target: string, data: string | Buffer, mode: number, what: string, publish: (temp: string) => void, durable = true): void {
   const temp = tempBeside(target);
   try {
-    writeTemp(temp, data, mode);
+    writeTemp(temp, data, mode, durable);
   } catch (error) {
     throw ioError(what, target, error);
   }

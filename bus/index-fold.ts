@@ -44,7 +44,7 @@ export async function refreshIndex(options: FoldOptions): Promise<IndexFile> {
     index.repos.push(scanned);
   }
   fs.mkdirSync(path.dirname(output), { recursive: true });
-  writeFileAtomic(output, JSON.stringify(index, null, 2) + '\n');
+  writeFileAtomic(output, JSON.stringify(index, null, 2) + '\n', 0o644, false);
   return index;
 }
 
@@ -145,7 +145,7 @@ async function packetId(file: string, warn: (m: string) => void): Promise<string
   } catch {
     return undefined;
   }
-  const packet = await parsePacket(text);
+  const packet = await parsePacket(text, { sections: false });
   if (packet.ok) return packet.front.id;
   warn(`warning: skipped ${file}: ${packet.reason}`);
   return undefined;

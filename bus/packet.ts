@@ -1,6 +1,8 @@
 // Mission packets (PACKET-n): front matter split and validated, body checked
-// for the expected sections. YAML is loaded only when a packet is parsed.
+// for the expected sections. The YAML library loads only for front matter the
+// fast path (front-matter.ts) does not cover.
 import { PACKET_SECTIONS, PacketFrontMatter } from '../protocol/bus/packet';
+import { parseSimpleFrontMatter } from './front-matter';
 import { issuesText } from './issues';
 
 export type ParsedPacket =
@@ -35,23 +37,25 @@ export function missingSections(body: string): string[] {
  * Parses a packet's text. The failsafe schema keeps every scalar a string, so
  * `id: 0042` stays "0042" and nothing is coerced behind the author's back.
  */
-export async function parsePacket(text: string): Promise<ParsedPacket> {
+export async function parsePacket(text: string, options: { sections?: boolean } = {}): Promise<ParsedPacket> {
   if (text.includes('\0')) return { ok: false, reason: 'not a text file (NUL byte)' };
   const parts = splitFrontMatter(text);
   if (!parts) return { ok: false, reason: 'no YAML front matter (first line `---` and a closing `---`)' };
-  let data: unknown;
-  try {
-    const yaml = await loadYaml();
-    data = yaml.parse(parts.yaml, { schema: 'failsafe' });
-  } catch (error) {
-    return { ok: false, reason: `front matter is not valid YAML: ${firstLine(error)}` };
+  let data: unknown = parseSimpleFrontMatter(parts.yaml);
+  if (data === undefined) {
+    try {
+      const yaml = await loadYaml();
+      data = yaml.parse(parts.yaml, { schema: 'failsafe' });
+    } catch (error) {
+      return { ok: false, reason: `front matter is not valid YAML: ${firstLine(error)}` };
+    }
   }
   if (data === null || typeof data !== 'object' || Array.isArray(data)) {
     return { ok: false, reason: 'front matter is not a YAML mapping' };
   }
   const checked = PacketFrontMatter.safeParse(data);
   if (!checked.success) return { ok: false, reason: `front matter: ${issuesText(checked.error)}` };
-  return { ok: true, front: checked.data, body: parts.body, missingSections: missingSections(parts.body) };
+  return { ok: true, front: checked.data, body: parts.body, missingSections: options.sections === false ? [] : missingSections(parts.body) };
 }
 
 function firstLine(error: unknown): string {

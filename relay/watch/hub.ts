@@ -109,19 +109,23 @@ export class RepoHub extends EventEmitter<HubEvents> {
     return places;
   }
 
+  /**
+   * Watches first, then loads: a change during the load is read right after it.
+   * Until the repo is listed nothing is published; a subscriber's first read covers it.
+   */
   private async add(place: RepoPlace): Promise<void> {
-    let loaded = false;
+    const id = place.info.id;
     const model = new RepoModel(place.info, place.bus, (m) => this.options.log.warn(m), (change) => {
-      if (loaded) this.publish(model, change);
+      if (this.watched.get(id)?.model === model) this.publish(model, change);
     });
-    await model.refresh(allDirty());
-    loaded = true;
-    if (this.closed) return;
     const watcher = new BusWatcher(place.bus, (dirty) => void model.refresh(dirty).catch((e) => this.options.log.error(e, place.info.path)), this.options.pollMs);
-    this.watched.set(place.info.id, { model, watcher });
     watcher.start();
-    // Anything that landed between the first read and the watchers starting.
     await model.refresh(allDirty());
+    if (this.closed) {
+      watcher.close();
+      return;
+    }
+    this.watched.set(id, { model, watcher });
   }
 
   /** Runs synchronously inside the model's step: listeners see changes in log order, once. */

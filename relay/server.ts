@@ -27,6 +27,7 @@ import { startWatch } from './watch';
 import { startCommanders } from './commanders/index';
 import { agentAdapter, startJobs } from './jobs/index';
 import { startPush } from './push';
+import { startPermissions } from './permissions';
 import { type RelayOptions, type ResolvedOptions, resolveOptions } from './options';
 
 export const RELAY_VERSION = version;
@@ -68,6 +69,7 @@ export async function createRelay(opts: RelayOptions = {}): Promise<Relay> {
   services.hub = await startWatch(services);
   services.commanders = startCommanders(services, { adapter: () => agentAdapter(options.dataDir) });
   services.jobs = startJobs(services, { adapter: () => agentAdapter(options.dataDir) });
+  services.permissions = startPermissions(services);
   services.push = startPush(services); // keep last: it listens to the services above
 
   const dedupe = new DedupeStore(path.join(options.dataDir, 'dedupe'));

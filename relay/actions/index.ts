@@ -18,6 +18,7 @@ import {
   commanderAddReference, commanderCreate, commanderDelete, commanderMessage, commanderOutputRead, commanderReplace, withCommanderList,
 } from './commander-actions';
 import { taskRun } from './task-run';
+import { permissionDecide, withPermissionList } from './permission-decide';
 
 export interface ActionContext {
   services: RelayServices;
@@ -38,7 +39,7 @@ function unavailable(feature: string): Handler<unknown> {
 }
 
 export const reads: { [K in ReadType]: Handler<Extract<ReadFrame, { type: K }>> } = {
-  subscribe: withCommanderList(subscribe),
+  subscribe: withPermissionList(withCommanderList(subscribe)),
   'task.diff': taskDiffRead,
   'task.detail': taskDetailRead,
   'task.timeline': taskTimelineRead,
@@ -61,7 +62,7 @@ export const actions: { [K in ActionType]: Handler<Extract<ActionFrame, { type: 
   'commander.replace': commanderReplace,
   'commander.addReference': commanderAddReference,
   'commander.delete': commanderDelete,
-  'permission.decide': unavailable('permission requests'),
+  'permission.decide': permissionDecide,
   'device.rename': deviceRename,
   'device.revoke': deviceRevoke,
   'push.subscribe': pushSubscribe,

@@ -1,0 +1,42 @@
+// `POST /api/permissions` (PERM-1): a local hook (hook credential) asks for a
+// person's decision and long-polls until there is one. The same `key` finds the
+// same request again, so a hook retrying after a relay restart gets its answer.
+import type * as http from 'node:http';
+import { CommandrError } from '../../protocol/wire/errors';
+import { PermissionAsk } from '../../protocol/wire/http';
+import type { RelayServices } from '../context';
+import { bearerToken, readJson, sendJson } from '../http/respond';
+import { tokenMatches } from '../live/hook-token';
+import { PermissionService } from './service';
+import { requestIdFor } from './store';
+
+export const PERMISSION_BODY_LIMIT = 128 * 1024;
+
+export async function postPermission(services: RelayServices, hookToken: string, req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
+  if (!tokenMatches(bearerToken(req), hookToken)) {
+    req.resume();
+    throw new CommandrError('E_UNAUTHORIZED', 'permission requests need the hook credential (Authorization: Bearer <dataDir/hook-token>)');
+  }
+  const permissions = services.permissions;
+  if (!(permissions instanceof PermissionService)) throw new CommandrError('E_UNAVAILABLE', 'permission requests are not available');
+  const parsed = PermissionAsk.safeParse(await readJson(req, PERMISSION_BODY_LIMIT));
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new CommandrError('E_BAD_FRAME', `permission ask: ${issue?.path.join('.') || '(body)'}: ${issue?.message ?? 'invalid'}`);
+  }
+  await new Promise<void>((resolve) => {
+    let cancel = () => {};
+    const gone = () => {
+      // The hook went away (it retries with the same key): stop waiting, keep the request.
+      cancel();
+      resolve();
+    };
+    res.once('close', gone);
+    const id = requestIdFor(parsed.data.key);
+    cancel = permissions.ask(parsed.data, (answer) => {
+      res.off('close', gone);
+      if (!res.writableEnded && !res.destroyed) sendJson(res, 200, { id, ...answer });
+      resolve();
+    }).cancel;
+  });
+}

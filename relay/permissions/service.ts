@@ -1,0 +1,175 @@
+// PermissionService (PERM-n): pending tool calls waiting for a person. A hook's
+// ask creates (or, by its key, finds again) a request; every paired device sees
+// it; the first valid decision wins; no decision by `expiresAt` denies it.
+import type { LiveEvent } from '../../protocol/live-events';
+import { CommandrError } from '../../protocol/wire/errors';
+import type { ServerFrame } from '../../protocol/wire/frames';
+import type { PermissionAnswer, PermissionAsk } from '../../protocol/wire/http';
+import type { PermissionDecision, PermissionRequestView } from '../../protocol/wire/views';
+import { appendAudit } from './audit';
+import { type PermissionRecord, PermissionFiles, requestIdFor, type SessionGrant } from './store';
+
+export const DEFAULT_PERMISSION_TIMEOUT_MS = 120_000;
+/** Decided requests still listed to a newly subscribed client (so "expired" can be shown). */
+export const RECENT_MS = 10 * 60 * 1000;
+
+export interface PermissionDeps {
+  dataDir: string;
+  broadcast(frame: ServerFrame): void;
+  /** A push notification for a new request (optional: push may be off). */
+  notify?(view: PermissionRequestView): void;
+  /** A line in the session's timeline (a live event). */
+  timeline?(event: LiveEvent): void;
+  /** The repo a working directory belongs to, if the relay knows it. */
+  repoOf?(cwd: string): string | null;
+  now?(): number;
+}
+
+type Waiter = (answer: PermissionAnswer) => void;
+
+export function timeoutReason(ms: number): string {
+  return `No one answered on the phone within ${Math.round(ms / 1000)} s; the request was denied. Ask the person to allow it, or continue without this step.`;
+}
+
+export class PermissionService {
+  private readonly files: PermissionFiles;
+  private readonly records = new Map<string, PermissionRecord>();
+  private readonly waiters = new Map<string, Set<Waiter>>();
+  private readonly timers = new Map<string, NodeJS.Timeout>();
+  private grants: SessionGrant[];
+  private readonly now: () => number;
+
+  constructor(private readonly deps: PermissionDeps) {
+    this.now = deps.now ?? Date.now;
+    this.files = new PermissionFiles(deps.dataDir);
+    this.grants = this.files.loadGrants();
+    for (const record of this.files.loadAll(this.now())) {
+      this.records.set(record.view.id, record);
+      if (record.view.status === 'pending') this.schedule(record);
+    }
+  }
+
+  /** Finds or creates the request for `ask`; `onAnswer` fires once it is decided (maybe at once). Returns the id and an unsubscribe. */
+  ask(ask: PermissionAsk, onAnswer: Waiter): { id: string; cancel(): void } {
+    const id = requestIdFor(ask.key);
+    const record = this.records.get(id) ?? this.create(id, ask);
+    if (record.answer) {
+      onAnswer(record.answer);
+      return { id, cancel: () => {} };
+    }
+    const set = this.waiters.get(id) ?? new Set<Waiter>();
+    set.add(onAnswer);
+    this.waiters.set(id, set);
+    return { id, cancel: () => set.delete(onAnswer) };
+  }
+
+  /** Applies a device's decision; the first one wins (PERM-3). */
+  decide(device: { id: string; name: string }, id: string, decision: PermissionDecision, reason?: string): PermissionRequestView {
+    const record = this.records.get(id);
+    if (!record) throw new CommandrError('E_NOT_FOUND', `no permission request ${id}`);
+    if (record.view.status === 'pending' && Date.parse(record.view.expiresAt) <= this.now()) this.expire(id);
+    if (record.view.status === 'expired') throw new CommandrError('E_EXPIRED', `request ${id} expired at ${record.view.expiresAt}; it was denied`);
+    if (record.view.status !== 'pending') {
+      throw new CommandrError('E_CONFLICT', `request ${id} was already ${record.view.status} by ${record.view.decidedBy ?? 'someone'}`);
+    }
+    const allow = decision !== 'deny';
+    const said = reason?.trim() ? `: ${reason.trim()}` : '';
+    const text = allow
+      ? `Allowed by ${device.name} on the phone${decision === 'allow-session' ? ' for the rest of this session' : ''}${said}`
+      : `Denied by ${device.name} on the phone${said || '. Do not retry this; choose another approach or ask the person.'}`;
+    if (decision === 'allow-session') this.addGrant(record, device.name);
+    this.settle(record, allow ? 'allowed' : 'denied', { decision: allow ? 'allow' : 'deny', reason: text, by: device.name });
+    appendAudit(this.deps.dataDir, { kind: 'permission.decision', request: id, decision, by: { device: device.id, name: device.name }, reason: text });
+    return record.view;
+  }
+
+  /** Pending requests and those decided in the last few minutes, newest first. */
+  list(): PermissionRequestView[] {
+    const since = this.now() - RECENT_MS;
+    return [...this.records.values()]
+      .map((r) => r.view)
+      .filter((v) => v.status === 'pending' || Date.parse(v.expiresAt) >= since || Date.parse(v.createdAt) >= since)
+      .sort((a, b) => b.createdAt.localeCompare(a.createdAt));
+  }
+
+  get(id: string): PermissionRequestView | undefined {
+    return this.records.get(id)?.view;
+  }
+
+  close(): void {
+    for (const timer of this.timers.values()) clearTimeout(timer);
+    this.timers.clear();
+    this.waiters.clear();
+  }
+
+  private create(id: string, ask: PermissionAsk): PermissionRecord {
+    const now = this.now();
+    const timeoutMs = ask.timeoutMs ?? DEFAULT_PERMISSION_TIMEOUT_MS;
+    const view: PermissionRequestView = {
+      id, session: ask.session, task: ask.task ?? null, agent: ask.agent ?? null, repo: this.deps.repoOf?.(ask.cwd) ?? null,
+      tool: ask.tool, summary: ask.summary, detail: ask.detail ?? null, cwd: ask.cwd,
+      createdAt: new Date(now).toISOString(), expiresAt: new Date(now + timeoutMs).toISOString(),
+      status: 'pending', decidedBy: null, reason: null,
+    };
+    const record: PermissionRecord = { view, key: ask.key, prefix: ask.prefix ?? null, answer: null };
+    this.records.set(id, record);
+    appendAudit(this.deps.dataDir, { kind: 'permission.request', request: id, session: view.session, task: view.task, agent: view.agent, tool: view.tool, summary: view.summary, cwd: view.cwd });
+    const grant = this.grantFor(record);
+    if (grant) {
+      const reason = `Allowed for this session by ${grant.by} on the phone`;
+      this.settle(record, 'allowed', { decision: 'allow', reason, by: grant.by }, { quiet: true });
+      appendAudit(this.deps.dataDir, { kind: 'permission.decision', request: id, decision: 'allow-session', by: null, reason: `${reason} (remembered)` });
+      return record;
+    }
+    this.files.save(record);
+    this.deps.broadcast({ type: 'permission.request', request: view });
+    this.deps.notify?.(view);
+    this.schedule(record);
+    return record;
+  }
+
+  private schedule(record: PermissionRecord): void {
+    const wait = Math.max(0, Date.parse(record.view.expiresAt) - this.now());
+    const timer = setTimeout(() => this.expire(record.view.id), wait);
+    timer.unref?.();
+    this.timers.set(record.view.id, timer);
+  }
+
+  private expire(id: string): void {
+    const record = this.records.get(id);
+    if (!record || record.view.status !== 'pending') return;
+    const waited = Date.parse(record.view.expiresAt) - Date.parse(record.view.createdAt);
+    const reason = timeoutReason(waited);
+    this.settle(record, 'expired', { decision: 'deny', reason, by: null });
+    appendAudit(this.deps.dataDir, { kind: 'permission.decision', request: id, decision: 'expired', by: null, reason });
+  }
+
+  /** Records the outcome, persists it, tells every device and the waiting hook. */
+  private settle(record: PermissionRecord, status: PermissionRequestView['status'], answer: PermissionAnswer, options: { quiet?: boolean } = {}): void {
+    record.view = { ...record.view, status, decidedBy: answer.by, reason: answer.reason };
+    record.answer = answer;
+    clearTimeout(this.timers.get(record.view.id));
+    this.timers.delete(record.view.id);
+    this.files.save(record);
+    if (!options.quiet) this.deps.broadcast({ type: 'permission.request', request: record.view });
+    this.deps.timeline?.({
+      v: 1, session: record.view.session, kind: 'other', ok: answer.decision === 'allow',
+      summary: `${status === 'expired' ? 'Permission expired' : answer.decision === 'allow' ? 'Permission allowed' : 'Permission denied'}: ${record.view.summary}`.slice(0, 300),
+      detail: answer.reason, ...(record.view.agent ? { agent: record.view.agent } : {}), ...(record.view.task ? { task: record.view.task } : {}),
+    });
+    const waiting = this.waiters.get(record.view.id);
+    this.waiters.delete(record.view.id);
+    for (const waiter of waiting ?? []) waiter(answer);
+  }
+
+  private grantFor(record: PermissionRecord): SessionGrant | undefined {
+    const tool = record.view.tool.toLowerCase();
+    return this.grants.find((g) => g.session === record.view.session && g.tool === tool && g.prefix === record.prefix);
+  }
+
+  private addGrant(record: PermissionRecord, by: string): void {
+    if (this.grantFor(record)) return;
+    this.grants = [...this.grants, { session: record.view.session, tool: record.view.tool.toLowerCase(), prefix: record.prefix, at: new Date(this.now()).toISOString(), by }].slice(-1000);
+    this.files.saveGrants(this.grants);
+  }
+}

@@ -10,10 +10,13 @@ import type { Cursor, TaskSummary } from '../../protocol/wire/views';
 import { repoIdOf } from '../../relay/watch/repo-id';
 import { type DeviceClient, connectDevice } from '../helpers/device';
 
+/** The registry file a test relay reads (empty unless a test writes it). */
+export const registryOf = (dataDir: string): string => path.join(dataDir, 'registry');
+
 export async function startRelay(repos: string[], extra: { demo?: boolean; dataDir?: string; logger?: Logger } = {}): Promise<Relay> {
   const dataDir = extra.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'relay-data-'));
   return createRelay({
-    port: 0, host: '127.0.0.1', dataDir, repos, registryFile: path.join(dataDir, 'no-registry'), demo: extra.demo ?? false, logger: extra.logger,
+    port: 0, host: '127.0.0.1', dataDir, repos, registryFile: registryOf(dataDir), demo: extra.demo ?? false, logger: extra.logger,
   });
 }
 

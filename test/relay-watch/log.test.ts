@@ -10,7 +10,7 @@ import { RepoHub } from '../../relay/watch/hub';
 import type { Relay } from '../../relay/server';
 import { git } from '../council/fixtures';
 import { packet } from '../conformance/harness';
-import { type BusRecorder, recordingLogger, repoIdFor, startRelay, subscribedClient } from './fixture';
+import { type BusRecorder, recordingLogger, registryOf, repoIdFor, startRelay, subscribedClient } from './fixture';
 import type { DeviceClient } from '../helpers/device';
 
 let dir: string;
@@ -147,5 +147,22 @@ describe('log follower', () => {
     const snap = await rec.until(() => rec.snapshots[snapshots], 'snapshot after delete');
     expect(snap.tasks.map((x) => x.id).sort()).toEqual(['A-1', 'A-2']);
     expect(snap.resync).toBeUndefined();
+  });
+
+  it('WATCH-8: a repo added to the registry file is watched and sent to subscribers; one removed from it becomes repo.removed', async () => {
+    const { client: c, bus: rec } = await client();
+    const other = path.join(dir, 'other');
+    fs.mkdirSync(other);
+    git(other, 'init', '-q', '-b', 'main');
+    const otherBus = initRepo(other, { gateBin: '/bin/false', registryFile: path.join(dir, 'registry') }).bus;
+    fs.writeFileSync(path.join(otherBus, 'inbox', 'B-1.md'), packet({ id: 'B-1' }));
+    fs.writeFileSync(registryOf(relay.dataDir), `# repos\n${other}\n`);
+    const otherId = repoIdFor(other);
+    const snap = await rec.until(() => rec.snapshots.find((s) => s.repo === otherId), 'snapshot of the registered repo');
+    expect(snap.tasks.map((t) => t.id)).toEqual(['B-1']);
+    appendEvent(otherBus, { event: 'task_progress', task: 'B-1', note: 'in the other repo' });
+    await rec.until(() => rec.events.find((e) => e.repo === otherId), 'event of the registered repo');
+    fs.writeFileSync(registryOf(relay.dataDir), '');
+    await c.next('repo.removed', (f) => f.repo === otherId);
   });
 });

@@ -42,10 +42,15 @@ export function Notifications() {
   }
 
   function toggle(on: boolean) {
+    setState({ phase: 'ready', enabled: on }); // the switch follows the finger; it flips back if this fails
     void run(async () => {
-      if (on) await enablePush(prefs);
-      else await disablePush();
-      setState({ phase: 'ready', enabled: on });
+      try {
+        if (on) await enablePush(prefs);
+        else await disablePush();
+      } catch (error) {
+        setState({ phase: 'ready', enabled: !on });
+        throw error;
+      }
     }, on ? 'Notifications are on for this device.' : 'Notifications are off for this device.');
   }
 

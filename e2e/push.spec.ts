@@ -1,0 +1,175 @@
+// Push in the real app and its real service worker: Settings subscribes (the
+// browser's PushManager.subscribe is replaced by an init script returning keys this
+// test made, since no vendor push service is reachable), a real gate block makes the
+// relay push to the local push service, which decrypts it; the test hands that exact
+// payload to the worker through CDP ServiceWorker.deliverPushMessage, checks the
+// notification, and taps Approve in the worker.
+import { writeFileSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { BrowserContext, Page, Worker } from '@playwright/test';
+import { PushService as LocalPushService, type TestSubscription } from '../test/stand-ins/push-service';
+import { test, expect, controlledByWorker, type RelayFixture } from './fixtures';
+import { approvalToken, requestApproval, startTask } from './task-setup';
+
+let endpoint: LocalPushService;
+let caDir: string;
+
+test.beforeAll(async () => {
+  endpoint = await new LocalPushService().start();
+  caDir = mkdtempSync(path.join(tmpdir(), 'e2e-push-ca-'));
+  writeFileSync(path.join(caDir, 'ca.pem'), endpoint.certificate.cert);
+  process.env.COMMANDR_PUSH_CA = path.join(caDir, 'ca.pem'); // read when the relay fixture starts
+});
+
+test.afterAll(async () => {
+  delete process.env.COMMANDR_PUSH_CA;
+  await endpoint?.close();
+  rmSync(caDir, { recursive: true, force: true });
+});
+
+/** Replaces PushManager so `subscribe` hands back the test's subscription (and remembers the key it was given). */
+async function fakePushManager(page: Page, sub: TestSubscription['json']): Promise<void> {
+  await page.addInitScript((json) => {
+    let current: PushSubscription | null = null;
+    const w = window as unknown as { __pushKey?: string };
+    PushManager.prototype.subscribe = async function (options?: PushSubscriptionOptionsInit) {
+      const key = options?.applicationServerKey as Uint8Array;
+      w.__pushKey = btoa(String.fromCharCode(...new Uint8Array(key))).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+      current = {
+        endpoint: json.endpoint, expirationTime: null, options: { applicationServerKey: key.buffer, userVisibleOnly: true },
+        toJSON: () => json, unsubscribe: async () => { current = null; return true; }, getKey: () => null,
+      } as unknown as PushSubscription;
+      return current;
+    };
+    PushManager.prototype.getSubscription = async () => current;
+    const ask = Notification.requestPermission.bind(Notification);
+    const counted = window as unknown as { __permissionAsks: number };
+    counted.__permissionAsks = 0;
+    Notification.requestPermission = (() => { counted.__permissionAsks++; return ask(); }) as typeof Notification.requestPermission;
+  }, sub);
+}
+
+/** Turns notifications on in Settings, as a person would. */
+async function enableNotifications(page: Page, context: BrowserContext, env: RelayFixture, sub: TestSubscription): Promise<void> {
+  await context.grantPermissions(['notifications'], { origin: env.url });
+  await page.getByTestId('nav-settings').click();
+  await controlledByWorker(page);
+  await expect(page.getByTestId('notifications-toggle')).not.toBeChecked();
+  expect(await page.evaluate(() => (window as unknown as { __permissionAsks: number }).__permissionAsks)).toBe(0);
+  await page.getByTestId('notifications-toggle').click();
+  await expect(page.getByTestId('notifications-message')).toHaveText('Notifications are on for this device.');
+  expect(await page.evaluate(() => (window as unknown as { __permissionAsks: number }).__permissionAsks)).toBe(1);
+  const key = await page.evaluate(() => (window as unknown as { __pushKey?: string }).__pushKey);
+  const vapid = (await (await fetch(`${env.url}/api/push/key`)).json()) as { publicKey: string };
+  expect(key).toBe(vapid.publicKey);
+  const push = env.relay.services.push as unknown as { hasDevice(id: string): boolean };
+  const [device] = env.relay.services.devices.list();
+  expect(push.hasDevice(device!.id)).toBe(true);
+  expect(endpoint.for(sub.id)).toEqual([]);
+}
+
+/** The app goes to the background: the relay stops treating this device as looking. */
+async function hideApp(page: Page): Promise<void> {
+  await page.evaluate(() => {
+    Object.defineProperty(document, 'visibilityState', { value: 'hidden', configurable: true });
+    document.dispatchEvent(new Event('visibilitychange'));
+  });
+}
+
+/** Delivers `data` to the page origin's service worker the way the browser's push service would. */
+async function deliverPush(page: Page, origin: string, data: string): Promise<void> {
+  const cdp = await page.context().newCDPSession(page);
+  const registration = new Promise<string>((resolve) => {
+    cdp.on('ServiceWorker.workerRegistrationUpdated', ({ registrations }) => {
+      const mine = registrations.find((r: { scopeURL: string; isDeleted: boolean }) => r.scopeURL.startsWith(origin) && !r.isDeleted);
+      if (mine) resolve(mine.registrationId);
+    });
+  });
+  await cdp.send('ServiceWorker.enable');
+  await cdp.send('ServiceWorker.deliverPushMessage', { origin, registrationId: await registration, data });
+  await cdp.detach();
+}
+
+/**
+ * Delivers until the worker shows a notification with `tag`: under load a CDP push to a
+ * worker that is just being started can be dropped (a real push service retries too).
+ */
+async function deliverUntilShown(page: Page, origin: string, data: string, tag: string): Promise<Worker> {
+  const sw = worker(page.context());
+  await expect.poll(async () => {
+    if ((await shown(sw, tag)).length === 0) await deliverPush(page, origin, data);
+    return (await shown(sw, tag)).length;
+  }, { timeout: 20_000, intervals: [500, 1000, 2000] }).toBe(1);
+  return sw;
+}
+
+function worker(context: BrowserContext): Worker {
+  const [sw] = context.serviceWorkers();
+  if (!sw) throw new Error('no service worker');
+  return sw;
+}
+
+async function shown(sw: Worker, tag: string) {
+  return sw.evaluate(async (t) => {
+    const list = await (self as unknown as ServiceWorkerGlobalScope).registration.getNotifications({ tag: t });
+    return list.map((n) => ({ title: n.title, body: n.body, tag: n.tag, actions: (n as Notification & { actions: { action: string; title: string }[] }).actions.map((a) => ({ action: a.action, title: a.title })), data: n.data }));
+  }, tag);
+}
+
+/** Taps a button of the notification with `tag` (a notificationclick in the worker itself). */
+async function tap(sw: Worker, tag: string, action: string): Promise<void> {
+  await sw.evaluate(async ([t, a]) => {
+    const scope = self as unknown as ServiceWorkerGlobalScope;
+    const [n] = await scope.registration.getNotifications({ tag: t });
+    if (!n) throw new Error(`no notification tagged ${t}`);
+    scope.dispatchEvent(new NotificationEvent('notificationclick', { notification: n, action: a }));
+  }, [tag, action] as const);
+}
+
+test('PUSH-4, PUSH-6: permission is asked only on turning notifications on; a gate block reaches the phone as an actionable notification; Approve in the worker writes the digest-bound token and the commit passes', async ({ paired: page, context, relayEnv }) => {
+  const sub = endpoint.subscribe();
+  await fakePushManager(page, sub.json);
+  await page.reload();
+  await enableNotifications(page, context, relayEnv, sub);
+  await hideApp(page);
+
+  const task = startTask(relayEnv, 'T-31', 'Push me');
+  requestApproval(relayEnv, task, { 'src/push.js': 'export const pushed = true;\n' });
+  const digest = relayEnv.events().find((e) => e.event === 'approval_requested' && e.task === 'T-31')!.digest as string;
+  const received = await endpoint.waitFor((p) => p.subscription === sub.id);
+  const tag = `task:${task.repoId}:T-31`;
+
+  const sw = await deliverUntilShown(page, relayEnv.url, received.text, tag);
+  expect(await shown(sw, tag)).toEqual([{
+    title: `Approve T-31 in ${path.basename(relayEnv.repo)}?`, body: '1 file changed · +1 −0', tag,
+    actions: [{ action: 'approve', title: 'Approve' }, { action: 'deny', title: 'Deny' }],
+    data: expect.objectContaining({ kind: 'approval_requested', data: { repo: task.repoId, task: 'T-31', digest } }),
+  }]);
+
+  await tap(sw, tag, 'approve');
+  await expect.poll(() => approvalToken(relayEnv, 'T-31')).not.toBeNull();
+  expect(JSON.parse(approvalToken(relayEnv, 'T-31')!)).toMatchObject({ digest, by: 'E2E Phone' });
+  await expect.poll(async () => (await shown(sw, tag)).map((n) => n.title)).toEqual(['Approved T-31']);
+  expect(task.commit().code).toBe(0);
+});
+
+test('PUSH-4: Approve on a notification whose change was updated since opens the task with the reason and writes nothing', async ({ paired: page, context, relayEnv }) => {
+  const sub = endpoint.subscribe();
+  await fakePushManager(page, sub.json);
+  await page.reload();
+  await enableNotifications(page, context, relayEnv, sub);
+  await hideApp(page);
+
+  const task = startTask(relayEnv, 'T-32', 'Stale push');
+  requestApproval(relayEnv, task, { 'src/stale.js': 'first\n' });
+  const received = await endpoint.waitFor((p) => p.subscription === sub.id);
+  task.stage({ 'src/stale.js': 'second\n' });
+  const tag = `task:${task.repoId}:T-32`;
+
+  const sw = await deliverUntilShown(page, relayEnv.url, received.text, tag);
+  await tap(sw, tag, 'approve');
+  await expect(page).toHaveURL(`${relayEnv.url}/task?repo=${task.repoId}&id=T-32&notice=E_STALE_DIGEST`);
+  expect(approvalToken(relayEnv, 'T-32')).toBeNull();
+  expect(relayEnv.events().some((e) => e.event === 'approval_granted' && e.task === 'T-32')).toBe(false);
+});

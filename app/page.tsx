@@ -30,17 +30,19 @@ export default function InboxPage() {
     <section aria-labelledby="inbox-title">
       <h1 id="inbox-title" className="visually-hidden">Inbox</h1>
       <QueuedActions />
-      <div className="row" style={{ marginTop: 8 }}>
-        <div className="field" style={{ flex: '1 1 160px' }}>
-          <label htmlFor="inbox-repo">Repository</label>
-          <select id="inbox-repo" data-testid="inbox-repo" value={repo} onChange={(e) => setRepo(e.target.value)}>
-            <option value="">All repositories</option>
-            {repoList.map((r) => (
-              <option key={r.id} value={r.id}>{r.name}{r.demo ? ' (demo)' : ''}</option>
-            ))}
-          </select>
-        </div>
-        <div className="field" style={{ flex: '1 1 160px' }}>
+      <div className="row inbox-filters">
+        {repoList.length > 1 ? (
+          <div className="field">
+            <label htmlFor="inbox-repo">Repository</label>
+            <select id="inbox-repo" data-testid="inbox-repo" value={repo} onChange={(e) => setRepo(e.target.value)}>
+              <option value="">All repositories</option>
+              {repoList.map((r) => (
+                <option key={r.id} value={r.id}>{r.name}{r.demo ? ' (demo)' : ''}</option>
+              ))}
+            </select>
+          </div>
+        ) : null}
+        <div className="field">
           <label htmlFor="inbox-search">Search by id</label>
           <input id="inbox-search" data-testid="inbox-search" type="search" value={query} onChange={(e) => setQuery(e.target.value)} placeholder="e.g. T-12" />
         </div>

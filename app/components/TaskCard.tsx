@@ -16,7 +16,7 @@ export function TaskCard({ task, repoName }: { task: TaskSummary; repoName?: str
         <span className="mono">{task.id}</span>
         {repoName ? <span>{repoName}</span> : null}
         {task.owner ? <span>by {task.owner}</span> : null}
-        {task.pendingApproval ? <span className="pill" data-tone="warn">Needs approval · {task.pendingApproval.files} files</span> : null}
+        {task.pendingApproval ? <span className="pill" data-tone="warn">Needs approval · {task.pendingApproval.files} {task.pendingApproval.files === 1 ? 'file' : 'files'}</span> : null}
         {task.verdict ? (
           <span className="pill" data-tone={task.verdict.verdict === 'PASS' ? 'ok' : 'danger'}>Council {task.verdict.verdict}</span>
         ) : null}

@@ -1,0 +1,47 @@
+// The shell's qualities on every E1 screen: 44 px targets, labelled controls,
+// no sideways scrolling at 200 % text size, dark mode from the system.
+import type { Page } from '@playwright/test';
+import { test, expect } from './fixtures';
+
+async function checkScreen(page: Page): Promise<void> {
+  const problems = await page.evaluate(() => {
+    const out: string[] = [];
+    for (const el of document.querySelectorAll<HTMLElement>('button, a[href], input, select, textarea')) {
+      const box = el.getBoundingClientRect();
+      if (box.width === 0 && box.height === 0) continue; // not shown
+      const inline = el.tagName === 'A' && el.closest('p, li > span');
+      if (!inline && box.height < 44) out.push(`${el.tagName} "${el.textContent?.trim() || el.id}" is ${box.height.toFixed(0)} px tall`);
+      const labelled = el.getAttribute('aria-label') || (el.id && document.querySelector(`label[for="${el.id}"]`)) || el.textContent?.trim();
+      if (!labelled) out.push(`${el.tagName}#${el.id} has no label`);
+    }
+    if (document.documentElement.scrollWidth > innerWidth + 1) out.push(`page scrolls sideways: ${document.documentElement.scrollWidth} > ${innerWidth}`);
+    return out;
+  });
+  expect(problems).toEqual([]);
+}
+
+test('APP-13: Pair, Inbox and Settings have 44 px labelled controls and no sideways scroll at 200 % text size', async ({ page, relayEnv }) => {
+  await page.addInitScript(() => {
+    document.addEventListener('DOMContentLoaded', () => { document.documentElement.style.fontSize = '200%'; });
+  });
+  await page.goto(`${relayEnv.url}/pair#code=${relayEnv.pairingCode()}`);
+  await expect(page.getByTestId('pair-form')).toBeVisible();
+  await checkScreen(page);
+  await page.getByTestId('pair-name').fill('Big Text Phone');
+  await page.getByTestId('pair-submit').click();
+  await expect(page.getByTestId('connection-badge')).toHaveAttribute('data-state', 'live');
+  relayEnv.addPacket('T-a11y-with-a-rather-long-identifier', 'A task with a long title that has to wrap on a phone at double text size');
+  await expect(page.getByTestId('task-card')).toHaveCount(1);
+  await checkScreen(page);
+  await page.getByTestId('nav-settings').click();
+  await expect(page.getByTestId('this-device-name')).toBeVisible();
+  await checkScreen(page);
+});
+
+test.describe('dark', () => {
+  test.use({ colorScheme: 'dark' });
+  test('APP-13: the shell follows the system dark mode', async ({ paired: page }) => {
+    const bg = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+    expect(bg).toBe('rgb(15, 18, 22)');
+  });
+});

@@ -1,16 +1,7 @@
 // A 10,000-line diff on the phone: every line reachable by scrolling, yet never
 // more than 2,000 row elements in the DOM (DIFFVIEW-8).
 import { test, expect } from './fixtures';
-import { openTask, requestApproval, startTask } from './task-setup';
-
-/** Ten files of 1,000 added lines each: 10,000 diff lines, none folded. */
-export function bigChange(): Record<string, string> {
-  const files: Record<string, string> = {};
-  for (let f = 0; f < 10; f++) {
-    files[`src/gen/part-${f}.ts`] = Array.from({ length: 1000 }, (_, i) => `export const value_${f}_${i} = ${i} * ${f} + 1; // line ${i + 1}`).join('\n') + '\n';
-  }
-  return files;
-}
+import { bigChange, openTask, requestApproval, startTask } from './task-setup';
 
 test('DIFFVIEW-8: a 10,000-line diff scrolls end to end with at most 2,000 row elements in the DOM', async ({ paired: page, relayEnv }) => {
   const task = startTask(relayEnv, 'BIG-1', 'Generated constants');

@@ -73,3 +73,12 @@ export async function openTask(page: Page, env: RelayFixture, task: AgentTask): 
   await expect(page.getByTestId('task-screen')).toBeVisible();
   await expect(page.getByTestId('diff-view')).toBeVisible();
 }
+
+/** Ten files of 1,000 added lines each: 10,000 diff lines, none folded. */
+export function bigChange(): Record<string, string> {
+  const files: Record<string, string> = {};
+  for (let f = 0; f < 10; f++) {
+    files[`src/gen/part-${f}.ts`] = Array.from({ length: 1000 }, (_, i) => `export const value_${f}_${i} = ${i} * ${f} + 1; // line ${i + 1}`).join('\n') + '\n';
+  }
+  return files;
+}

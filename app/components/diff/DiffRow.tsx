@@ -6,7 +6,7 @@ import { memo, useRef, type PointerEvent, type ReactNode } from 'react';
 import type { DiffLine } from './parse';
 import { cardAnchor, lineAnchor, wordSegments, type Cell, type FileView, type Row } from './view-model';
 import type { Highlighter } from './highlight';
-import { languageOf } from './highlight';
+import { languageOf } from './languages';
 import './diff.css';
 
 export interface RowProps {

@@ -1,6 +1,7 @@
 // Syntax highlighting, loaded with a dynamic import after the diff's first
 // paint (DIFFVIEW-8): highlight.js core plus a few languages, each its own chunk.
 import type { HLJSApi, LanguageFn } from 'highlight.js';
+import { languageOf } from './languages';
 
 type Loader = () => Promise<{ default: LanguageFn }>;
 
@@ -18,19 +19,6 @@ const LANGUAGES: Record<string, Loader> = {
   yaml: () => import('highlight.js/lib/languages/yaml'),
   sql: () => import('highlight.js/lib/languages/sql'),
 };
-
-const EXTENSIONS: Record<string, string> = {
-  ts: 'typescript', tsx: 'typescript', mts: 'typescript', cts: 'typescript',
-  js: 'javascript', jsx: 'javascript', mjs: 'javascript', cjs: 'javascript',
-  json: 'json', css: 'css', html: 'xml', xml: 'xml', svg: 'xml', md: 'markdown',
-  py: 'python', go: 'go', rs: 'rust', sh: 'bash', bash: 'bash', yml: 'yaml', yaml: 'yaml', sql: 'sql',
-};
-
-/** The highlight.js language for a path, or null when we do not highlight it. */
-export function languageOf(path: string): string | null {
-  const ext = path.split('.').pop()?.toLowerCase() ?? '';
-  return EXTENSIONS[ext] ?? null;
-}
 
 export interface Highlighter {
   /** HTML with every character of `text` escaped, or null if `lang` is not loaded. */

@@ -79,14 +79,21 @@ export class Commanders extends EventEmitter<CommandersEvents> {
       throw new CommandrError('E_BAD_FRAME', 'name must be 1–80 characters on one line');
     }
     const reference = checkReferencePath(referencePath, this.allowedRoots());
+    const adapter = this.opts.adapter().name;
     const id = newCommanderId();
     const dir = this.store.createDir(id);
     const record: CommanderRecord = {
       id, name: cleanName, referencePaths: [reference], created: new Date().toISOString(),
-      session: null, status: 'starting', waitingFor: null, adapter: this.opts.adapter().name,
+      session: null, status: 'starting', waitingFor: null, adapter,
     };
-    this.store.writeRecord(record);
-    this.store.writeDoc(id, renderClaudeMd(cleanName, id, dir, [reference]));
+    try {
+      this.store.writeRecord(record);
+      this.store.writeDoc(id, renderClaudeMd(cleanName, id, dir, [reference]));
+    } catch (error) {
+      // Nothing half-made: a commander exists whole or not at all.
+      this.store.remove(id);
+      throw error;
+    }
     const entry = this.newEntry(record);
     this.entries.set(id, entry);
     this.publish(entry);

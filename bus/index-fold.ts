@@ -62,8 +62,25 @@ function busOfRepo(repo: string): string | undefined {
   }
 }
 
+/** Compares real paths, so a symlinked route into a bus is caught too. */
 function isInside(file: string, dir: string): boolean {
-  return file === dir || file.startsWith(dir + path.sep);
+  const real = realpathOfNearest(file);
+  return [file, real].some((f) => f === dir || f.startsWith(dir + path.sep));
+}
+
+/** The real path of `file`, resolving its nearest existing ancestor. */
+function realpathOfNearest(file: string): string {
+  let existing = file;
+  const rest: string[] = [];
+  while (!fs.existsSync(existing) && path.dirname(existing) !== existing) {
+    rest.unshift(path.basename(existing));
+    existing = path.dirname(existing);
+  }
+  try {
+    return path.join(fs.realpathSync(existing), ...rest);
+  } catch {
+    return file;
+  }
 }
 
 interface TaskActivity {

@@ -102,6 +102,10 @@ describe('index refresh', () => {
     const inBus = world.tool('index', ['refresh', world.repo], { env: { AGENTS_INDEX_FILE: path.join(world.bus, 'index.json') } });
     expect(inBus.code).toBe(1);
     expect(inBus.stderr).toContain('E_INDEX_IN_BUS');
+    fs.symlinkSync(world.bus, path.join(world.dir, 'bus-link'));
+    const viaLink = world.tool('index', ['refresh', world.repo], { env: { AGENTS_INDEX_FILE: path.join(world.dir, 'bus-link', 'sub', 'index.json') } });
+    expect(viaLink.code).toBe(1);
+    expect(viaLink.stderr).toContain('E_INDEX_IN_BUS');
     expect(snapshot(world.bus)).toEqual(busBefore);
   });
 

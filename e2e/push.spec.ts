@@ -127,7 +127,7 @@ async function tap(sw: Worker, tag: string, action: string): Promise<void> {
   }, [tag, action] as const);
 }
 
-test('PUSH-4, PUSH-6: permission is asked only on turning notifications on; a gate block reaches the phone as an actionable notification; Approve in the worker writes the digest-bound token and the commit passes', async ({ paired: page, context, relayEnv }) => {
+test('PUSH-4, PUSH-6: permission is asked only on turning notifications on; a gate block reaches the phone as an actionable notification; Approve in the worker writes the digest-bound token and the commit passes; tapping the body opens the task', async ({ paired: page, context, relayEnv }) => {
   const sub = endpoint.subscribe();
   await fakePushManager(page, sub.json);
   await page.reload();
@@ -152,6 +152,8 @@ test('PUSH-4, PUSH-6: permission is asked only on turning notifications on; a ga
   expect(JSON.parse(approvalToken(relayEnv, 'T-31')!)).toMatchObject({ digest, by: 'E2E Phone' });
   await expect.poll(async () => (await shown(sw, tag)).map((n) => n.title)).toEqual(['Approved T-31']);
   expect(task.commit().code).toBe(0);
+  await tap(sw, tag, ''); // the body of the confirmation: back to the task
+  await expect(page).toHaveURL(`${relayEnv.url}/task?repo=${task.repoId}&id=T-31`);
 });
 
 test('PUSH-4: Approve on a notification whose change was updated since opens the task with the reason and writes nothing', async ({ paired: page, context, relayEnv }) => {

@@ -24,6 +24,9 @@ export async function postPermission(services: RelayServices, hookToken: string,
     const issue = parsed.error.issues[0];
     throw new CommandrError('E_BAD_FRAME', `permission ask: ${issue?.path.join('.') || '(body)'}: ${issue?.message ?? 'invalid'}`);
   }
+  // No paired device means no one can answer: say so at once, so the hook leaves
+  // the decision to the agent's own permission rules (PERM-10).
+  if (services.devices.list().length === 0) throw new CommandrError('E_UNAVAILABLE', 'no paired device can answer a permission request');
   await new Promise<void>((resolve) => {
     let cancel = () => {};
     const gone = () => {

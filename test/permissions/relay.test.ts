@@ -49,6 +49,15 @@ describe('permission requests on the relay', () => {
     expect(bad.body.error?.code).toBe('E_BAD_FRAME');
   });
 
+  it('PERM-10: with no paired device the ask is refused at once (E_UNAVAILABLE), so the hook leaves the decision to the agent', async () => {
+    const { relay } = await relayWithDevices(0);
+    const started = Date.now();
+    const answer = await ask(relay, askBody());
+    expect(answer.status).toBe(503);
+    expect(answer.body.error?.code).toBe('E_UNAVAILABLE');
+    expect(Date.now() - started).toBeLessThan(1000);
+  });
+
   it('PERM-2: a request reaches every paired device, and permission.list follows subscribe', async () => {
     const { relay, devices } = await relayWithDevices(2);
     const waiting = ask(relay, askBody({ summary: 'touch shown.txt' }));

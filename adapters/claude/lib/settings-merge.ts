@@ -17,24 +17,28 @@ interface HookEntry {
 }
 
 const isOurs = (hook: Record<string, unknown>): boolean => typeof hook.command === 'string' && hook.command.includes(HOOK_MARKER);
+/** The shim a command runs (the last one it names: `detach <shim>` runs <shim>); one event may hold several of ours. */
+const shimOf = (command: unknown): string | undefined =>
+  typeof command === 'string' ? [...command.matchAll(/\/adapters\/claude\/hooks\/([A-Za-z0-9_-]+)/g)].at(-1)?.[1] : undefined;
+const isOursFor = (spec: HookSpec) => (hook: Record<string, unknown>): boolean => isOurs(hook) && shimOf(hook.command) === shimOf(spec.command);
 
 function desiredEntry(spec: HookSpec): HookEntry {
   return { ...(spec.matcher !== undefined ? { matcher: spec.matcher } : {}), hooks: [{ type: 'command', command: spec.command, timeout: spec.timeout }] };
 }
 
 function isDesired(entries: HookEntry[], spec: HookSpec): boolean {
-  const ours = entries.flatMap((e) => (e.hooks ?? []).filter(isOurs).map((h) => ({ e, h })));
+  const ours = entries.flatMap((e) => (e.hooks ?? []).filter(isOursFor(spec)).map((h) => ({ e, h })));
   if (ours.length !== 1) return false;
   const { e, h } = ours[0]!;
   return e.matcher === spec.matcher && e.hooks!.length === 1 && h.type === 'command' && h.command === spec.command && h.timeout === spec.timeout;
 }
 
 /** Entries without our hooks; entries left empty by that are dropped. */
-function withoutOurs(entries: HookEntry[]): HookEntry[] {
+function withoutOurs(entries: HookEntry[], spec: HookSpec): HookEntry[] {
   const out: HookEntry[] = [];
   for (const entry of entries) {
     if (!Array.isArray(entry.hooks)) { out.push(entry); continue; }
-    const kept = entry.hooks.filter((h) => !isOurs(h));
+    const kept = entry.hooks.filter((h) => !isOursFor(spec)(h));
     if (kept.length === entry.hooks.length) out.push(entry);
     else if (kept.length > 0) out.push({ ...entry, hooks: kept });
   }
@@ -54,7 +58,7 @@ export function mergeHooks(settings: Record<string, unknown>, specs: HookSpec[])
   for (const spec of specs) {
     const current = Array.isArray(hooks[spec.event]) ? (hooks[spec.event] as HookEntry[]) : [];
     if (isDesired(current, spec)) continue;
-    hooks[spec.event] = [...withoutOurs(current), desiredEntry(spec)];
+    hooks[spec.event] = [...withoutOurs(current, spec), desiredEntry(spec)];
     changed.push(spec.event);
   }
   return { settings: changed.length > 0 ? { ...settings, hooks } : settings, changed };

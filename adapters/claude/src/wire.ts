@@ -5,6 +5,7 @@ import * as path from 'node:path';
 import { runWire, WireError, writeAtomic, type WireArgs, type WireLine } from '../../lib/wire-report';
 import { hookSpecs } from '../lib/hook-specs';
 import { mergeHooks } from '../lib/settings-merge';
+import { permissionHookSpec } from '../lib/permission-spec';
 
 function readSettings(file: string): { settings: Record<string, unknown>; existed: boolean } {
   let text: string;
@@ -29,7 +30,7 @@ function readSettings(file: string): { settings: Record<string, unknown>; existe
 export function wireClaude({ root, dryRun }: WireArgs): WireLine[] {
   const file = path.join(root, '.claude', 'settings.json');
   const { settings } = readSettings(file);
-  const { settings: merged, changed } = mergeHooks(settings, hookSpecs());
+  const { settings: merged, changed } = mergeHooks(settings, [...hookSpecs(), permissionHookSpec()]);
   if (changed.length === 0) return [{ file, status: 'ok' }];
   if (!dryRun) writeAtomic(file, JSON.stringify(merged, null, 2) + '\n');
   return [{ file, status: dryRun ? 'would fix' : 'fixed', detail: `hooks: ${changed.join(', ')}` }];

@@ -1,0 +1,95 @@
+// The relay half of a permission hook (PERM-HOOK-n): `POST /api/permissions` and
+// long-poll until a person decides. Unreachable at first → undefined within a
+// second (the agent falls back to its own prompt; never an automatic allow). A
+// dropped connection later is retried with the same key until the deadline,
+// which then denies with a reason the agent can read.
+import * as http from 'node:http';
+import * as https from 'node:https';
+import type { PermissionAnswer, PermissionAsk } from '../../protocol/wire/http';
+import { type Env, hookToken, relayUrl } from './env';
+
+export const CONNECT_TIMEOUT_MS = 800;
+const RETRY_MS = 200;
+/** Extra time past the request's own timeout before the hook gives up on the relay. */
+const GRACE_MS = 3000;
+
+type Attempt = { kind: 'answer'; answer: PermissionAnswer } | { kind: 'unreachable' } | { kind: 'dropped' } | { kind: 'refused' };
+
+export function timeoutAnswer(timeoutMs: number): PermissionAnswer {
+  return {
+    decision: 'deny', by: null,
+    reason: `No one answered on the phone within ${Math.round(timeoutMs / 1000)} s; the request was denied. Ask the person to allow it, or continue without this step.`,
+  };
+}
+
+/** The person's answer, or undefined when the relay cannot be asked (no decision). */
+export async function askRelay(ask: PermissionAsk, env: Env = process.env): Promise<PermissionAnswer | undefined> {
+  const token = hookToken(env);
+  if (!token) return undefined;
+  let url: URL;
+  try {
+    url = new URL('/api/permissions', relayUrl(env));
+  } catch {
+    return undefined;
+  }
+  const timeoutMs = ask.timeoutMs ?? 120_000;
+  const deadline = Date.now() + timeoutMs + GRACE_MS;
+  let reached = false;
+  while (Date.now() < deadline) {
+    const attempt = await post(url, token, ask, deadline - Date.now());
+    if (attempt.kind === 'answer') return attempt.answer;
+    if (attempt.kind === 'refused') return undefined;
+    if (attempt.kind === 'unreachable' && !reached) return undefined;
+    reached = true;
+    await new Promise((resolve) => setTimeout(resolve, RETRY_MS));
+  }
+  return timeoutAnswer(timeoutMs);
+}
+
+function post(url: URL, token: string, ask: PermissionAsk, budgetMs: number): Promise<Attempt> {
+  const body = Buffer.from(JSON.stringify(ask), 'utf8');
+  return new Promise((resolve) => {
+    let settled = false;
+    const done = (attempt: Attempt) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(connectTimer);
+      clearTimeout(budgetTimer);
+      request.destroy();
+      resolve(attempt);
+    };
+    const request = (url.protocol === 'https:' ? https : http).request(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'content-length': body.length, authorization: `Bearer ${token}` },
+      rejectUnauthorized: false, // a local relay may use a self-signed certificate; the token is the credential
+      agent: false,
+    });
+    let connected = false;
+    const connectTimer = setTimeout(() => done({ kind: 'unreachable' }), CONNECT_TIMEOUT_MS);
+    const budgetTimer = setTimeout(() => done({ kind: 'dropped' }), Math.max(0, budgetMs));
+    request.on('socket', (socket) => {
+      const onConnect = () => { connected = true; clearTimeout(connectTimer); };
+      if (!socket.connecting) onConnect();
+      else socket.once(url.protocol === 'https:' ? 'secureConnect' : 'connect', onConnect);
+    });
+    request.on('response', (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => done(parseAnswer(res.statusCode ?? 0, Buffer.concat(chunks).toString('utf8'))));
+      res.on('error', () => done({ kind: 'dropped' }));
+    });
+    request.on('error', () => done({ kind: connected ? 'dropped' : 'unreachable' }));
+    request.end(body);
+  });
+}
+
+function parseAnswer(status: number, text: string): Attempt {
+  if (status !== 200) return status === 502 ? { kind: 'dropped' } : { kind: 'refused' };
+  try {
+    const value = JSON.parse(text) as Partial<PermissionAnswer>;
+    if ((value.decision === 'allow' || value.decision === 'deny') && typeof value.reason === 'string') {
+      return { kind: 'answer', answer: { decision: value.decision, reason: value.reason, by: typeof value.by === 'string' ? value.by : null } };
+    }
+  } catch { /* fall through */ }
+  return { kind: 'refused' };
+}

@@ -1,0 +1,100 @@
+// The local half of a permission hook (PERM-HOOK-n): load the policy layers for
+// the session's project, find the task's scope, and evaluate one tool call.
+// allow/deny are answered here and never leave the machine; only `ask` goes to the relay.
+import * as crypto from 'node:crypto';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { parse } from 'yaml';
+import { listPackets } from '../../bus/layout';
+import { splitFrontMatter } from '../../bus/packet';
+import { locateGit } from '../../bus/locate';
+import { loadPolicy } from '../../policy/load';
+import { commandPrefix, evaluate, type Policy, type Verdict } from '../../policy/policy';
+import type { PermissionAsk } from '../../protocol/wire/http';
+import { classifyTool } from './classify';
+import { type Env, commandrHome, installRoot } from './env';
+import { taskContext } from './task-context';
+
+export interface PermissionCall {
+  session: string;
+  tool: string;
+  input: Record<string, unknown>;
+  cwd: string;
+  /** The vendor's id of this tool call (stable across retries of the hook). */
+  callId?: string;
+}
+
+export interface Checked {
+  verdict: Verdict;
+  policy: Policy;
+  task?: string;
+  /** The ask to send when `verdict.decision` is `ask`. */
+  ask: PermissionAsk;
+}
+
+export function defaultPolicyFile(root = installRoot()): string {
+  return path.join(root, 'policy', 'default-policy.yaml');
+}
+
+/** The `scope` glob of the task's packet (claimed first, then inbox), if any. */
+export function taskScope(bus: string, task: string): string | undefined {
+  for (const dir of ['claimed', 'inbox'] as const) {
+    for (const name of listPackets(bus, dir)) {
+      if (!name.includes(task)) continue;
+      try {
+        const split = splitFrontMatter(fs.readFileSync(path.join(bus, dir, name), 'utf8'));
+        const front = split ? (parse(split.yaml, { schema: 'failsafe' }) as Record<string, unknown> | null) : null;
+        if (front && front.id === task && typeof front.scope === 'string') return front.scope;
+      } catch { /* an unreadable packet gives no scope */ }
+    }
+  }
+  return undefined;
+}
+
+function repoRoot(cwd: string, env: Env): string | undefined {
+  try {
+    return locateGit(cwd, env as NodeJS.ProcessEnv, false).worktree;
+  } catch {
+    return undefined;
+  }
+}
+
+/** A stable key per tool call: a retry after a relay restart finds the same request. */
+export function askKey(call: PermissionCall): string {
+  const id = call.callId ?? `${call.tool}:${JSON.stringify(call.input)}`;
+  return crypto.createHash('sha256').update(`${call.session}\0${id}`).digest('hex').slice(0, 40);
+}
+
+/** Loads the policy and decides; throws PolicyError when a policy file is wrong. */
+export function checkPermission(call: PermissionCall, env: Env = process.env): Checked {
+  const context = taskContext(call.cwd, env);
+  const root = context?.worktree ?? repoRoot(call.cwd, env);
+  const policy = loadPolicy({
+    defaultFile: defaultPolicyFile(), home: commandrHome(env), repo: root,
+    agentCommands: env.AGENT_COMMANDS, timeoutMs: env.COMMANDR_PERMISSION_TIMEOUT_MS,
+  });
+  const task = context?.task ?? (env.COMMANDR_TASK?.trim() || undefined);
+  const scope = context ? taskScope(context.bus, context.task) : undefined;
+  const verdict = evaluate(policy, { tool: call.tool, input: call.input, cwd: call.cwd, root, task, scope });
+  const command = typeof call.input.command === 'string' ? call.input.command : undefined;
+  const detail = command ?? editDetail(call.input) ?? JSON.stringify(call.input, null, 2);
+  const ask: PermissionAsk = {
+    session: call.session.slice(0, 256), tool: call.tool.slice(0, 256), cwd: call.cwd.slice(0, 4096),
+    summary: classifyTool({ tool: call.tool, input: call.input }, []).summary.slice(0, 2000),
+    detail: detail.slice(0, 64 * 1024), key: askKey(call), timeoutMs: policy.timeoutMs,
+    prefix: (command !== undefined ? commandPrefix(command) : '').slice(0, 512) || undefined,
+    ...(task ? { task: task.slice(0, 128) } : {}),
+    ...(env.COMMANDR_AGENT_ID?.trim() ? { agent: env.COMMANDR_AGENT_ID.trim().slice(0, 256) } : {}),
+  };
+  return { verdict, policy, task, ask };
+}
+
+/** A small unified diff for an edit (old → new text), or the content being written. */
+function editDetail(input: Record<string, unknown>): string | undefined {
+  const file = [input.file_path, input.filePath, input.path].find((v): v is string => typeof v === 'string') ?? 'file';
+  const before = [input.old_string, input.oldString].find((v): v is string => typeof v === 'string');
+  const after = [input.new_string, input.newString, input.content].find((v): v is string => typeof v === 'string');
+  if (after === undefined) return undefined;
+  const lines = (text: string, mark: string) => text.split('\n').slice(0, 200).map((l) => `${mark}${l}`);
+  return [`--- ${file}`, `+++ ${file}`, '@@', ...(before !== undefined ? lines(before, '-') : []), ...lines(after, '+')].join('\n');
+}

@@ -4,6 +4,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { writeAnnotation, markConsumed } from '../../bus/annotations';
 import { appendEvent } from '../../bus/event-log';
 import { initRepo } from '../../bus/init';
 import { RepoHub } from '../../relay/watch/hub';
@@ -164,5 +165,14 @@ describe('log follower', () => {
     await rec.until(() => rec.events.find((e) => e.repo === otherId), 'event of the registered repo');
     fs.writeFileSync(registryOf(relay.dataDir), '');
     await c.next('repo.removed', (f) => f.repo === otherId);
+  });
+
+  it('WATCH-9: an annotation marked consumed (no event) updates the task summary counts', async () => {
+    const { bus: rec } = await client();
+    const written = writeAnnotation(bus, { task: 'A-1', turn: 1, body: 'note for the agent' });
+    await rec.task(repoId, 'A-1', (t) => t.annotations.unconsumed === 1);
+    markConsumed(bus, 'A-1', written.path);
+    const t = await rec.task(repoId, 'A-1', (x) => x.annotations.unconsumed === 0);
+    expect(t.annotations.total).toBe(1);
   });
 });

@@ -27,6 +27,22 @@ test('APP-4: a note written offline is queued, then applied exactly once when th
   expect(relayEnv.events().filter((e) => e.event === 'task_annotation' && e.task === 'T-note')).toHaveLength(1);
 });
 
+/** The watched repo's id as the app holds it (from the saved state in IndexedDB). */
+async function repoIdOf(page: import('@playwright/test').Page): Promise<string> {
+  return page.evaluate(async () => {
+    const db = await new Promise<IDBDatabase>((resolve, reject) => {
+      const r = indexedDB.open('commandr');
+      r.onsuccess = () => resolve(r.result);
+      r.onerror = () => reject(r.error);
+    });
+    const state = await new Promise<{ repos: Record<string, unknown> }>((resolve) => {
+      const r = db.transaction('snapshot').objectStore('snapshot').get('state');
+      r.onsuccess = () => resolve(r.result);
+    });
+    return Object.keys(state.repos)[0]!;
+  });
+}
+
 test('APP-9: reloading with no network opens the app from the service worker with the last data', async ({ paired: page, relayEnv, context }) => {
   relayEnv.addPacket('T-cached', 'Seen before going offline');
   await expect(page.getByTestId('task-card').filter({ hasText: 'T-cached' })).toBeVisible();
@@ -40,6 +56,13 @@ test('APP-9: reloading with no network opens the app from the service worker wit
   // Another route, never visited, also opens offline.
   await page.goto(`${relayEnv.url}/settings`);
   await expect(page.getByTestId('this-device-name')).toHaveText('E2E Phone');
+  // A task link (query string) opens from the cached task route.
+  await page.goto(`${relayEnv.url}/task?repo=${await repoIdOf(page)}&id=T-cached`);
+  await expect(page.getByTestId('task-screen')).toBeVisible();
+  await expect(page.getByTestId('connection-badge')).toHaveAttribute('data-state', 'offline');
+  // Any other address opens the app shell rather than the browser's offline error.
+  await page.goto(`${relayEnv.url}/no-such-page`);
+  await expect(page.getByTestId('connection-badge')).toBeVisible();
   await context.setOffline(false);
 });
 

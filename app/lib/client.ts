@@ -60,14 +60,20 @@ export function startClient(): Client {
   });
   client = { store, connection, outbox, signer, restart: () => { connection.stop(); connection.start(); } };
 
-  void hydrate(store).then(() => outbox.list()).then((items) => store.dispatch({ type: 'local.outbox', items }));
   persistOnChange(store);
   watchBrowser(connection);
   // The worker flushed the outbox while this page was away: show what is left.
   navigator.serviceWorker?.addEventListener('message', (event) => {
     if ((event.data as { type?: string } | null)?.type === 'commandr.outbox') void outbox.list().then((items) => store.dispatch({ type: 'local.outbox', items }));
   });
-  void signer().then((s) => (s ? connection.start() : store.dispatch({ type: 'local.connection', state: 'unpaired' })));
+  // Saved state first: the subscribe then carries its cursors, and no late hydrate can
+  // bring back a repo the relay has dropped meanwhile.
+  void hydrate(store)
+    .then(() => outbox.list())
+    .then((items) => store.dispatch({ type: 'local.outbox', items }))
+    .catch(() => undefined)
+    .then(signer)
+    .then((s) => (s ? connection.start() : store.dispatch({ type: 'local.connection', state: 'unpaired' })));
   return client;
 }
 

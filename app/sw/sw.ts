@@ -3,7 +3,8 @@
 // cache so the app opens offline, and flushes the outbox by Background Sync when the
 // page is closed. The relay's API and socket are never cached.
 import { cleanupOutdatedCaches, matchPrecache, precacheAndRoute, type PrecacheEntry } from 'workbox-precaching';
-import { setCatchHandler } from 'workbox-routing';
+import { NavigationRoute, registerRoute, setCatchHandler } from 'workbox-routing';
+import { NetworkOnly } from 'workbox-strategies';
 import { DEVICE_HEADER } from '../../protocol/wire/http';
 import type { ActionFrame } from '../../protocol/wire/frames';
 import { loadDevice } from '../lib/device-key';
@@ -21,7 +22,9 @@ cleanupOutdatedCaches();
 // `/task?repo=…&id=…` is served by the precached task.html: query strings are data, not pages.
 precacheAndRoute(manifest, { cleanURLs: true, directoryIndex: 'index.html', ignoreURLParametersMatching: [/.*/] });
 
-// An uncached navigation offline still opens the app (the Inbox shell), never the browser's error page.
+// Other navigations go to the network (the relay's 404 page online)…
+registerRoute(new NavigationRoute(new NetworkOnly()));
+// …and an uncached navigation offline still opens the app (the Inbox shell), never the browser's error page.
 setCatchHandler(async ({ request }) => {
   if (request.mode === 'navigate') return (await matchPrecache('/index.html')) ?? Response.error();
   return Response.error();

@@ -1,6 +1,8 @@
 // The OpenCode plugin `wire` writes to `.opencode/plugin/commandr.js` (WIREUP-n): a thin
 // shim that forwards OpenCode's events to commandr's node hook. Turn-end work runs in a
 // detached process because `opencode run` exits without awaiting plugin handlers.
+import { PERMISSION_CHECK, PERMISSION_HELPER } from './plugin-permission';
+
 export const PLUGIN_MARKER = '// commandr plugin';
 
 export function pluginSource(node: string, hook: string): string {
@@ -12,6 +14,7 @@ import { spawn, spawnSync } from 'node:child_process';
 const NODE = ${JSON.stringify(node)};
 const HOOK = ${JSON.stringify(hook)};
 const MAX_OUTPUT = 4000;
+${PERMISSION_HELPER}
 
 function fire(event, data) {
   try {
@@ -63,7 +66,7 @@ export const Commandr = async ({ directory, worktree }) => {
       } catch {}
     },
     'tool.execute.before': async (input, output) => {
-      try { fire('tool-start', { session: input.sessionID, cwd, tool: input.tool, args: output.args || {} }); } catch {}
+      try { fire('tool-start', { session: input.sessionID, cwd, tool: input.tool, args: output.args || {} }); } catch {}${PERMISSION_CHECK}
     },
     'tool.execute.after': async (input, output) => {
       try {

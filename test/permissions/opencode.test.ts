@@ -1,0 +1,69 @@
+// Permission prompts answered from a phone through the OpenCode plugin, with the
+// REAL OpenCode CLI against the OpenAI-compatible stand-in and a real relay.
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startOpenAiChat, type OpenAiChat, type ScriptedToolCall } from '../stand-ins/openai-chat';
+import {
+  adapterBin, cleanup, makeHome, makeRepo, OPENCODE_BIN, opencodeEnv, runProcess, startRelay, type Home, type TestRelay,
+} from '../adapters/harness';
+import { connectDevice, type DeviceClient } from '../helpers/device';
+
+let api: OpenAiChat;
+let relay: TestRelay;
+let h: Home;
+let repo: string;
+let phone: DeviceClient;
+
+beforeAll(async () => {
+  api = await startOpenAiChat();
+  h = makeHome();
+  relay = await startRelay(h.commandrHome);
+  ({ repo } = makeRepo());
+  const wired = await runProcess(adapterBin('opencode', 'wire'), [repo], { cwd: repo, env: { PATH: process.env.PATH } });
+  expect(wired.code, wired.stderr).toBe(0);
+  phone = await connectDevice(relay.relay, 'phone');
+}, 60_000);
+
+afterAll(async () => {
+  await phone?.close();
+  await api.close();
+  await cleanup();
+});
+
+function plan(calls: ScriptedToolCall[]): void {
+  let next = 0;
+  api.setReply((r) => {
+    if (!Array.isArray(r.body?.tools) || r.body.tools.length === 0) return { text: 'side answer' };
+    return next < calls.length ? { toolCalls: [calls[next++]!] } : { text: 'all done' };
+  });
+}
+
+function turn(file: string) {
+  plan([{ name: 'bash', arguments: { command: `touch ${file}`, description: 'make a file' } }]);
+  const from = api.chatRequests().length;
+  const ran = runProcess(OPENCODE_BIN, ['run', 'make the file', '--format', 'json'], { cwd: repo, env: opencodeEnv(h, api.url), timeoutMs: 120_000 });
+  return { ran, modelSaw: () => api.chatRequests().slice(from).map((r) => JSON.stringify(r.body)).join('\n') };
+}
+
+describe('permission step in the OpenCode plugin with the real OpenCode', () => {
+  it('PERM-HOOK-7: the phone allows: the request reaches the device and the file exists afterwards', async () => {
+    const { ran } = turn('oc-allowed.txt');
+    const { request } = await phone.next('permission.request', (f) => f.request.summary.includes('oc-allowed.txt'), 60_000);
+    expect(request).toMatchObject({ tool: 'bash', detail: 'touch oc-allowed.txt', status: 'pending' });
+    await phone.request({ type: 'permission.decide', request: request.id, decision: 'allow' });
+    const done = await ran;
+    expect(done.code, done.stderr).toBe(0);
+    expect(fs.existsSync(path.join(repo, 'oc-allowed.txt'))).toBe(true);
+  }, 120_000);
+
+  it('PERM-HOOK-8: the phone denies: no file, and the reason reaches the model', async () => {
+    const { ran, modelSaw } = turn('oc-denied.txt');
+    const { request } = await phone.next('permission.request', (f) => f.request.summary.includes('oc-denied.txt'), 60_000);
+    await phone.request({ type: 'permission.decide', request: request.id, decision: 'deny', reason: 'keep the tree clean' });
+    const done = await ran;
+    expect(done.code, done.stderr).toBe(0);
+    expect(fs.existsSync(path.join(repo, 'oc-denied.txt'))).toBe(false);
+    expect(modelSaw()).toContain('keep the tree clean');
+  }, 120_000);
+});

@@ -91,3 +91,35 @@ test.describe('with the demo workspace', () => {
     expect(granted()).toHaveLength(1);
   });
 });
+
+test('APP-4: with the app closed, the worker flushes the outbox over POST /api/action on Background Sync, once', async ({ paired: page, relayEnv, context }) => {
+  relayEnv.addPacket('T-sync', 'Synced by the worker');
+  relayEnv.tool('claim');
+  await expect(page.getByTestId('group-in-progress').getByTestId('task-card')).toHaveCount(1);
+  await controlledByWorker(page);
+
+  await context.setOffline(true);
+  await page.getByTestId('task-note').click();
+  await page.getByTestId('note-body').fill('Sent by the worker');
+  await page.getByTestId('note-send').click();
+  await expect(page.getByTestId('queued-item')).toHaveAttribute('data-status', 'queued');
+  await page.goto('about:blank'); // the app is closed: only the worker can send it now
+  await context.setOffline(false);
+
+  const cdp = await context.newCDPSession(page);
+  const registration = new Promise<string>((resolve) => {
+    cdp.on('ServiceWorker.workerRegistrationUpdated', ({ registrations }) => {
+      const reg = registrations.find((r: { scopeURL: string; isDeleted: boolean }) => r.scopeURL.startsWith(relayEnv.url) && !r.isDeleted);
+      if (reg) resolve(reg.registrationId);
+    });
+  });
+  await cdp.send('ServiceWorker.enable');
+  await cdp.send('ServiceWorker.dispatchSyncEvent', { origin: relayEnv.url, registrationId: await registration, tag: 'commandr-outbox', lastChance: false });
+  await expect.poll(() => relayEnv.annotationFiles('T-sync').length).toBe(1);
+
+  // Opening the app again shows nothing left to send, and nothing is sent twice.
+  await page.goto(`${relayEnv.url}/`);
+  await expect(page.getByTestId('connection-badge')).toHaveText('Live');
+  await expect(page.getByTestId('queued-actions')).toHaveCount(0);
+  expect(relayEnv.events().filter((e) => e.event === 'task_annotation' && e.task === 'T-sync')).toHaveLength(1);
+});

@@ -2,7 +2,7 @@
 // git repo made bus-ready with the real bin tools, and a browser paired through the
 // real Pair screen with a code from relay/devices. Specs select by data-testid only.
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { test as base, expect, type Page } from '@playwright/test';
@@ -27,6 +27,8 @@ export interface RelayFixture {
   /** Annotation files written for a task. */
   annotationFiles(task: string): string[];
   pairingCode(): string;
+  /** The built app this relay serves. */
+  appDir: string;
   /** The demo repo's bus (when the `demo` option is on). */
   demoBus: string;
 }
@@ -35,11 +37,13 @@ function git(cwd: string, ...args: string[]): void {
   execFileSync('git', args, { cwd, stdio: 'pipe' });
 }
 
-export const test = base.extend<{ demo: boolean; relayEnv: RelayFixture; paired: Page }>({
+export const test = base.extend<{ demo: boolean; copyApp: boolean; relayEnv: RelayFixture; paired: Page }>({
   /** Serve the relay's demo workspace (a task waiting for approval, a council verdict…) instead of the temp repo. */
   demo: [false, { option: true }],
+  /** Serve a private copy of out/ (for specs that change the built app, e.g. a new worker). */
+  copyApp: [false, { option: true }],
 
-  relayEnv: async ({ demo }, use) => {
+  relayEnv: async ({ demo, copyApp }, use) => {
     const tmp = mkdtempSync(path.join(tmpdir(), 'commandr-e2e-'));
     const repo = path.join(tmp, 'repo');
     const registryFile = path.join(tmp, 'agents-repos');
@@ -52,9 +56,11 @@ export const test = base.extend<{ demo: boolean; relayEnv: RelayFixture; paired:
     const tool = (name: string, args: string[] = []) => execFileSync(path.join(BIN, name), args, { cwd: repo, env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
     tool('commandr', ['init']);
     const bus = path.join(repo, '.agents');
-    const relay = await createRelay({ port: 0, host: '127.0.0.1', dataDir: path.join(tmp, 'data'), repos: demo ? [] : [repo], registryFile: demo ? path.join(tmp, 'no-registry') : registryFile, demo, appDir: path.join(ROOT, 'out') });
+    const appDir = copyApp ? path.join(tmp, 'app') : path.join(ROOT, 'out');
+    if (copyApp) cpSync(path.join(ROOT, 'out'), appDir, { recursive: true });
+    const relay = await createRelay({ port: 0, host: '127.0.0.1', dataDir: path.join(tmp, 'data'), repos: demo ? [] : [repo], registryFile: demo ? path.join(tmp, 'no-registry') : registryFile, demo, appDir });
     await use({
-      relay, url: relay.url, repo, bus, tool,
+      relay, url: relay.url, repo, bus, tool, appDir,
       addPacket(id, title) {
         const text = `---\nid: ${id}\ntype: implementation\nscope: src/**\n---\n# ${title}\n\n## Context\ne2e\n\n## Acceptance criteria\n- works\n\n## Files to touch\n- src/x.js\n\n## Do not touch\n- .agents/\n`;
         writeFileSync(path.join(bus, 'inbox', `${id}.md`), text);

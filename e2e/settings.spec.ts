@@ -1,4 +1,5 @@
 // Settings shows this device and renames it on the relay.
+import { pairDevice } from '../test/helpers/device';
 import { test, expect } from './fixtures';
 
 test('APP-11: settings shows this device and can rename it; the relay keeps the new name', async ({ paired: page, relayEnv }) => {
@@ -22,4 +23,16 @@ test('APP-11: unpairing this device from Settings revokes it on the relay and sh
   await expect(page).toHaveURL(/\/pair$/);
   await expect(page.getByTestId('pair-form')).toBeVisible();
   expect(relayEnv.relay.services.devices.list()).toEqual([]);
+});
+
+test('APP-11: other paired devices are listed and can be revoked from Settings', async ({ paired: page, relayEnv }) => {
+  const tablet = await pairDevice(relayEnv.relay, 'Kitchen Tablet');
+  await page.getByTestId('nav-settings').click();
+  const row = page.getByTestId('device-row').filter({ hasText: 'Kitchen Tablet' });
+  await expect(row).toBeVisible();
+  page.once('dialog', (dialog) => void dialog.accept());
+  await row.getByRole('button', { name: 'Revoke Kitchen Tablet' }).click();
+  await expect(row).toHaveCount(0);
+  expect(relayEnv.relay.services.devices.list().map((d) => d.id)).not.toContain(tablet.id);
+  await expect(page.getByTestId('this-device-name')).toHaveText('E2E Phone');
 });

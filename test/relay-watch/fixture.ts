@@ -7,6 +7,7 @@ import type WebSocket from 'ws';
 import { createRelay, type Relay } from '../../relay/server';
 import type { Logger } from '../../relay/options';
 import type { Cursor, TaskSummary } from '../../protocol/wire/views';
+import { ServerFrame } from '../../protocol/wire/frames';
 import { repoIdOf } from '../../relay/watch/repo-id';
 import { type DeviceClient, connectDevice } from '../helpers/device';
 
@@ -42,7 +43,13 @@ export class BusRecorder {
     ws.on('message', (data) => this.take(JSON.parse(data.toString()) as Record<string, unknown>));
   }
 
+  /** Bus frames that do not match the wire schema (every wait fails while this is not empty). */
+  readonly invalid: string[] = [];
+
   private take(frame: Record<string, unknown>): void {
+    if ((frame.type === 'repo.snapshot' || frame.type === 'bus.events') && !ServerFrame.safeParse(frame).success) {
+      this.invalid.push(JSON.stringify(frame).slice(0, 300));
+    }
     if (frame.type === 'repo.snapshot') {
       const f = frame as { repo: { id: string }; tasks: TaskSummary[]; cursor: Cursor; resync?: boolean };
       this.snapshots.push({ repo: f.repo.id, tasks: f.tasks, cursor: f.cursor, resync: f.resync });
@@ -63,6 +70,7 @@ export class BusRecorder {
   async until<T>(check: () => T | undefined | false, what: string, timeoutMs = 15_000): Promise<T> {
     const deadline = Date.now() + timeoutMs;
     for (;;) {
+      if (this.invalid.length > 0) throw new Error(`frames outside the wire schema: ${this.invalid[0]}`);
       const value = check();
       if (value) return value;
       const left = deadline - Date.now();

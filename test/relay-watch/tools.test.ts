@@ -5,6 +5,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Relay } from '../../relay/server';
+import { BusEvent } from '../../protocol/bus/events';
 import { type Install, World, buildInstall, packet } from '../conformance/harness';
 import { bundleCli } from '../council/fixtures';
 import type { DeviceClient } from '../helpers/device';
@@ -62,7 +63,7 @@ describe('relay watch over the real bin tools', () => {
   it('WATCH-1: claim, progress and complete made by the bin tools arrive as typed events with updated summaries', async () => {
     expect(world.tool('claim').code).toBe(0);
     const claim = await bus.event('task_claimed', 'T-1');
-    expect(claim.event).toMatchObject({ event: 'task_claimed', task: 'T-1' });
+    expect(BusEvent.parse(claim.event)).toMatchObject({ event: 'task_claimed', task: 'T-1' });
     expect(claim.cursor.offset).toBeGreaterThan(0);
     await bus.task(repo, 'T-1', (t) => t.state === 'claimed' && t.owner !== null);
     expect(world.tool('progress', ['T-1', 'halfway there']).code).toBe(0);
@@ -70,7 +71,8 @@ describe('relay watch over the real bin tools', () => {
     await bus.task(repo, 'T-1', (t) => t.lastNote === 'halfway there');
     expect(world.tool('complete', [claimed('T-1'), 'fail']).code).toBe(0);
     const done = await bus.event('task_complete', 'T-1');
-    expect(done.event.result).toBe('fail');
+    expect(BusEvent.parse(done.event)).toMatchObject({ result: 'fail' });
+    expect(BusEvent.parse((await bus.event('task_progress', 'T-1')).event)).toMatchObject({ note: 'halfway there' });
     await bus.task(repo, 'T-1', (t) => t.state === 'done' && t.result === 'fail');
   });
 

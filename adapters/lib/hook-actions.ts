@@ -11,6 +11,7 @@ import type { Env } from './env';
 import { injectAnnotations } from './inject';
 import { passthrough, postLive } from './live-post';
 import { taskContext, taskOf } from './task-context';
+import { awaitStarted, markStarted } from './tool-order';
 
 export interface SessionRef {
   session: string;
@@ -61,9 +62,11 @@ export function onPrompt(ref: SessionRef, env: Env, deliver: (block: string) => 
   return ctx ? injectAnnotations(ctx, deliver) : 0;
 }
 
-export async function onToolStart(ref: SessionRef, call: ToolCall, env: Env): Promise<void> {
+/** `callId` (the vendor's id of this tool call) keeps start and end in order; see tool-order.ts. */
+export async function onToolStart(ref: SessionRef, call: ToolCall, env: Env, callId?: string): Promise<void> {
   const { label, ...what } = classifyTool(call, loadChecks(env).checks);
   await postLive(event(ref, env, { ...what, ...(label ? { label } : {}), running: true }), env);
+  markStarted(env, ref.session, callId);
 }
 
 export interface ToolOutcome {
@@ -75,8 +78,9 @@ export interface ToolOutcome {
   failed?: boolean;
 }
 
-export async function onToolEnd(ref: SessionRef, call: ToolCall, outcome: ToolOutcome, env: Env): Promise<void> {
+export async function onToolEnd(ref: SessionRef, call: ToolCall, outcome: ToolOutcome, env: Env, callId?: string): Promise<void> {
   const { label, ...what } = classifyTool(call, loadChecks(env).checks);
+  await awaitStarted(env, ref.session, callId);
   const output = outcome.output ?? '';
   let ok: boolean | undefined = outcome.failed ? false : outcome.exit !== undefined ? outcome.exit === 0 : undefined;
   if (what.kind === 'check' || what.kind === 'test') ok = outcome.failed ? false : judgeCheck(outcome.exit, output);

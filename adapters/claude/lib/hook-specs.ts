@@ -8,13 +8,19 @@ import type { HookSpec } from './settings-merge';
 /** Seconds Claude Code allows a hook; ours return in well under one. */
 export const HOOK_TIMEOUT_S = 10;
 
-const EVENTS: Array<{ event: string; shim: string; matcher?: string }> = [
-  { event: 'UserPromptSubmit', shim: 'user-prompt-submit' },
-  { event: 'PreToolUse', shim: 'pre-tool-use', matcher: '*' },
-  { event: 'PostToolUse', shim: 'post-tool-use', matcher: '*' },
-  { event: 'PostToolUseFailure', shim: 'post-tool-use', matcher: '*' },
-  { event: 'Stop', shim: 'stop' },
-  { event: 'SessionEnd', shim: 'session-end' },
+/**
+ * `detach`: the hook only reports (live events, checkpoints), so it runs in the background
+ * through `hooks/detach` and the agent never waits for node to start. Only the prompt hook,
+ * whose output the agent needs, runs in the foreground. (Claude Code's own `async` hook
+ * option did not run hooks to completion in `-p` mode when tried with 2.1.332.)
+ */
+const EVENTS: Array<{ event: string; shim: string; matcher?: string; detach: boolean }> = [
+  { event: 'UserPromptSubmit', shim: 'user-prompt-submit', detach: false },
+  { event: 'PreToolUse', shim: 'pre-tool-use', matcher: '*', detach: true },
+  { event: 'PostToolUse', shim: 'post-tool-use', matcher: '*', detach: true },
+  { event: 'PostToolUseFailure', shim: 'post-tool-use', matcher: '*', detach: true },
+  { event: 'Stop', shim: 'stop', detach: true },
+  { event: 'SessionEnd', shim: 'session-end', detach: true },
 ];
 
 export function hookShim(shim: string, root = installRoot()): string {
@@ -22,5 +28,9 @@ export function hookShim(shim: string, root = installRoot()): string {
 }
 
 export function hookSpecs(root = installRoot()): HookSpec[] {
-  return EVENTS.map(({ event, shim, matcher }) => ({ event, matcher, command: shQuote(hookShim(shim, root)), timeout: HOOK_TIMEOUT_S }));
+  return EVENTS.map(({ event, shim, matcher, detach }) => {
+    const hook = shQuote(hookShim(shim, root));
+    const command = detach ? `${shQuote(hookShim('detach', root))} ${hook}` : hook;
+    return { event, matcher, command, timeout: HOOK_TIMEOUT_S };
+  });
 }

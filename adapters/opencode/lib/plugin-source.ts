@@ -66,13 +66,13 @@ export const Commandr = async ({ directory, worktree }) => {
       } catch {}
     },
     'tool.execute.before': async (input, output) => {
-      try { fire('tool-start', { session: input.sessionID, cwd, tool: input.tool, args: output.args || {} }); } catch {}${PERMISSION_CHECK}
+      try { fire('tool-start', { session: input.sessionID, cwd, call: input.callID, tool: input.tool, args: output.args || {} }); } catch {}${PERMISSION_CHECK}
     },
     'tool.execute.after': async (input, output) => {
       try {
         const text = typeof output.output === 'string' ? output.output.slice(-MAX_OUTPUT) : '';
         const exit = output.metadata && typeof output.metadata.exit === 'number' ? output.metadata.exit : undefined;
-        fire('tool-end', { session: input.sessionID, cwd, tool: input.tool, args: input.args || {}, output: text, exit });
+        fire('tool-end', { session: input.sessionID, cwd, call: input.callID, tool: input.tool, args: input.args || {}, output: text, exit });
       } catch {}
     },
   };

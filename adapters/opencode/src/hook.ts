@@ -29,10 +29,10 @@ async function handle(event: string, data: Data): Promise<void> {
   switch (event) {
     case 'idle': return onTurnEnd(ref, env);
     case 'end': return onSessionEnd(ref, env);
-    case 'tool-start': return onToolStart(ref, call, env);
+    case 'tool-start': return onToolStart(ref, call, env, str(data.call));
     case 'tool-end': {
       const exit = typeof data.exit === 'number' && Number.isInteger(data.exit) ? data.exit : undefined;
-      return onToolEnd(ref, call, { output: str(data.output), exit }, env);
+      return onToolEnd(ref, call, { output: str(data.output), exit }, env, str(data.call));
     }
     case 'prompt': {
       const ctx = taskContext(cwd, env);

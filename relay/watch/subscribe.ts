@@ -43,6 +43,8 @@ export function deliverHub(services: RelayServices, hub: RepoHub): void {
 export async function subscribe(ctx: TaskActionContext, frame: SubscribeFrame): Promise<{ repos: RepoInfo[] }> {
   const hub = hubOf(ctx.services);
   const cursors = frame.cursors ?? {};
+  // A second subscribe on the same socket starts over from its cursors: no live frame in between.
+  ctx.client?.state.delete(SUBSCRIBED);
   // Read what is already in the logs first so a cursor from just before a restart is valid.
   await Promise.all(hub.repos().map((r) => hub.catchUp(r.id)));
   // From here to the end nothing awaits: what was sent and what will be broadcast meet exactly.

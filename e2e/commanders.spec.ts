@@ -18,7 +18,7 @@ test.afterEach(() => {
   delete process.env.FAKE_ADAPTER_HOME;
 });
 
-test('CMDR-UI-2: start a commander on an allowed root, then CMDR-UI-3: exchange a message with streamed output', async ({ paired: page, relayEnv }) => {
+test('CMDR-UI-2: start a commander on an allowed root; CMDR-UI-3: exchange a message with streamed output; CMDR-UI-4: the waiting state shows', async ({ paired: page, relayEnv }) => {
   await page.getByTestId('nav-commanders').click();
   await expect(page.getByTestId('commanders')).toBeVisible();
   await page.getByTestId('cmdr-new').click();
@@ -47,4 +47,25 @@ test('CMDR-UI-5: deleting asks first, then removes the commander from the list',
   await page.getByTestId('delete-confirm').click();
   await expect(page).toHaveURL(/\/commanders$/);
   await expect(page.getByTestId('cmdr-card')).toHaveCount(0);
+});
+
+test('CMDR-UI-4: a commander whose session is lost needs a new session; the button starts one in the same folder', async ({ paired: page }) => {
+  await page.getByTestId('nav-commanders').click();
+  await page.getByTestId('cmdr-new').click();
+  await page.getByTestId('cmdr-name').fill('Forgetful');
+  await page.getByTestId('cmdr-start').click();
+  await expect(page).toHaveURL(/\/commander\?id=c-/);
+  await expect(page.getByTestId('cmdr-status')).toHaveText(/idle|waiting for you/);
+  await page.getByTestId('cmdr-message').fill('Remember this. FAKE:lose-session');
+  await page.getByTestId('cmdr-send').click();
+  await expect(page.getByTestId('cmdr-output')).toContainText('Remember this.');
+  await expect(page.getByTestId('cmdr-status')).toHaveText(/idle|waiting for you/);
+  await page.getByTestId('cmdr-message').fill('Still there?');
+  await page.getByTestId('cmdr-send').click();
+  await expect(page.getByTestId('cmdr-dead')).toBeVisible();
+  await expect(page.getByTestId('cmdr-status')).toHaveText('needs a new session');
+  await expect(page.getByTestId('cmdr-message')).toHaveCount(0);
+  await page.getByTestId('cmdr-replace').click();
+  await expect(page.getByTestId('cmdr-status')).toHaveText(/starting|running|idle|waiting for you/);
+  await expect(page.getByTestId('cmdr-dead')).toHaveCount(0);
 });

@@ -51,7 +51,7 @@ test('REVIEW-4: a change staged again after the diff loaded is refused as stale,
   await expect(page.getByTestId('diff-digest')).not.toHaveAttribute('data-digest', shown!);
 });
 
-test('DIFFVIEW-7: tapping a line gutter annotates that line; the note lands on the bus with anchor line:<path>:<n>', async ({ paired: page, relayEnv }) => {
+test('DIFFVIEW-7: tapping a line gutter annotates that line; the note lands on the bus with anchor line:<path>:<n>; REVIEW-6: listed as not read yet', async ({ paired: page, relayEnv }) => {
   const task = startTask(relayEnv, 'T-4', 'Three lines');
   requestApproval(relayEnv, task, { 'src/three.js': 'one();\ntwo();\nthree();\n' });
   await openTask(page, relayEnv, task);

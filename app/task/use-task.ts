@@ -4,7 +4,6 @@
 // live session events for the task.
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import type { FileStat } from '../../protocol/bus/diff';
-import type { AnyBusEvent } from '../../protocol/bus/events';
 import type { LiveEvent } from '../../protocol/live-events';
 import type { ServerFrame } from '../../protocol/wire/frames';
 import type { TaskDetail, TaskSummary } from '../../protocol/wire/views';
@@ -12,6 +11,9 @@ import { read } from '../lib/actions';
 import { toClientError, type ClientError } from '../lib/errors';
 import { useRelay, type AppState } from '../lib/store';
 import { assembleDiff, emptyAssembly, type DiffAssembly } from './diff-stream';
+import { busItems, mergeTimeline, type BusEntryLike, type TimelineItem } from './timeline';
+
+export type { TimelineItem };
 
 export type Loadable<T> = { status: 'loading' } | { status: 'ready'; value: T } | { status: 'error'; error: ClientError };
 
@@ -74,10 +76,6 @@ export function useTaskDiff(repo: string, task: string): [Loadable<DiffResult>, 
   return [state, reload];
 }
 
-export type TimelineItem =
-  | { kind: 'bus'; key: string; ts: string; event: AnyBusEvent }
-  | { kind: 'live'; key: string; ts: string; event: LiveEvent };
-
 /** Bus events read once, then new ones from the store, then live events; newest last. */
 export function useTimeline(repo: string, task: string): { items: TimelineItem[]; running: LiveEvent | null } {
   const live = useLive();
@@ -93,30 +91,4 @@ export function useTimeline(repo: string, task: string): { items: TimelineItem[]
   const recent = useRelay(useCallback((s: AppState) => s.recentEvents[repo], [repo]));
   const liveEvents = useRelay(useCallback((s: AppState) => s.live, []));
   return useMemo(() => mergeTimeline(initial, recent ?? [], liveEvents, task), [initial, recent, liveEvents, task]);
-}
-
-interface BusEntryLike { cursor?: { offset: number; epoch: string }; event: AnyBusEvent }
-
-function busItems(entries: BusEntryLike[]): TimelineItem[] {
-  return entries.map((e, i) => ({ kind: 'bus', key: e.cursor ? `b${e.cursor.epoch}:${e.cursor.offset}` : `b${i}`, ts: e.event.ts, event: e.event }));
-}
-
-export function mergeTimeline(
-  initial: TimelineItem[], recent: BusEntryLike[], live: AppState['live'], task: string,
-): { items: TimelineItem[]; running: LiveEvent | null } {
-  const seen = new Set(initial.map((i) => i.key));
-  const fromStore = busItems(recent.filter((e) => e.event.task === task)).filter((i) => !seen.has(i.key));
-  const liveItems: TimelineItem[] = [];
-  let running: { at: string; event: LiveEvent } | null = null;
-  for (const [session, list] of Object.entries(live)) {
-    list.forEach((entry, i) => {
-      if (entry.event.task !== task) return;
-      liveItems.push({ kind: 'live', key: `l${session}:${i}:${entry.at}`, ts: entry.at, event: entry.event });
-    });
-    const last = list.filter((e) => e.event.task === task).at(-1);
-    if (last?.event.running && (!running || last.at > running.at)) running = last;
-  }
-  const items = [...initial, ...fromStore, ...liveItems.filter((i) => !(i.kind === 'live' && i.event.running))]
-    .sort((a, b) => (a.ts < b.ts ? -1 : a.ts > b.ts ? 1 : 0));
-  return { items, running: running?.event ?? null };
 }

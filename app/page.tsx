@@ -7,6 +7,7 @@ import { Button } from './components/Button';
 import { EmptyState } from './components/EmptyState';
 import { NoteSheet } from './components/NoteSheet';
 import { QueuedActions } from './components/QueuedActions';
+import { NeedsYou } from './components/permissions/NeedsYou';
 import { TaskCard } from './components/TaskCard';
 import { groupTasks } from './lib/inbox';
 import { useRelay, type AppState } from './lib/store';
@@ -30,6 +31,7 @@ export default function InboxPage() {
     <section aria-labelledby="inbox-title">
       <h1 id="inbox-title" className="visually-hidden">Inbox</h1>
       <QueuedActions />
+      <NeedsYou />
       <div className="row inbox-filters">
         {repoList.length > 1 ? (
           <div className="field">

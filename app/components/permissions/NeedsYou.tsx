@@ -1,0 +1,34 @@
+'use client';
+// "Needs you" (PERM-UI-1): the agents' permission requests at the top of Inbox,
+// live from `permission.request` / `permission.list`; expired ones shown as expired.
+import { useEffect, useMemo, useState } from 'react';
+import { useRelay, type AppState } from '../../lib/store';
+import { PermissionCard } from './PermissionCard';
+import { needsYou, shownStatus } from './view-model';
+
+const selectPermissions = (s: AppState) => s.permissions;
+
+export function NeedsYou() {
+  const permissions = useRelay(selectPermissions);
+  const [now, setNow] = useState(() => Date.now());
+  const hasOpen = Object.values(permissions).some((r) => r.status === 'pending');
+  useEffect(() => {
+    if (!hasOpen) return;
+    // Re-render once a second while something is open, so a request flips to expired on time.
+    const timer = setInterval(() => setNow(Date.now()), 1000);
+    return () => clearInterval(timer);
+  }, [hasOpen]);
+  const requests = useMemo(() => needsYou(permissions, now), [permissions, now]);
+  if (requests.length === 0) return null;
+  const open = requests.filter((r) => shownStatus(r, now) === 'pending').length;
+  return (
+    <section aria-labelledby="needs-you-title" data-testid="needs-you" className="stack">
+      <h2 id="needs-you-title" className="group-title">Needs you ({open})</h2>
+      <ul className="stack" style={{ listStyle: 'none', padding: 0, margin: 0 }}>
+        {requests.map((r) => (
+          <li key={r.id}><PermissionCard request={r} now={now} /></li>
+        ))}
+      </ul>
+    </section>
+  );
+}

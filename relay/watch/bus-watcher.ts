@@ -30,7 +30,12 @@ export class BusWatcher {
 
   private startWatchers(): void {
     this.watch(this.bus, (name) => this.mark(name === 'events.jsonl' || name === undefined ? 'log' : name));
-    for (const dir of ['inbox', 'claimed', 'done', 'council'] as const) this.watch(path.join(this.bus, dir), () => this.mark(dir));
+    for (const dir of ['inbox', 'claimed', 'done', 'council'] as const) {
+      this.watch(path.join(this.bus, dir), (name) => {
+        this.heard.add(dir);
+        this.mark(dir, name);
+      });
+    }
     this.watch(path.join(this.bus, 'annotations'), (name) => this.mark('annotations', name?.split(path.sep)[0]), true);
   }
 
@@ -49,13 +54,19 @@ export class BusWatcher {
     }
   }
 
-  private mark(part: string, task?: string): void {
+  /** `name`: the file fs.watch named inside the part (a packet file, an annotation task dir), if any. */
+  private mark(part: string, name?: string): void {
     const dirty = (this.dirty ??= noneDirty());
     if (part === 'log' || part === 'events.jsonl') dirty.log = true;
-    else if (PACKET_DIRS.has(part)) dirty.dirs.add(part as PacketDir);
+    else if (PACKET_DIRS.has(part)) {
+      const dir = part as PacketDir;
+      const names = dirty.dirs.get(dir);
+      if (name === undefined || names === 'all') dirty.dirs.set(dir, 'all');
+      else dirty.dirs.set(dir, new Set([...(names ?? []), name]));
+    }
     else if (part === 'council') dirty.council = true;
     else if (part === 'annotations') {
-      if (task && dirty.annotations !== 'all') dirty.annotations.add(task);
+      if (name && dirty.annotations !== 'all') dirty.annotations.add(name);
       else dirty.annotations = 'all';
     }
     if (!this.scheduled) {
@@ -65,6 +76,8 @@ export class BusWatcher {
   }
 
   private scheduled = false;
+  /** Packet dirs fs.watch reported since the last poll: their stat moving is already handled. */
+  private readonly heard = new Set<string>();
 
   private flush(): void {
     this.scheduled = false;
@@ -80,9 +93,11 @@ export class BusWatcher {
     for (const [name, stamp] of stats) {
       if (this.lastStats.get(name) === stamp) continue;
       moved = true;
-      this.mark(name === 'events.jsonl' ? 'log' : name);
+      // A packet dir that moved with no watch event: fs.watch missed it, so re-stat all its packets.
+      if (!PACKET_DIRS.has(name) || !this.heard.has(name)) this.mark(name === 'events.jsonl' ? 'log' : name);
     }
     this.lastStats = stats;
+    this.heard.clear();
     // Directories that appeared since start (council/, annotations/) get their watchers now.
     if (moved && this.watchers.length < 6) {
       this.stopWatchers();

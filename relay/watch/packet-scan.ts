@@ -32,19 +32,22 @@ export class PacketScan {
 
   constructor(private readonly bus: string, private readonly warn: (message: string) => void) {}
 
-  /** Re-lists `dir` and returns the task ids whose packet appeared, changed or left it. */
-  async rescan(dir: PacketDir): Promise<Set<string>> {
+  /**
+   * Re-lists `dir` and returns the task ids whose packet appeared, changed or left it.
+   * With `changed` names (from fs.watch), only new or named files are stat'ed; 'all' re-stats every one.
+   */
+  async rescan(dir: PacketDir, changed: Set<string> | 'all' = 'all'): Promise<Set<string>> {
+    const before = this.dirs.get(dir)!;
     const next = new Map<string, PacketEntry>();
-    const keys = new Set<string>();
-    const files = listPackets(this.bus, dir);
+    const keys = changed === 'all' ? new Set<string>() : this.keysByDir.get(dir) ?? new Set<string>();
     // Synchronous stats and reads: for small files they cost a fifth of fs.promises' CPU.
-    for (const file of files) {
-      const entry = await this.entry(dir, file, keys);
+    for (const file of listPackets(this.bus, dir)) {
+      const known = before.get(file);
+      const entry = known && changed !== 'all' && !changed.has(file) ? known : await this.entry(dir, file, keys);
       if (entry) next.set(file, entry);
     }
     this.keysByDir.set(dir, keys);
     this.pruneCache();
-    const before = this.dirs.get(dir)!;
     const touched = new Set<string>();
     for (const [file, entry] of next) if (!sameEntry(before.get(file), entry)) touched.add(entry.id);
     for (const [file, entry] of before) if (!next.has(file)) touched.add(entry.id);

@@ -12,14 +12,15 @@ import { emptyFold, foldEvent, type TaskFold } from './task-fold';
 /** Which parts of the bus changed since the last refresh. */
 export interface Dirty {
   log: boolean;
-  dirs: Set<PacketDir>;
+  /** Packet dirs that changed: the file names fs.watch named, or 'all' to re-stat every packet. */
+  dirs: Map<PacketDir, Set<string> | 'all'>;
   council: boolean;
   /** Task dirs under annotations/ that changed; 'all' to recount every one. */
   annotations: Set<string> | 'all';
 }
 
-export const allDirty = (): Dirty => ({ log: true, dirs: new Set(PACKET_DIRS), council: true, annotations: 'all' });
-export const noneDirty = (): Dirty => ({ log: false, dirs: new Set(), council: false, annotations: new Set() });
+export const allDirty = (): Dirty => ({ log: true, dirs: new Map(PACKET_DIRS.map((d) => [d, 'all'])), council: true, annotations: 'all' });
+export const noneDirty = (): Dirty => ({ log: false, dirs: new Map(), council: false, annotations: new Set() });
 
 export type ModelChange =
   /** New log lines (maybe none) and the summaries that changed with them or with the files. */
@@ -71,7 +72,7 @@ export class RepoModel {
     let removed = false;
     // Destination before source: a packet moving inbox → claimed → done mid-scan is seen twice, never lost.
     for (const dir of (['done', 'claimed', 'inbox'] as const).filter((d) => dirty.dirs.has(d))) {
-      for (const task of await this.packets.rescan(dir)) touched.add(task);
+      for (const task of await this.packets.rescan(dir, dirty.dirs.get(dir))) touched.add(task);
     }
     // A task id gone from every state dir (deleted, not moved) cannot be said with bus.events.
     if (dirty.dirs.size > 0 && [...touched].some((t) => !this.packets.find(t))) removed = true;
@@ -168,7 +169,11 @@ function isEmpty(d: Dirty): boolean {
 
 function merge(into: Dirty, from: Dirty): void {
   into.log ||= from.log;
-  for (const dir of from.dirs) into.dirs.add(dir);
+  for (const [dir, names] of from.dirs) {
+    const have = into.dirs.get(dir);
+    if (have === 'all' || names === 'all') into.dirs.set(dir, 'all');
+    else into.dirs.set(dir, new Set([...(have ?? []), ...names]));
+  }
   into.council ||= from.council;
   if (into.annotations === 'all' || from.annotations === 'all') into.annotations = 'all';
   else for (const task of from.annotations) into.annotations.add(task);

@@ -41,6 +41,7 @@ test('APP-2: a device revoked on the relay drops to the Pair screen and stops re
   await expect(page).toHaveURL(/\/pair$/);
   await expect(page.getByTestId('connection-badge')).toHaveAttribute('data-state', 'unpaired');
   await expect(page.getByTestId('pair-form')).toBeVisible();
+  await expect(page.getByTestId('pair-dropped')).toContainText('not paired with the relay (or was revoked)');
   // The stored key is gone: a reload stays on Pair.
   await page.goto(`${relayEnv.url}/`);
   await expect(page).toHaveURL(/\/pair$/);

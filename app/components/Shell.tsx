@@ -19,7 +19,7 @@ const NAV = [
 ];
 
 const selectUnpaired = (s: AppState) => s.connection.state === 'unpaired';
-const selectError = (s: AppState) => s.lastError ?? (s.connection.state === 'unpaired' ? s.connection.error : null);
+const selectError = (s: AppState) => s.lastError;
 
 export function Shell({ children }: { children: ReactNode }) {
   const pathname = usePathname();
@@ -52,9 +52,7 @@ export function Shell({ children }: { children: ReactNode }) {
       {error && !onPair ? (
         <div className="card notice row" data-tone="danger" role="alert" data-testid="app-error" style={{ margin: '8px 16px' }}>
           <span>{sentence(error)}</span>
-          {appStore.getState().lastError ? (
-            <Button onClick={() => appStore.dispatch({ type: 'local.error', error: null })}>Dismiss</Button>
-          ) : null}
+          <Button onClick={() => appStore.dispatch({ type: 'local.error', error: null })}>Dismiss</Button>
         </div>
       ) : null}
       <main className="shell-main">{unpaired && !onPair ? null : children}</main>

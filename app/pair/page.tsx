@@ -6,7 +6,7 @@ import { useEffect, useState, type FormEvent } from 'react';
 import { Button } from '../components/Button';
 import { getClient, startClient } from '../lib/client';
 import { sentence } from '../lib/errors';
-import { appStore } from '../lib/store';
+import { appStore, useRelay, type AppState } from '../lib/store';
 import { codeFromHash, pairDevice } from '../lib/pairing';
 
 function guessName(): string {
@@ -20,8 +20,12 @@ function guessName(): string {
   return /Mobile/.test(ua) ? 'Phone' : 'Browser';
 }
 
+/** Why this device is on Pair again (revoked, forgotten by the relay), if the relay said so. */
+const selectDropped = (s: AppState) => (s.connection.state === 'unpaired' && s.connection.error?.code === 'E_UNAUTHORIZED' ? s.connection.error : null);
+
 export default function PairPage() {
   const router = useRouter();
+  const dropped = useRelay(selectDropped);
   const [code, setCode] = useState('');
   const [name, setName] = useState('');
   const [busy, setBusy] = useState(false);
@@ -61,6 +65,7 @@ export default function PairPage() {
         Run <code>commandr pair</code> on the computer where the relay runs and open the link it shows on this device,
         or type the code below. This device makes its own key; only the public half is sent to the relay.
       </p>
+      {dropped ? <p className="card notice" role="status" data-testid="pair-dropped">{sentence(dropped)}</p> : null}
       <form onSubmit={submit} className="card" data-testid="pair-form">
         <div className="field">
           <label htmlFor="pair-code">Pairing code</label>

@@ -1,0 +1,101 @@
+// Permission requests in the real app on a phone profile: a hook-side ask (the
+// real `POST /api/permissions`) shows a card live under "Needs you"; Allow sends a
+// signed `permission.decide`; a push delivered through the DevTools protocol shows
+// Allow / Deny and the worker's Allow reaches the relay.
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import type { Page, Worker } from '@playwright/test';
+import { permissionMessage } from '../relay/push/messages';
+import { PermissionService } from '../relay/permissions/service';
+import { readAudit } from '../relay/permissions/audit';
+import type { PermissionAsk } from '../protocol/wire/http';
+import { test, expect, controlledByWorker, type RelayFixture } from './fixtures';
+
+let counter = 0;
+
+/** What a hook does: long-poll the relay with the hook credential; resolves with the person's answer. */
+function hookAsk(env: RelayFixture, extra: Partial<PermissionAsk> = {}): Promise<{ decision: string; reason: string; by: string | null }> {
+  const token = readFileSync(path.join(env.relay.dataDir, 'hook-token'), 'utf8').trim();
+  const body: PermissionAsk = {
+    session: 'e2e-session', tool: 'Bash', summary: 'touch made.txt', detail: 'touch made.txt', cwd: env.repo, prefix: 'touch',
+    key: `e2e-key-${Date.now()}-${counter++}`, timeoutMs: 60_000, task: 'T-7', ...extra,
+  };
+  return fetch(`${env.url}/api/permissions`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify(body) })
+    .then((r) => r.json() as Promise<{ decision: string; reason: string; by: string | null }>);
+}
+
+async function deliverPush(page: Page, origin: string, data: string): Promise<void> {
+  const cdp = await page.context().newCDPSession(page);
+  const registration = new Promise<string>((resolve) => {
+    cdp.on('ServiceWorker.workerRegistrationUpdated', ({ registrations }) => {
+      const mine = registrations.find((r: { scopeURL: string; isDeleted: boolean }) => r.scopeURL.startsWith(origin) && !r.isDeleted);
+      if (mine) resolve(mine.registrationId);
+    });
+  });
+  await cdp.send('ServiceWorker.enable');
+  await cdp.send('ServiceWorker.deliverPushMessage', { origin, registrationId: await registration, data });
+  await cdp.detach();
+}
+
+async function shown(sw: Worker, tag: string) {
+  return sw.evaluate(async (t) => {
+    const list = await (self as unknown as ServiceWorkerGlobalScope).registration.getNotifications({ tag: t });
+    return list.map((n) => ({ title: n.title, actions: (n as Notification & { actions: { action: string; title: string }[] }).actions.map((a) => a.action) }));
+  }, tag);
+}
+
+test('PERM-UI-1: a request appears live at the top of Inbox; Allow once sends a signed decision the hook receives', async ({ paired: page, relayEnv }) => {
+  const answer = hookAsk(relayEnv);
+  const card = page.getByTestId('permission-card');
+  await expect(card).toHaveCount(1);
+  await expect(card).toHaveAttribute('data-status', 'pending');
+  await expect(card.getByTestId('permission-command')).toHaveText('touch made.txt');
+  await expect(card).toContainText('T-7');
+  await card.getByTestId('permission-allow').click();
+  expect(await answer).toMatchObject({ decision: 'allow', by: 'E2E Phone' });
+  await expect(card).toHaveAttribute('data-status', 'allowed');
+  const decision = readAudit(relayEnv.relay.dataDir).find((l) => l.kind === 'permission.decision');
+  expect(decision).toMatchObject({ decision: 'allow', by: { name: 'E2E Phone' } });
+});
+
+test('PERM-UI-2: Deny with a reason reaches the agent; an unanswered request is shown expired', async ({ paired: page, relayEnv }) => {
+  const denied = hookAsk(relayEnv, { summary: 'rm -rf build', detail: 'rm -rf build', prefix: 'rm' });
+  const card = page.getByTestId('permission-card').filter({ hasText: 'rm -rf build' });
+  await card.getByTestId('permission-deny').click();
+  await card.getByTestId('permission-deny-reason').fill('keep the build');
+  await card.getByTestId('permission-deny-confirm').click();
+  const answer = await denied;
+  expect(answer.decision).toBe('deny');
+  expect(answer.reason).toContain('keep the build');
+  await expect(card).toHaveAttribute('data-status', 'denied');
+
+  const late = hookAsk(relayEnv, { summary: 'touch late.txt', detail: 'touch late.txt', timeoutMs: 1500 });
+  const lateCard = page.getByTestId('permission-card').filter({ hasText: 'touch late.txt' });
+  await expect(lateCard).toHaveAttribute('data-status', 'pending');
+  expect((await late).reason).toMatch(/No one answered/);
+  await expect(lateCard).toHaveAttribute('data-status', 'expired');
+  await expect(lateCard.getByTestId('permission-allow')).toHaveCount(0);
+});
+
+test('PERM-UI-4: a permission push shows Allow / Deny; Allow in the service worker reaches the relay', async ({ paired: page, context, relayEnv }) => {
+  await context.grantPermissions(['notifications'], { origin: relayEnv.url });
+  await controlledByWorker(page);
+  const answer = hookAsk(relayEnv, { summary: 'touch pushed.txt', detail: 'touch pushed.txt' });
+  const service = relayEnv.relay.services.permissions as PermissionService;
+  await expect.poll(() => service.list().length).toBe(1);
+  const view = service.list()[0]!;
+  const payload = permissionMessage(view);
+  const [sw] = page.context().serviceWorkers();
+  expect(sw).toBeTruthy();
+  await expect.poll(async () => {
+    if ((await shown(sw!, payload.tag)).length === 0) await deliverPush(page, relayEnv.url, JSON.stringify(payload));
+    return shown(sw!, payload.tag);
+  }, { timeout: 20_000, intervals: [500, 1000, 2000] }).toEqual([{ title: payload.title, actions: ['allow', 'deny'] }]);
+  await sw!.evaluate(async (tag) => {
+    const scope = self as unknown as ServiceWorkerGlobalScope;
+    const [n] = await scope.registration.getNotifications({ tag });
+    scope.dispatchEvent(new NotificationEvent('notificationclick', { notification: n!, action: 'allow' }));
+  }, payload.tag);
+  expect(await answer).toMatchObject({ decision: 'allow', by: 'E2E Phone' });
+  await expect(page.getByTestId('permission-card')).toHaveAttribute('data-status', 'allowed');
+});

@@ -24,8 +24,9 @@ export class Connection implements ClientInfo {
     readonly remote: string,
   ) {}
 
-  /** Sends unless the socket is gone; ephemeral frames are dropped while the client lags. */
-  send(frame: ServerFrame, options: SendOptions = {}): boolean {
+  /** Sends unless the socket is gone; ephemeral frames are dropped while the client lags.
+   *  `encoded` is the frame already serialised, so a broadcast encodes once, not per client. */
+  send(frame: ServerFrame, options: SendOptions = {}, encoded?: Buffer): boolean {
     if (this.ws.readyState !== WebSocket.OPEN) return false;
     if (this.ws.bufferedAmount > LAG_BYTES) {
       if (options.ephemeral) return this.drop();
@@ -35,7 +36,7 @@ export class Connection implements ClientInfo {
       }
     }
     this.flushLag();
-    this.ws.send(JSON.stringify(frame));
+    this.ws.send(encoded ?? JSON.stringify(frame), { binary: false });
     return true;
   }
 
@@ -89,7 +90,12 @@ export class ConnectionSet {
   }
 
   broadcast(frame: ServerFrame, filter?: (client: ClientInfo) => boolean, options?: SendOptions): void {
-    for (const c of this.all) if (c.authed && (!filter || filter(c))) c.send(frame, options);
+    let encoded: Buffer | undefined;
+    for (const c of this.all) {
+      if (!c.authed || (filter && !filter(c))) continue;
+      encoded ??= Buffer.from(JSON.stringify(frame));
+      c.send(frame, options, encoded);
+    }
   }
 
   sendToDevice(deviceId: string, frame: ServerFrame, options?: SendOptions): void {

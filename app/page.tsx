@@ -3,12 +3,11 @@
 // updated live; filter by repo, search by id; queued actions shown on top.
 import { useMemo, useState } from 'react';
 import type { TaskSummary } from '../protocol/wire/views';
-import { Button } from './components/Button';
 import { EmptyState } from './components/EmptyState';
 import { NoteSheet } from './components/NoteSheet';
 import { QueuedActions } from './components/QueuedActions';
 import { NeedsYou } from './components/permissions/NeedsYou';
-import { TaskCard } from './components/TaskCard';
+import { InboxGroup } from './components/InboxGroup';
 import { groupTasks } from './lib/inbox';
 import { useRelay, type AppState } from './lib/store';
 
@@ -58,37 +57,9 @@ export default function InboxPage() {
           <EmptyState title="Loading…" testId="inbox-loading">Waiting for the relay. If you are offline, the last tasks you saw show here once loaded.</EmptyState>
         )
       ) : null}
-      {groups.filter((g) => g.tasks.length > 0).map((group) => {
-        const list = (
-          <ul className="stack" style={{ listStyle: 'none', padding: 0, margin: 0 }}>
-            {group.tasks.map((task) => (
-              <li key={`${task.repo}/${task.id}`} className="stack" style={{ gap: 4 }}>
-                <TaskCard task={task} repoName={repoList.length > 1 ? repos[task.repo]?.name : undefined} />
-                {group.key !== 'done' ? (
-                  <div className="row" style={{ justifyContent: 'flex-end' }}>
-                    <Button onClick={() => setNoteFor(task)} data-testid="task-note" aria-label={`Add a note for ${task.id}`}>Note</Button>
-                  </div>
-                ) : null}
-              </li>
-            ))}
-          </ul>
-        );
-        return (
-          <section key={group.key} data-testid={`group-${group.key}`} aria-label={group.title}>
-            {group.key === 'done' ? (
-              <details>
-                <summary className="group-title" style={{ minHeight: 44, display: 'flex', alignItems: 'center' }}>{group.title} ({group.tasks.length})</summary>
-                {list}
-              </details>
-            ) : (
-              <>
-                <h2 className="group-title">{group.title} ({group.tasks.length})</h2>
-                {list}
-              </>
-            )}
-          </section>
-        );
-      })}
+      {groups.filter((g) => g.tasks.length > 0).map((group) => (
+        <InboxGroup key={group.key} group={group} repos={repos} showRepo={repoList.length > 1} onNote={setNoteFor} />
+      ))}
       {noteFor ? <NoteSheet task={noteFor} onClose={() => setNoteFor(null)} /> : null}
     </section>
   );

@@ -46,7 +46,10 @@ export function startClient(): Client {
     onFrame: (frame) => store.dispatch(frame),
     onState: (state, error) => {
       store.dispatch({ type: 'local.connection', state, error });
-      if (state === 'live') void outbox.flush();
+      if (state === 'live') {
+        void outbox.flush();
+        reportVisibility(connection);
+      }
       if (state === 'unpaired' && error?.code === 'E_UNAUTHORIZED') void clearDevice();
     },
   });
@@ -107,14 +110,17 @@ function requestBackgroundSync(): void {
     .catch(() => undefined); // no Background Sync here: the page flushes when it reconnects
 }
 
+/** Tells the relay whether the app is on screen (then it sends live updates rather than pushes). */
+function reportVisibility(connection: RelayConnection): void {
+  if (connection.state !== 'live') return;
+  const visible = document.visibilityState === 'visible';
+  connection.request({ type: 'client.visibility', id: connection.readId(), visible }).catch(() => undefined);
+}
+
 function watchBrowser(connection: RelayConnection): void {
   const network = () => connection.setNetwork(navigator.onLine);
   addEventListener('online', network);
   addEventListener('offline', network);
   if (!navigator.onLine) connection.setNetwork(false);
-  const visibility = () => {
-    if (connection.state !== 'live') return;
-    connection.request({ type: 'client.visibility', id: connection.readId(), visible: document.visibilityState === 'visible' }).catch(() => undefined);
-  };
-  document.addEventListener('visibilitychange', visibility);
+  document.addEventListener('visibilitychange', () => reportVisibility(connection));
 }

@@ -5,6 +5,7 @@ import * as http from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { writeAnnotation } from '../../bus/annotations';
 import { startMessagesApi, type MessagesApi } from '../stand-ins/messages-api';
 import { planTurn } from './claude-script';
 import {
@@ -71,6 +72,25 @@ describe('claude hooks fail open', () => {
       });
       expect(ran.code, shim).toBe(0);
     }
+  });
+});
+
+describe('prompt gate', () => {
+  it('HOOK-7: the prompt hook starts node only when the task has an unconsumed annotation', async () => {
+    const gate = path.join(ROOT, 'adapters', 'claude', 'hooks', 'prompt-gate');
+    const missing = path.join(repo, 'no-such-hook'); // exec'ing it fails: proof the gate let it through
+    const env = (task: string, extra: Record<string, string> = {}) => ({ PATH: process.env.PATH, CLAUDE_PROJECT_DIR: repo, AGENTS_TASK_ID: task, ...extra });
+    expect((await runProcess(gate, [missing], { cwd: repo, env: env('T-gate'), input: '{}' })).code).toBe(0);
+    const { path: note } = writeAnnotation(bus, { task: 'T-gate', turn: 1, body: 'hello' });
+    expect((await runProcess(gate, [missing], { cwd: repo, env: env('T-gate'), input: '{}' })).code).not.toBe(0);
+    fs.writeFileSync(note, fs.readFileSync(note, 'utf8').replace('"consumed": false', '"consumed": true'));
+    expect((await runProcess(gate, [missing], { cwd: repo, env: env('T-gate'), input: '{}' })).code).toBe(0);
+    // Cases it cannot decide go to the hook: no project dir, a linked worktree, GIT_DIR, odd ids.
+    expect((await runProcess(gate, [missing], { cwd: repo, env: { PATH: process.env.PATH, AGENTS_TASK_ID: 'T-gate' }, input: '{}' })).code).not.toBe(0);
+    expect((await runProcess(gate, [missing], { cwd: repo, env: env('T-gate', { GIT_DIR: path.join(repo, '.git') }), input: '{}' })).code).not.toBe(0);
+    expect((await runProcess(gate, [missing], { cwd: repo, env: env('../x'), input: '{}' })).code).not.toBe(0);
+    // No task identity at all: nothing to inject, node not started.
+    expect((await runProcess(gate, [missing], { cwd: repo, env: env(''), input: '{}' })).code).toBe(0);
   });
 });
 

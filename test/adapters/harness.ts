@@ -22,9 +22,22 @@ export async function cleanup(): Promise<void> {
   while (cleanups.length > 0) await cleanups.pop()!();
 }
 
+/** Detached hooks may still be finishing in a temp dir: retry the removal for a while. */
+async function removeWhenQuiet(dir: string): Promise<void> {
+  for (let i = 0; ; i++) {
+    try {
+      fs.rmSync(dir, { recursive: true, force: true });
+      return;
+    } catch (error) {
+      if (i >= 100) throw error;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+}
+
 export function tempDir(prefix: string): string {
   const dir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), prefix)));
-  cleanups.push(() => fs.rmSync(dir, { recursive: true, force: true }));
+  cleanups.push(() => removeWhenQuiet(dir));
   return dir;
 }
 
@@ -97,6 +110,7 @@ export function runProcess(command: string, args: string[], options: { cwd: stri
       clearTimeout(timer);
       resolve({ code, stdout, stderr, ms: Date.now() - started });
     });
+    child.stdin.on('error', () => { /* a child that exits without reading its input */ });
     child.stdin.end(options.input ?? '');
   });
 }

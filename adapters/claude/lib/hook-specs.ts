@@ -14,13 +14,16 @@ export const HOOK_TIMEOUT_S = 10;
  * whose output the agent needs, runs in the foreground. (Claude Code's own `async` hook
  * option did not run hooks to completion in `-p` mode when tried with 2.1.332.)
  */
-const EVENTS: Array<{ event: string; shim: string; matcher?: string; detach: boolean }> = [
-  { event: 'UserPromptSubmit', shim: 'user-prompt-submit', detach: false },
-  { event: 'PreToolUse', shim: 'pre-tool-use', matcher: '*', detach: true },
-  { event: 'PostToolUse', shim: 'post-tool-use', matcher: '*', detach: true },
-  { event: 'PostToolUseFailure', shim: 'post-tool-use', matcher: '*', detach: true },
-  { event: 'Stop', shim: 'stop', detach: true },
-  { event: 'SessionEnd', shim: 'session-end', detach: true },
+type Runner = 'detach' | 'prompt-gate' | 'direct';
+
+const EVENTS: Array<{ event: string; shim: string; matcher?: string; runner: Runner }> = [
+  // `prompt-gate`: a POSIX sh check that starts node only when there are notes to inject.
+  { event: 'UserPromptSubmit', shim: 'user-prompt-submit', runner: 'prompt-gate' },
+  { event: 'PreToolUse', shim: 'pre-tool-use', matcher: '*', runner: 'detach' },
+  { event: 'PostToolUse', shim: 'post-tool-use', matcher: '*', runner: 'detach' },
+  { event: 'PostToolUseFailure', shim: 'post-tool-use', matcher: '*', runner: 'detach' },
+  { event: 'Stop', shim: 'stop', runner: 'detach' },
+  { event: 'SessionEnd', shim: 'session-end', runner: 'detach' },
 ];
 
 export function hookShim(shim: string, root = installRoot()): string {
@@ -28,9 +31,9 @@ export function hookShim(shim: string, root = installRoot()): string {
 }
 
 export function hookSpecs(root = installRoot()): HookSpec[] {
-  return EVENTS.map(({ event, shim, matcher, detach }) => {
+  return EVENTS.map(({ event, shim, matcher, runner }) => {
     const hook = shQuote(hookShim(shim, root));
-    const command = detach ? `${shQuote(hookShim('detach', root))} ${hook}` : hook;
+    const command = runner === 'direct' ? hook : `${shQuote(hookShim(runner, root))} ${hook}`;
     return { event, matcher, command, timeout: HOOK_TIMEOUT_S };
   });
 }

@@ -67,10 +67,12 @@ test('DIFFVIEW-7: tapping a line gutter annotates that line; the note lands on t
   await expect(page.getByTestId('annotation')).toContainText('not read yet');
 });
 
-test('DIFFVIEW-7: the file card annotates the whole file as card:<path>', async ({ paired: page, relayEnv }) => {
+test('DIFFVIEW-7: the file card annotates the whole file as card:<path>; DIFFVIEW-5: unified on a phone, side by side from 900 px', async ({ paired: page, relayEnv }) => {
   const task = startTask(relayEnv, 'T-5', 'One file');
   requestApproval(relayEnv, task, { 'docs/a.md': '# A\n' });
   await openTask(page, relayEnv, task);
+  const wide = page.viewportSize()!.width >= 900;
+  await expect(page.getByTestId('diff-view')).toHaveAttribute('data-layout', wide ? 'split' : 'unified');
   await page.getByTestId('diff-annotate-file').click();
   await expect(page.getByTestId('annotate-anchor')).toHaveValue('card:docs/a.md');
   await page.getByTestId('annotate-body').fill('Needs a longer intro');

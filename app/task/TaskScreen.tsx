@@ -6,6 +6,7 @@ import { useCallback, useMemo, useState } from 'react';
 import { DiffView } from '../components/diff/DiffView';
 import { EmptyState } from '../components/EmptyState';
 import { sentence } from '../lib/errors';
+import { useRelay } from '../lib/store';
 import { ActionBar, type SheetRequest } from './ActionBar';
 import { Annotations } from './Annotations';
 import { CouncilVerdict } from './CouncilVerdict';
@@ -25,6 +26,7 @@ export function TaskScreen() {
 
 function TaskReview({ repo, id }: { repo: string; id: string }) {
   const summary = useSummary(repo, id);
+  const live = useRelay((s) => s.connection.state === 'live');
   const version = summary ? `${summary.lastEventTs}|${summary.annotations.total}|${summary.verdict?.ts ?? ''}` : null;
   const detail = useTaskDetail(repo, id, version);
   const [diff, reloadDiff] = useTaskDiff(repo, id);
@@ -42,7 +44,9 @@ function TaskReview({ repo, id }: { repo: string; id: string }) {
       {task?.verdict ? <CouncilVerdict verdict={task.verdict} /> : null}
       <section aria-labelledby="diff-title" className="task-section">
         <h2 id="diff-title" className="group-title">Changes</h2>
-        {diff.status === 'loading' ? <p className="muted" data-testid="diff-loading">Loading the diff…</p> : null}
+        {diff.status === 'loading' ? (
+          <p className="muted" data-testid="diff-loading">{live ? 'Loading the diff…' : 'You are offline: the diff loads when the connection is back.'}</p>
+        ) : null}
         {diff.status === 'error' ? (
           <p className="card notice" data-tone={diff.error.code === 'E_NO_DIFF' ? undefined : 'danger'} data-testid="diff-error">{sentence(diff.error)}</p>
         ) : null}

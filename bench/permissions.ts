@@ -55,7 +55,7 @@ async function main(): Promise<void> {
       shown.push(t1 - t0);
       decided.push(t2 - t1);
     }
-    const hookEnv: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: dataDir, ...env };
+    const hookEnv = { PATH: process.env.PATH, HOME: dataDir, ...env } as Record<string, string | undefined> as NodeJS.ProcessEnv;
     for (let i = 0; i < HOOK_RUNS; i++) {
       const payload = JSON.stringify({ session_id: 'bench-hook', cwd: dataDir, hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command: `touch h${i}` }, tool_use_id: `toolu_${i}` });
       const t0 = performance.now();

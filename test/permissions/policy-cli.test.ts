@@ -10,7 +10,7 @@ const cleanups: Array<() => unknown> = [];
 afterEach(() => { while (cleanups.length) cleanups.pop()!(); });
 
 function check(args: string[], env: Record<string, string>) {
-  return spawnSync(BIN, ['policy', 'check', ...args], { encoding: 'utf8', env: { PATH: process.env.PATH, ...env } as NodeJS.ProcessEnv });
+  return spawnSync(BIN, ['policy', 'check', ...args], { encoding: 'utf8', env: { PATH: process.env.PATH, ...env } as Record<string, string | undefined> as NodeJS.ProcessEnv });
 }
 
 describe('commandr policy check', () => {

@@ -4,6 +4,7 @@ import type { ServerFrame } from '../protocol/wire/frames';
 import type { PushPayload } from '../protocol/wire/push';
 import type { DeviceStore } from './devices/store';
 import type { LiveStore } from './live/store';
+import type { CheckResults } from './live/checks';
 import type { Logger, ResolvedOptions } from './options';
 
 /** What a broadcast filter may look at: who is on the other end and whether the app is visible. */
@@ -43,4 +44,6 @@ export interface RelayServices {
   jobs?: Service;
   push?: Service & { forgetDevice?(deviceId: string): unknown; hasDevice?(deviceId: string): boolean; notify?(payload: PushPayload): void };
   permissions?: Service;
+  /** Latest check results per task (relay/live/checks.ts). */
+  checks?: CheckResults;
 }

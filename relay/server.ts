@@ -23,6 +23,7 @@ import type { OriginPolicy } from './http/origin';
 import { originAllowed } from './http/origin';
 import { ensureHookToken } from './live/hook-token';
 import { LiveStore } from './live/store';
+import { CheckResults } from './live/checks';
 import { startWatch } from './watch';
 import { startCommanders } from './commanders/index';
 import { agentAdapter, startJobs } from './jobs/index';
@@ -70,6 +71,7 @@ export async function createRelay(opts: RelayOptions = {}): Promise<Relay> {
   services.commanders = startCommanders(services, { adapter: () => agentAdapter(options.dataDir) });
   services.jobs = startJobs(services, { adapter: () => agentAdapter(options.dataDir) });
   services.permissions = startPermissions(services);
+  services.checks = new CheckResults({ ...process.env, COMMANDR_HOME: options.dataDir });
   services.push = startPush(services); // keep last: it listens to the services above
 
   const dedupe = new DedupeStore(path.join(options.dataDir, 'dedupe'));

@@ -21,6 +21,7 @@ export async function postLiveEvent(services: RelayServices, hookToken: string, 
     throw new CommandrError('E_BAD_FRAME', `live event: ${issue?.path.join('.') || '(body)'}: ${issue?.message ?? 'invalid'}`);
   }
   const stored = services.live.record(parsed.data);
+  services.checks?.record(stored.event, stored.at);
   services.broadcast({ type: 'live.event', at: stored.at, event: stored.event }, undefined, { ephemeral: true });
   sendJson(res, 202, { ok: true });
 }

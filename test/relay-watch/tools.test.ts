@@ -203,12 +203,14 @@ describe('relay watch over the real bin tools', () => {
 
   it('DETAIL-WIRE-1: task.detail returns the packet body and annotations with file names; task.timeline that task\'s events', async () => {
     const detail = await client.request({ type: 'task.detail', repo, task: 'T-4' });
-    const d = detail.result as { body: string; annotations: Array<{ file: string }>; summary: { id: string }; checks: unknown[] };
+    const d = detail.result as { body: string; annotations: Array<{ file: string }>; summary: { id: string }; checks: Array<{ label: string; ok: boolean | null }> };
     expect(d.summary.id).toBe('T-4');
     expect(d.body).toContain('# T-4 title');
     expect(d.body).not.toContain('scope:');
     expect(d.annotations.map((a) => a.file)).toEqual(['0003-0000.json']);
-    expect(d.checks).toEqual([]);
+    // One row per configured check (the shipped default file); none has run for this task.
+    expect(d.checks.length).toBeGreaterThan(0);
+    expect(d.checks.every((c) => c.ok === null)).toBe(true);
     const timeline = await client.request({ type: 'task.timeline', repo, task: 'T-4' });
     const names = (timeline.result as { events: Array<{ event: { event: string; task: string } }> }).events.map((e) => e.event.event);
     expect(names).toEqual(['task_claimed', 'approval_requested', 'task_annotation', 'council_verdict']);

@@ -15,8 +15,9 @@ export interface WorkState {
   changed: string[];
 }
 
+// --no-optional-locks: this runs beside the agent, whose own git commands must never meet our index.lock.
 const git = (cwd: string, args: string[]): string =>
-  execFileSync('git', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], timeout: 5000, maxBuffer: 16 * 1024 * 1024 });
+  execFileSync('git', ['--no-optional-locks', ...args], { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], timeout: 5000, maxBuffer: 16 * 1024 * 1024 });
 
 export function workState(worktree: string): WorkState {
   let head: string | undefined;

@@ -11,7 +11,7 @@ import type { Env } from './env';
 import { injectAnnotations } from './inject';
 import { passthrough, postLive } from './live-post';
 import { taskContext, taskOf } from './task-context';
-import { awaitStarted, markStarted } from './tool-order';
+import { awaitStarted, markStarted, pruneMarkers } from './tool-order';
 
 export interface SessionRef {
   session: string;
@@ -35,6 +35,7 @@ export async function onTurnEnd(ref: SessionRef, env: Env): Promise<void> {
     }
   }
   await postLive(event(ref, env, { kind: 'idle', summary: 'finished responding' }, ctx?.task), env);
+  pruneMarkers(env);
 }
 
 /** Session end: `session_end` on the bus of the repo (when it has one), then the `end` live event. */

@@ -154,9 +154,3 @@ export async function eventually<T>(check: () => T | undefined, timeoutMs = 15_0
     await new Promise((r) => setTimeout(r, 50));
   }
 }
-
-/** True when this process only has a loopback interface (the suite runs inside `unshare -n`). */
-export function offlineNamespace(): boolean {
-  const names = Object.keys(os.networkInterfaces());
-  return names.every((n) => n === 'lo');
-}

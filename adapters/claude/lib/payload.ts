@@ -24,6 +24,8 @@ export function toolOutcome(payload: Record<string, unknown>): ToolOutcome {
   const r = objectField(payload, 'tool_response');
   const parts = [r.stdout, r.stderr, r.output, r.error, payload.error].filter((p): p is string => typeof p === 'string' && p.length > 0);
   const exitRaw = r.exit_code ?? r.exitCode ?? r.returnCode;
-  const exit = typeof exitRaw === 'number' && Number.isInteger(exitRaw) ? exitRaw : undefined;
+  // PostToolUseFailure carries only `error: "Exit code <n>"` for a failed shell command.
+  const fromError = typeof payload.error === 'string' ? /^Exit code (\d+)/.exec(payload.error)?.[1] : undefined;
+  const exit = typeof exitRaw === 'number' && Number.isInteger(exitRaw) ? exitRaw : fromError !== undefined ? Number(fromError) : undefined;
   return { output: parts.join('\n'), exit, failed: failed || r.interrupted === true || r.is_error === true };
 }

@@ -1,0 +1,38 @@
+// Detached start/end hooks keep a tool call's live events in order (HOOK-7), and the
+// Claude Code failure payload yields the exit status a check is judged by (CHECKS-4).
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { toolOutcome } from '../../adapters/claude/lib/payload';
+import { awaitStarted, markStarted, pruneMarkers, STALE_MARKER_MS } from '../../adapters/lib/tool-order';
+import { cleanup, makeHome } from './harness';
+
+afterAll(cleanup);
+
+describe('tool event order', () => {
+  it('HOOK-7: the end hook waits for the start marker (bounded), consumes it, and stale markers are pruned', async () => {
+    const { commandrHome } = makeHome();
+    const env = { COMMANDR_HOME: commandrHome };
+    const started = Date.now();
+    await awaitStarted(env, 's', 'call-1', 200);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(190);
+    const waiting = awaitStarted(env, 's', 'call-2', 5000);
+    markStarted(env, 's', 'call-2');
+    const t = Date.now();
+    await waiting;
+    expect(Date.now() - t).toBeLessThan(1000);
+    const dir = path.join(commandrHome, 'hook-state', 'calls');
+    expect(fs.readdirSync(dir)).toHaveLength(0);
+    markStarted(env, 's', 'never-ends');
+    pruneMarkers(env, Date.now());
+    expect(fs.readdirSync(dir)).toHaveLength(1);
+    pruneMarkers(env, Date.now() + STALE_MARKER_MS + 1000);
+    expect(fs.readdirSync(dir)).toHaveLength(0);
+  });
+
+  it('CHECKS-4: a failed shell call reported as PostToolUseFailure carries its exit status', () => {
+    const outcome = toolOutcome({ hook_event_name: 'PostToolUseFailure', tool_name: 'Bash', error: 'Exit code 3', tool_input: { command: 'npm test' } });
+    expect(outcome).toMatchObject({ exit: 3, failed: true });
+    expect(toolOutcome({ tool_response: { stdout: '2 passed', stderr: '', interrupted: false } })).toMatchObject({ output: '2 passed', failed: false });
+  });
+});

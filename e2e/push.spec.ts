@@ -172,6 +172,8 @@ test('PUSH-4: Approve on a notification whose change was updated since opens the
   const sw = await deliverUntilShown(page, relayEnv.url, received.text, tag);
   await tap(sw, tag, 'approve');
   await expect(page).toHaveURL(`${relayEnv.url}/task?repo=${task.repoId}&id=T-32&notice=E_STALE_DIGEST`);
+  // The task opens with the reason in words, not just a code in the address.
+  await expect(page.getByTestId('task-push-notice')).toContainText(/changed|updated/i);
   expect(approvalToken(relayEnv, 'T-32')).toBeNull();
   expect(relayEnv.events().some((e) => e.event === 'approval_granted' && e.task === 'T-32')).toBe(false);
 });

@@ -5,7 +5,8 @@ import { useSearchParams } from 'next/navigation';
 import { useCallback, useMemo, useState } from 'react';
 import { DiffView } from '../components/diff/DiffView';
 import { EmptyState } from '../components/EmptyState';
-import { sentence } from '../lib/errors';
+import { isClientErrorCode, sentence } from '../lib/errors';
+import { NOTICE_PARAM } from '../../protocol/wire/push';
 import { useRelay } from '../lib/store';
 import { ActionBar, type SheetRequest } from './ActionBar';
 import { Annotations } from './Annotations';
@@ -20,8 +21,17 @@ export function TaskScreen() {
   const params = useSearchParams();
   const repo = params.get('repo') ?? '';
   const id = params.get('id') ?? '';
+  // Set by the service worker when an action taken from a notification failed.
+  const notice = params.get(NOTICE_PARAM);
   if (!repo || !id) return <EmptyState title="No task chosen">Open a task from the inbox.</EmptyState>;
-  return <TaskReview key={`${repo}/${id}`} repo={repo} id={id} />;
+  return (
+    <>
+      {notice && isClientErrorCode(notice) ? (
+        <p className="card notice" data-tone="danger" role="alert" data-testid="task-push-notice">{sentence(notice)}</p>
+      ) : null}
+      <TaskReview key={`${repo}/${id}`} repo={repo} id={id} />
+    </>
+  );
 }
 
 function TaskReview({ repo, id }: { repo: string; id: string }) {

@@ -11,7 +11,7 @@ import type { Env } from './env';
 import { injectAnnotations } from './inject';
 import { passthrough, postLive } from './live-post';
 import { taskContext, taskOf } from './task-context';
-import { awaitStarted, markStarted, pruneMarkers } from './tool-order';
+import { awaitStarted, markStarted, pruneMarkers, sweepUnfinished } from './tool-order';
 
 export interface SessionRef {
   session: string;
@@ -35,6 +35,8 @@ export async function onTurnEnd(ref: SessionRef, env: Env): Promise<void> {
     }
   }
   await postLive(event(ref, env, { kind: 'idle', summary: 'finished responding' }, ctx?.task), env);
+  // Calls that never ended (denied, interrupted) get their completed event now, as failed.
+  for (const unfinished of await sweepUnfinished(env, ref.session)) await postLive(unfinished, env);
   pruneMarkers(env);
 }
 
@@ -66,8 +68,10 @@ export function onPrompt(ref: SessionRef, env: Env, deliver: (block: string) => 
 /** `callId` (the vendor's id of this tool call) keeps start and end in order; see tool-order.ts. */
 export async function onToolStart(ref: SessionRef, call: ToolCall, env: Env, callId?: string): Promise<void> {
   const { label, ...what } = classifyTool(call, loadChecks(env).checks);
-  await postLive(event(ref, env, { ...what, ...(label ? { label } : {}), running: true }), env);
-  markStarted(env, ref.session, callId);
+  const running = event(ref, env, { ...what, ...(label ? { label } : {}), running: true });
+  await postLive(running, env);
+  const { running: _, ...rest } = running;
+  markStarted(env, ref.session, callId, { ...rest, ok: false, detail: 'did not complete (denied or interrupted)' });
 }
 
 export interface ToolOutcome {

@@ -1,28 +1,35 @@
-// Keeps a tool call's live events in order although both hooks run detached: the start
-// hook leaves a marker once its `running:true` event is out; the end hook waits briefly
-// (in the background, never on the agent) for that marker before posting the completed event.
+// Keeps a tool call's live events whole although both hooks run detached. The start hook
+// leaves a marker (holding the event to send if the call never ends) once its `running:true`
+// event is out; the end hook waits briefly for it (in the background, never on the agent) and
+// claims it. At turn end, markers nobody claimed — denied or interrupted calls, for which the
+// agent fires no end hook — are closed with a failed completed event, so no line stays running.
 import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { LiveEvent } from '../../protocol/live-events';
 import { type Env, commandrHome } from './env';
 
 export const ORDER_WAIT_MS = 1500;
-/** Markers of calls that never completed (denied, interrupted) are removed after this long. */
+/** How long turn end gives end hooks launched before it to claim their markers. */
+export const SWEEP_GRACE_MS = 3000;
+/** Markers of other sessions left behind (a crash) are removed after this long. */
 export const STALE_MARKER_MS = 10 * 60 * 1000;
 
-const markerFile = (env: Env, session: string, callId: string): string =>
-  path.join(commandrHome(env), 'hook-state', 'calls', createHash('sha256').update(`${session}\n${callId}`).digest('hex').slice(0, 32));
+const hash = (text: string): string => createHash('sha256').update(text).digest('hex').slice(0, 16);
+const callsDir = (env: Env): string => path.join(commandrHome(env), 'hook-state', 'calls');
+const markerFile = (env: Env, session: string, callId: string): string => path.join(callsDir(env), `${hash(session)}.${hash(callId)}`);
 
-export function markStarted(env: Env, session: string, callId: string | undefined): void {
+/** Leaves the marker; `unfinished` is what turn end posts if no end hook claims it. */
+export function markStarted(env: Env, session: string, callId: string | undefined, unfinished?: LiveEvent): void {
   if (!callId) return;
   const file = markerFile(env, session, callId);
   try {
     fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
-    fs.writeFileSync(file, '');
+    fs.writeFileSync(file, unfinished ? JSON.stringify(unfinished) : '');
   } catch { /* ordering is best effort */ }
 }
 
-/** Resolves once the start marker exists (then removes it) or after `ORDER_WAIT_MS`. */
+/** Resolves once the start marker exists (then claims it) or after `waitMs`. */
 export async function awaitStarted(env: Env, session: string, callId: string | undefined, waitMs = ORDER_WAIT_MS): Promise<void> {
   if (!callId) return;
   const file = markerFile(env, session, callId);
@@ -31,17 +38,39 @@ export async function awaitStarted(env: Env, session: string, callId: string | u
   fs.rmSync(file, { force: true });
 }
 
-/** Removes markers left by calls that never reported an end; run at turn end. */
-export function pruneMarkers(env: Env, now = Date.now()): void {
-  const dir = path.join(commandrHome(env), 'hook-state', 'calls');
+/** After the grace period, claims this session's unclaimed markers and returns their events. */
+export async function sweepUnfinished(env: Env, session: string, graceMs = SWEEP_GRACE_MS): Promise<LiveEvent[]> {
+  await new Promise((r) => setTimeout(r, graceMs));
+  const prefix = `${hash(session)}.`;
   let names: string[];
   try {
-    names = fs.readdirSync(dir);
+    names = fs.readdirSync(callsDir(env)).filter((n) => n.startsWith(prefix));
+  } catch {
+    return [];
+  }
+  const events: LiveEvent[] = [];
+  for (const name of names) {
+    const file = path.join(callsDir(env), name);
+    try {
+      const text = fs.readFileSync(file, 'utf8');
+      fs.unlinkSync(file); // claimed: an end hook arriving now finds nothing to wait for
+      const parsed = LiveEvent.safeParse(text ? JSON.parse(text) : undefined);
+      if (parsed.success) events.push(parsed.data);
+    } catch { /* claimed by an end hook meanwhile */ }
+  }
+  return events;
+}
+
+/** Removes markers of any session older than `STALE_MARKER_MS`. */
+export function pruneMarkers(env: Env, now = Date.now()): void {
+  let names: string[];
+  try {
+    names = fs.readdirSync(callsDir(env));
   } catch {
     return;
   }
   for (const name of names) {
-    const file = path.join(dir, name);
+    const file = path.join(callsDir(env), name);
     try {
       if (now - fs.statSync(file).mtimeMs > STALE_MARKER_MS) fs.rmSync(file, { force: true });
     } catch { /* raced with another hook */ }

@@ -165,6 +165,15 @@ describe('claude hooks in a real session', () => {
     }
   });
 
+  it('LIVE-EMIT-5: a call the agent denied still gets its completed event (failed) at turn end, so no line stays running', async () => {
+    const t = await turn([{ name: 'Bash', input: { command: 'mkdir denied-dir' } }]);
+    expect(fs.existsSync(path.join(repo, 'denied-dir'))).toBe(false);
+    expect(relay.live().some((e) => e.session === t.session && e.running === true && e.cmd === 'mkdir denied-dir')).toBe(true);
+    const closed = await eventually(() => relay.live().find((e) => e.session === t.session && e.running === undefined && e.cmd === 'mkdir denied-dir'), 15_000, 'the closing event');
+    expect(closed).toMatchObject({ kind: 'command', ok: false });
+    expect(relay.live().filter((e) => e.session === t.session && e.running === undefined && e.cmd === 'mkdir denied-dir')).toHaveLength(1);
+  });
+
   it('LIVE-EMIT-2: nothing vendor-specific lands on the bus: only defined events, neutral notes', () => {
     const raw = fs.readFileSync(path.join(bus, 'events.jsonl'), 'utf8');
     for (const line of raw.split('\n').filter(Boolean)) {

@@ -4,7 +4,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { toolOutcome } from '../../adapters/claude/lib/payload';
-import { awaitStarted, markStarted, pruneMarkers, STALE_MARKER_MS } from '../../adapters/lib/tool-order';
+import { awaitStarted, markStarted, pruneMarkers, STALE_MARKER_MS, sweepUnfinished } from '../../adapters/lib/tool-order';
 import { cleanup, makeHome } from './harness';
 
 afterAll(cleanup);
@@ -28,6 +28,19 @@ describe('tool event order', () => {
     expect(fs.readdirSync(dir)).toHaveLength(1);
     pruneMarkers(env, Date.now() + STALE_MARKER_MS + 1000);
     expect(fs.readdirSync(dir)).toHaveLength(0);
+  });
+
+  it('LIVE-EMIT-5: turn end claims the session’s unclaimed markers once; claimed ones and other sessions are left alone', async () => {
+    const { commandrHome } = makeHome();
+    const env = { COMMANDR_HOME: commandrHome };
+    const ev = (cmd: string) => ({ v: 1 as const, session: 's', kind: 'command' as const, summary: cmd, cmd, ok: false });
+    markStarted(env, 's', 'a', ev('a'));
+    markStarted(env, 's', 'b', ev('b'));
+    markStarted(env, 'other', 'c', { ...ev('c'), session: 'other' });
+    await awaitStarted(env, 's', 'b');
+    expect((await sweepUnfinished(env, 's', 10)).map((e) => e.cmd)).toEqual(['a']);
+    expect(await sweepUnfinished(env, 's', 10)).toEqual([]);
+    expect((await sweepUnfinished(env, 'other', 10)).map((e) => e.cmd)).toEqual(['c']);
   });
 
   it('CHECKS-4: a failed shell call reported as PostToolUseFailure carries its exit status', () => {

@@ -3,7 +3,7 @@
 // OpenCode turn takes seconds, so the runs are few and each proves several rules.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { writeAnnotation } from '../../bus/annotations';
 import { noteProblem } from '../../bus/progress';
 import { grantsFor, parseCommands } from '../../adapters/lib/intent';
@@ -108,6 +108,10 @@ describe('opencode run', () => {
   }
 
   it('RUN-8: intent work + AGENT_COMMANDS=npm test: SESSION line, npm test allowed, touch denied, final text, exit 0', { timeout: 180_000 }, async () => {
+    // A project config that allows everything must not widen the job: the inline config wins.
+    const projectConfig = path.join(repo, 'opencode.json');
+    fs.writeFileSync(projectConfig, JSON.stringify({ permission: { bash: { '*': 'allow' }, edit: 'allow' } }));
+    onTestFinished(() => fs.rmSync(projectConfig, { force: true }));
     const from = api.chatRequests().length;
     const ran = await run({ AGENT_PROMPT: 'work', AGENT_MODE: 'work', AGENT_COMMANDS: 'npm test' }, [
       { name: 'bash', arguments: { command: 'touch oc-forbidden.txt', description: 'touch' } },

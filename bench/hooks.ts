@@ -83,22 +83,26 @@ async function main(): Promise<void> {
     for (const [event, shim] of [['UserPromptSubmit', 'user-prompt-submit'], ['PreToolUse', 'pre-tool-use'], ['PostToolUse', 'post-tool-use'], ['Stop', 'stop'], ['SessionEnd', 'session-end']] as const) {
       const runs: number[] = [];
       for (let i = 0; i < HOOK_RUNS; i++) runs.push(await timed(path.join(ROOT, 'adapters', 'claude', 'hooks', shim), [], wired, env, payload(event)));
-      perHook.push([`${event} hook`, median(runs)]);
+      perHook.push([event === 'Stop' ? 'Stop hook (incl. 3 s sweep, detached)' : `${event} hook process`, median(runs)]);
     }
     const detached: number[] = [];
     const detach = path.join(ROOT, 'adapters', 'claude', 'hooks', 'detach');
     for (let i = 0; i < HOOK_RUNS; i++) detached.push(await timed(detach, [path.join(ROOT, 'adapters', 'claude', 'hooks', 'stop')], wired, env, payload('Stop')));
-    perHook.push(['Stop hook via detach (agent waits)', median(detached)]);
-    const row = (name: string, ms: number) => `| ${name.padEnd(34)} | ${ms.toFixed(0).padStart(7)} |`;
+    perHook.push(['detach <hook> (what the agent waits)', median(detached)]);
+    const gated: number[] = [];
+    const gate = path.join(ROOT, 'adapters', 'claude', 'hooks', 'prompt-gate');
+    const gateEnv = { ...env, CLAUDE_PROJECT_DIR: wired };
+    for (let i = 0; i < HOOK_RUNS; i++) gated.push(await timed(gate, [path.join(ROOT, 'adapters', 'claude', 'hooks', 'user-prompt-submit')], wired, gateEnv, payload('UserPromptSubmit')));
+    perHook.push(['prompt-gate, no notes (agent waits)', median(gated)]);
+    const row = (name: string, ms: number) => `| ${name.padEnd(38)} | ${ms.toFixed(0).padStart(7)} |`;
     console.log(`\nClaude Code turns: ${TURNS} each, one tool call per turn; load average ${os.loadavg()[0]!.toFixed(1)} on ${os.cpus().length} cores\n`);
-    console.log(`| ${'measure'.padEnd(34)} | ${'ms'.padStart(7)} |\n|${'-'.repeat(36)}|${'-'.repeat(9)}|`);
+    console.log(`| ${'measure'.padEnd(38)} | ${'ms'.padStart(7)} |\n|${'-'.repeat(40)}|${'-'.repeat(9)}|`);
     console.log(row('turn, not wired (median)', median(times.plain)));
     console.log(row('turn, wired (median)', median(times.wired)));
     console.log(row('turn, reporting hooks only (median)', median(times.reporting)));
     console.log(row('overhead: all wired hooks', median(times.wired) - median(times.plain)));
     console.log(row('overhead: reporting hooks only', median(times.reporting) - median(times.plain)));
     for (const [name, ms] of perHook) console.log(row(name, ms));
-    console.log(row('sum of the 5 hook processes', perHook.slice(1, 6).reduce((a, [, ms]) => a + ms, 0)));
   } finally {
     await relay.close();
     await api.close();

@@ -38,8 +38,12 @@ export async function awaitStarted(env: Env, session: string, callId: string | u
   fs.rmSync(file, { force: true });
 }
 
-/** After the grace period, claims this session's unclaimed markers and returns their events. */
+/**
+ * After the grace period, claims this session's markers left from before turn end (calls of
+ * a next turn that started meanwhile are not touched) and returns their events.
+ */
 export async function sweepUnfinished(env: Env, session: string, graceMs = SWEEP_GRACE_MS): Promise<LiveEvent[]> {
+  const turnEnd = Date.now();
   await new Promise((r) => setTimeout(r, graceMs));
   const prefix = `${hash(session)}.`;
   let names: string[];
@@ -52,6 +56,7 @@ export async function sweepUnfinished(env: Env, session: string, graceMs = SWEEP
   for (const name of names) {
     const file = path.join(callsDir(env), name);
     try {
+      if (fs.statSync(file).mtimeMs > turnEnd) continue;
       const text = fs.readFileSync(file, 'utf8');
       fs.unlinkSync(file); // claimed: an end hook arriving now finds nothing to wait for
       const parsed = LiveEvent.safeParse(text ? JSON.parse(text) : undefined);

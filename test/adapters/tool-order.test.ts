@@ -41,6 +41,11 @@ describe('tool event order', () => {
     expect((await sweepUnfinished(env, 's', 10)).map((e) => e.cmd)).toEqual(['a']);
     expect(await sweepUnfinished(env, 's', 10)).toEqual([]);
     expect((await sweepUnfinished(env, 'other', 10)).map((e) => e.cmd)).toEqual(['c']);
+    // A call of the next turn, started while the sweep waits, is left to its own end hook.
+    const sweeping = sweepUnfinished(env, 's', 300);
+    await new Promise((r) => setTimeout(r, 100)); // a time gap is the thing under test, not a sync
+    markStarted(env, 's', 'next-turn', ev('next'));
+    expect(await sweeping).toEqual([]);
   });
 
   it('CHECKS-4: a failed shell call reported as PostToolUseFailure carries its exit status', () => {

@@ -94,7 +94,9 @@ export class RelayConnection {
     return new Promise((resolve, reject) => {
       const timeoutMs = options.timeoutMs ?? this.opts.requestTimeoutMs ?? 20_000;
       const entry: Pending = { resolve, reject, onFrame: options.onFrame, timeoutMs, timer: this.expire(frame.id, timeoutMs) };
-      this.pending.get(frame.id)?.reject(clientError('E_CONFLICT', 'The same request was sent again before it was answered.'));
+      // A retry of the same id supersedes the earlier wait; the answer goes to the newest caller.
+      this.pending.get(frame.id)?.reject(clientError('E_TIMEOUT', 'Superseded by a retry of the same request.'));
+      if (this.pending.has(frame.id)) this.finish(frame.id);
       this.pending.set(frame.id, entry);
       ws.send(JSON.stringify(frame));
     });

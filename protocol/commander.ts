@@ -1,7 +1,10 @@
 // `commanders/<id>/commander.json` under the relay's data dir (CMDR-n): the
 // platform-owned record of a commander. The agent's session id is only a pointer.
 import * as z from 'zod/mini';
-import { CommanderStatus } from './wire/views';
+
+export const COMMANDER_STATUSES = ['starting', 'running', 'idle', 'waiting', 'dead'] as const;
+export const CommanderStatus = z.enum(COMMANDER_STATUSES);
+export type CommanderStatus = z.infer<typeof CommanderStatus>;
 
 export const COMMANDER_ID_PATTERN = /^c-[a-z0-9]{6,32}$/;
 
@@ -13,6 +16,7 @@ export const CommanderRecord = z.object({
   /** The agent CLI's current session id, recorded once it is known; null before. */
   session: z.nullable(z.string()),
   status: CommanderStatus,
+  /** Why it waits on the person (`NOT READY:` reason or the question). */
   waitingFor: z.nullable(z.string()),
   adapter: z.string(),
   /** True for the demo workspace's sample commander. */

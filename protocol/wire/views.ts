@@ -5,6 +5,7 @@ import { TaskId } from '../bus/ids';
 import { PacketType, TaskState } from '../bus/packet';
 import { Verdict } from '../bus/verdict';
 import { Annotation } from '../bus/annotation';
+import { CommanderRecord } from '../commander';
 
 /** A repo's id: `<basename>-<8 hex of sha256(realpath)>`, safe as a file name. */
 export const RepoId = z.string().check(z.regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,80}-[0-9a-f]{8}$/, 'repo id must be <name>-<8 hex>'));
@@ -84,22 +85,10 @@ export const DeviceView = z.object({
 });
 export type DeviceView = z.infer<typeof DeviceView>;
 
-export const COMMANDER_STATUSES = ['starting', 'running', 'idle', 'waiting', 'dead'] as const;
-export const CommanderStatus = z.enum(COMMANDER_STATUSES);
-export type CommanderStatus = z.infer<typeof CommanderStatus>;
-
-export const CommanderView = z.object({
-  id: z.string(),
-  name: z.string(),
-  referencePaths: z.array(z.string()),
-  created: z.string(),
-  session: z.nullable(z.string()),
-  status: CommanderStatus,
-  /** Why it waits on the person (`NOT READY:` reason or the question). */
-  waitingFor: z.nullable(z.string()),
-  adapter: z.string(),
-});
-export type CommanderView = z.infer<typeof CommanderView>;
+export { COMMANDER_STATUSES, CommanderStatus } from '../commander';
+/** What clients see of a commander is its record, declared once in protocol/commander.ts. */
+export const CommanderView = CommanderRecord;
+export type CommanderView = CommanderRecord;
 
 export const PermissionDecision = z.enum(['allow', 'allow-session', 'deny']);
 export type PermissionDecision = z.infer<typeof PermissionDecision>;

@@ -25,6 +25,10 @@ test('REVIEW-1: the header shows id, type, scope, state, owner and last note; RE
   await expect(page.getByTestId('task-state')).toHaveText('claimed');
   await expect(header).toContainText('owner ');
   await expect(page.getByTestId('task-last-note')).toContainText('wired the parser');
+  // A change is waiting for approval, so the brief starts folded and the diff comes first.
+  const brief = page.getByTestId('task-brief');
+  await expect(brief).not.toHaveAttribute('open', /.*/);
+  await brief.locator('summary').click();
   await expect(page.getByTestId('task-body').locator('h2', { hasText: 'Acceptance criteria' })).toBeVisible();
 });
 

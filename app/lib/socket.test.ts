@@ -98,6 +98,16 @@ describe('RelayConnection', () => {
     await expect(conn.request({ type: 'device.list', id: conn.readId() })).resolves.toBeNull();
   });
 
+  it('APP-8: while the browser says it is offline the connection keeps retrying, so a relay on localhost or the LAN still goes live', async () => {
+    const { conn, states } = connect();
+    await until(() => conn.state === 'live', 'live');
+    conn.setNetwork(false);
+    expect(conn.state).toBe('offline');
+    // navigator.onLine is still false, yet the relay answers: the socket, not the hint, decides.
+    await until(() => conn.state === 'live', 'live while the browser reports offline');
+    expect(states.slice(states.lastIndexOf('offline'))).toEqual(['offline', 'live']);
+  });
+
   it('APP-6: junk and unknown frames from the relay are ignored and never break the connection', async () => {
     const { conn, frames } = connect();
     await until(() => conn.state === 'live', 'live');

@@ -7,7 +7,7 @@
 //   new RelayConnection({ url, signer, cursors, onFrame, onState, WebSocketImpl?, backoff?, requestTimeoutMs?, random? })
 //   .start()                      open and keep reconnecting until stop()
 //   .stop()                       close for good (pending requests reject E_OFFLINE)
-//   .setNetwork(online)           browser went offline/online: close now / reconnect now
+//   .setNetwork(online)           browser went offline/online: close now and keep retrying with backoff / reconnect now
 //   .state                        current ConnectionState
 //   .request(frame, {onFrame?, timeoutMs?}) → Promise<ack result>; rejects with ClientError
 //        ({code,message}: the relay's error frame, or E_OFFLINE / E_TIMEOUT). `onFrame` receives
@@ -81,6 +81,7 @@ export class RelayConnection {
       this.clearRetry();
       this.drop();
       this.setState('offline');
+      this.scheduleRetry();
     } else if (this.running && this.state !== 'unpaired') {
       this.failures = 0;
       this.clearRetry();
@@ -109,9 +110,9 @@ export class RelayConnection {
   }
 
   private open(): void {
-    if (!this.running || !this.networkUp) return;
+    if (!this.running) return;
     this.drop();
-    if (this.failures === 0) this.setState('connecting');
+    if (this.failures === 0 && this.networkUp) this.setState('connecting');
     const Impl = this.opts.WebSocketImpl ?? (globalThis.WebSocket as unknown as WebSocketCtor);
     let ws: WebSocket;
     try {
@@ -255,8 +256,10 @@ export class RelayConnection {
     }
   }
 
+  // Retries go on while the browser says it is offline: `navigator.onLine` only
+  // means "no network interface", and a relay on localhost or the LAN may still answer.
   private scheduleRetry(): void {
-    if (!this.running || !this.networkUp) return;
+    if (!this.running) return;
     this.failures += 1;
     this.setState(this.failState());
     const delay = backoffDelay(this.failures, this.opts.backoff, (this.opts.random ?? Math.random)());
@@ -265,7 +268,7 @@ export class RelayConnection {
   }
 
   private failState(): ConnectionState {
-    return this.failures >= OFFLINE_AFTER_FAILURES ? 'offline' : 'reconnecting';
+    return !this.networkUp || this.failures >= OFFLINE_AFTER_FAILURES ? 'offline' : 'reconnecting';
   }
 
   private clearRetry(): void {

@@ -50,7 +50,13 @@ function TaskReview({ repo, id }: { repo: string; id: string }) {
     <div className="task-screen" data-testid="task-screen">
       <TaskHeader repo={repo} id={id} task={task} />
       {detail.status === 'error' ? <p className="card notice" data-tone="danger" role="alert">{sentence(detail.error)}</p> : null}
-      {body ? <article className="card task-body" data-testid="task-body" dangerouslySetInnerHTML={{ __html: body }} /> : null}
+      {body ? (
+        // While a change waits for approval the diff matters first: the brief folds away.
+        <details className="card task-brief" open={!task?.pendingApproval} data-testid="task-brief">
+          <summary>Task brief</summary>
+          <article className="task-body" data-testid="task-body" dangerouslySetInnerHTML={{ __html: body }} />
+        </details>
+      ) : null}
       {task?.verdict ? <CouncilVerdict verdict={task.verdict} /> : null}
       <section aria-labelledby="diff-title" className="task-section">
         <h2 id="diff-title" className="group-title">Changes</h2>

@@ -22,7 +22,11 @@ async function main(): Promise<void> {
     const id = await review.getAttribute('data-task');
     await page.goto(`${relay.url}/task?repo=${repo}&id=${id}`);
     await page.getByTestId('task-screen').waitFor();
-    await page.getByTestId('diff-digest').waitFor({ timeout: 15_000 }).catch(() => undefined); // shot anyway if the diff is slow
+    const digest = page.getByTestId('diff-digest');
+    await digest.waitFor({ timeout: 15_000 }).catch(() => undefined); // shot anyway if the diff is slow
+    // Show the diff under review (the header and brief are above it).
+    await digest.evaluate((el) => el.scrollIntoView({ block: 'start' })).catch(() => undefined);
+    await page.evaluate(() => scrollBy(0, -80)); // clear of the sticky header
     await shot('task');
 
     await page.goto(`${relay.url}/commanders`);

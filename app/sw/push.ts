@@ -3,10 +3,11 @@
 // right in the worker — signed with the device key, bound to the digest the
 // notification showed — so a person can decide from the lock screen without the app.
 import type { ActionFrame } from '../../protocol/wire/frames';
-import { DEVICE_HEADER } from '../../protocol/wire/http';
 import { NOTICE_PARAM, PushPayload } from '../../protocol/wire/push';
 import { loadDevice } from '../lib/device-key';
+import { toClientError } from '../lib/errors';
 import { newActionId, signAction, type UnsignedAction } from '../lib/sign';
+import { sendActionOverHttp } from './http-action';
 
 const ICON = '/icons/icon-192.png';
 
@@ -111,20 +112,12 @@ async function postAction(unsigned: UnsignedAction): Promise<Outcome> {
   } catch {
     return { ok: false, code: 'E_INTERNAL' };
   }
-  let response: Response;
   try {
-    response = await fetch('/api/action', {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', [DEVICE_HEADER]: device.deviceId },
-      body: JSON.stringify(frame),
-    });
-  } catch {
-    return { ok: false, code: 'E_OFFLINE' };
+    await sendActionOverHttp(frame, device.deviceId);
+    return { ok: true };
+  } catch (error) {
+    return { ok: false, code: toClientError(error).code };
   }
-  const body = (await response.json().catch(() => null)) as { type?: string; error?: { code?: unknown } } | null;
-  if (response.ok && body?.type === 'ack') return { ok: true };
-  const code = typeof body?.error?.code === 'string' ? body.error.code : 'E_INTERNAL';
-  return { ok: false, code };
 }
 
 /** Focuses an open window of the app on `url`, else opens one. */

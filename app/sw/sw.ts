@@ -5,11 +5,11 @@
 import { cleanupOutdatedCaches, matchPrecache, precacheAndRoute, type PrecacheEntry } from 'workbox-precaching';
 import { NavigationRoute, registerRoute, setCatchHandler } from 'workbox-routing';
 import { NetworkOnly } from 'workbox-strategies';
-import { DEVICE_HEADER } from '../../protocol/wire/http';
 import type { ActionFrame } from '../../protocol/wire/frames';
 import { loadDevice } from '../lib/device-key';
-import { clientError, toClientError } from '../lib/errors';
+import { clientError } from '../lib/errors';
 import { Outbox } from '../lib/outbox';
+import { sendActionOverHttp } from './http-action';
 import { installPushHandlers } from './push';
 
 export const OUTBOX_SYNC_TAG = 'commandr-outbox';
@@ -56,19 +56,7 @@ async function flushOutbox(): Promise<void> {
 async function sendOverHttp(frame: ActionFrame): Promise<unknown> {
   const device = await loadDevice();
   if (!device) throw clientError('E_NOT_PAIRED');
-  let response: Response;
-  try {
-    response = await fetch('/api/action', {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', [DEVICE_HEADER]: device.deviceId },
-      body: JSON.stringify(frame),
-    });
-  } catch {
-    throw clientError('E_OFFLINE');
-  }
-  const body = (await response.json().catch(() => null)) as { result?: unknown; error?: unknown } | null;
-  if (response.ok) return body?.result;
-  throw toClientError(body ?? { code: response.status >= 500 ? 'E_INTERNAL' : 'E_BAD_FRAME', message: `HTTP ${response.status}` });
+  return sendActionOverHttp(frame, device.deviceId);
 }
 
 installPushHandlers(sw);

@@ -45,6 +45,8 @@ describe('claude run', () => {
     const lines = ran.stdout.trim().split('\n');
     expect(lines[0]).toMatch(/^SESSION: [0-9a-f-]{36}$/);
     expect(ran.stdout).toContain('hello from the job\nNOT READY: need a key');
+    // Streamed as it arrived, and not printed a second time from the result.
+    expect(ran.stdout.split('hello from the job').length - 1).toBe(1);
     const session = lines[0]!.slice('SESSION: '.length);
     const from = api.messageRequests().length;
     const again = await run({ AGENT_PROMPT: 'and again', AGENT_RESUME: session }, [], 'second');

@@ -15,21 +15,44 @@ async function main(input: JobInput): Promise<number> {
     if (input.resume) args.push('--resume', input.resume);
     const announce = sessionAnnouncer();
     let result: Record<string, unknown> | undefined;
+    // Assistant text goes out as it arrives, so a phone watching the job sees it live;
+    // the result repeats the last of it, which is then not printed twice.
+    let streamed = '';
     const command = findBinary('claude', process.env.COMMANDR_CLAUDE_BIN);
     return await runVendor({ command, args, cwd: input.cwd, env: process.env }, {
       onObject(value) {
         if (value.type === 'system' && value.subtype === 'init') announce(value.session_id);
+        if (value.type === 'assistant') {
+          const text = assistantText(value);
+          if (text.trim() !== '') {
+            process.stdout.write(text.endsWith('\n') ? text : `${text}\n`);
+            streamed = text;
+          }
+        }
         if (value.type === 'result') {
           result = value;
           reportDenials(value.permission_denials);
         }
       },
-      finalText: () => (typeof result?.result === 'string' ? result.result : undefined),
+      finalText: () => {
+        const text = typeof result?.result === 'string' ? result.result : undefined;
+        return text !== undefined && text.trim() === streamed.trim() ? undefined : text;
+      },
       failedDespiteZero: () => result === undefined || result.is_error === true,
     });
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/** The text blocks of one `assistant` line of stream-json. */
+function assistantText(value: Record<string, unknown>): string {
+  const content = (value.message as { content?: unknown } | undefined)?.content;
+  if (!Array.isArray(content)) return '';
+  return content
+    .filter((b): b is { type: 'text'; text: string } => !!b && (b as { type?: unknown }).type === 'text' && typeof (b as { text?: unknown }).text === 'string')
+    .map((b) => b.text)
+    .join('');
 }
 
 /** Denied tool calls go to stderr so the job log says why something did not happen. */

@@ -56,7 +56,9 @@ export async function sweepUnfinished(env: Env, session: string, graceMs = SWEEP
   for (const name of names) {
     const file = path.join(callsDir(env), name);
     try {
-      if (fs.statSync(file).mtimeMs > turnEnd) continue;
+      // Whole milliseconds: Date.now() truncates, mtimeMs does not, so a marker written
+      // in the same millisecond as the turn end would otherwise look newer than it.
+      if (Math.floor(fs.statSync(file).mtimeMs) > turnEnd) continue;
       const text = fs.readFileSync(file, 'utf8');
       fs.unlinkSync(file); // claimed: an end hook arriving now finds nothing to wait for
       const parsed = LiveEvent.safeParse(text ? JSON.parse(text) : undefined);

@@ -80,6 +80,14 @@ async function serve(args: string[]): Promise<number> {
     demo: values['no-demo'] ? false : values.demo, logger,
   });
   process.stdout.write(`listening: ${relay.url}\n`);
+  const watched = (relay.services.hub as { repos?: () => Array<{ demo: boolean; path: string }> } | undefined)?.repos?.() ?? [];
+  const demo = watched.find((r) => r.demo);
+  if (demo) {
+    process.stdout.write(`\nShowing the DEMO workspace (a sample repo at ${demo.path}), since no repository is registered.\n`
+      + 'Add your own with `commandr init <repo>` (or start with --repo <path>); the demo then steps aside.\n');
+  } else {
+    process.stdout.write(`watching ${watched.length} repositor${watched.length === 1 ? 'y' : 'ies'}\n`);
+  }
   const origin = values['public-origin'] ? relay.origin : phoneOrigin(relay.options.host, relay.url);
   await printPairing(relay.dataDir, origin);
   logger.info(`data dir ${relay.dataDir}; app ${relay.options.appDir}`);

@@ -4,12 +4,12 @@
 // Allow / Deny and the worker's Allow reaches the relay.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import type { Page, Worker } from '@playwright/test';
 import { permissionMessage } from '../relay/push/messages';
 import { PermissionService } from '../relay/permissions/service';
 import { readAudit } from '../relay/permissions/audit';
 import type { PermissionAsk } from '../protocol/wire/http';
 import { test, expect, controlledByWorker, type RelayFixture } from './fixtures';
+import { deliverUntilShown, shown, tap } from './notifications';
 
 let counter = 0;
 
@@ -22,26 +22,6 @@ function hookAsk(env: RelayFixture, extra: Partial<PermissionAsk> = {}): Promise
   };
   return fetch(`${env.url}/api/permissions`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify(body) })
     .then((r) => r.json() as Promise<{ decision: string; reason: string; by: string | null }>);
-}
-
-async function deliverPush(page: Page, origin: string, data: string): Promise<void> {
-  const cdp = await page.context().newCDPSession(page);
-  const registration = new Promise<string>((resolve) => {
-    cdp.on('ServiceWorker.workerRegistrationUpdated', ({ registrations }) => {
-      const mine = registrations.find((r: { scopeURL: string; isDeleted: boolean }) => r.scopeURL.startsWith(origin) && !r.isDeleted);
-      if (mine) resolve(mine.registrationId);
-    });
-  });
-  await cdp.send('ServiceWorker.enable');
-  await cdp.send('ServiceWorker.deliverPushMessage', { origin, registrationId: await registration, data });
-  await cdp.detach();
-}
-
-async function shown(sw: Worker, tag: string) {
-  return sw.evaluate(async (t) => {
-    const list = await (self as unknown as ServiceWorkerGlobalScope).registration.getNotifications({ tag: t });
-    return list.map((n) => ({ title: n.title, actions: (n as Notification & { actions: { action: string; title: string }[] }).actions.map((a) => a.action) }));
-  }, tag);
 }
 
 test('PERM-UI-1: a request appears live at the top of Inbox; Allow once sends a signed decision the hook receives', async ({ paired: page, relayEnv }) => {
@@ -85,17 +65,10 @@ test('PERM-UI-4: a permission push shows Allow / Deny; Allow in the service work
   await expect.poll(() => service.list().length).toBe(1);
   const view = service.list()[0]!;
   const payload = permissionMessage(view);
-  const [sw] = page.context().serviceWorkers();
-  expect(sw).toBeTruthy();
-  await expect.poll(async () => {
-    if ((await shown(sw!, payload.tag)).length === 0) await deliverPush(page, relayEnv.url, JSON.stringify(payload));
-    return shown(sw!, payload.tag);
-  }, { timeout: 20_000, intervals: [500, 1000, 2000] }).toEqual([{ title: payload.title, actions: ['allow', 'deny'] }]);
-  await sw!.evaluate(async (tag) => {
-    const scope = self as unknown as ServiceWorkerGlobalScope;
-    const [n] = await scope.registration.getNotifications({ tag });
-    scope.dispatchEvent(new NotificationEvent('notificationclick', { notification: n!, action: 'allow' }));
-  }, payload.tag);
+  const sw = await deliverUntilShown(page, relayEnv.url, JSON.stringify(payload), payload.tag);
+  expect((await shown(sw, payload.tag)).map((n) => ({ title: n.title, actions: n.actions.map((a) => a.action) })))
+    .toEqual([{ title: payload.title, actions: ['allow', 'deny'] }]);
+  await tap(sw, payload.tag, 'allow');
   expect(await answer).toMatchObject({ decision: 'allow', by: 'E2E Phone' });
   await expect(page.getByTestId('permission-card')).toHaveAttribute('data-status', 'allowed');
 });

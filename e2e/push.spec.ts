@@ -7,10 +7,11 @@
 import { writeFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import type { BrowserContext, Page, Worker } from '@playwright/test';
+import type { BrowserContext, Page } from '@playwright/test';
 import { PushService as LocalPushService, type TestSubscription } from '../test/stand-ins/push-service';
 import { test, expect, controlledByWorker, type RelayFixture } from './fixtures';
 import { approvalToken, requestApproval, startTask } from './task-setup';
+import { deliverUntilShown, shown, tap } from './notifications';
 
 let endpoint: LocalPushService;
 let caDir: string;
@@ -75,56 +76,6 @@ async function hideApp(page: Page): Promise<void> {
     Object.defineProperty(document, 'visibilityState', { value: 'hidden', configurable: true });
     document.dispatchEvent(new Event('visibilitychange'));
   });
-}
-
-/** Delivers `data` to the page origin's service worker the way the browser's push service would. */
-async function deliverPush(page: Page, origin: string, data: string): Promise<void> {
-  const cdp = await page.context().newCDPSession(page);
-  const registration = new Promise<string>((resolve) => {
-    cdp.on('ServiceWorker.workerRegistrationUpdated', ({ registrations }) => {
-      const mine = registrations.find((r: { scopeURL: string; isDeleted: boolean }) => r.scopeURL.startsWith(origin) && !r.isDeleted);
-      if (mine) resolve(mine.registrationId);
-    });
-  });
-  await cdp.send('ServiceWorker.enable');
-  await cdp.send('ServiceWorker.deliverPushMessage', { origin, registrationId: await registration, data });
-  await cdp.detach();
-}
-
-/**
- * Delivers until the worker shows a notification with `tag`: under load a CDP push to a
- * worker that is just being started can be dropped (a real push service retries too).
- */
-async function deliverUntilShown(page: Page, origin: string, data: string, tag: string): Promise<Worker> {
-  const sw = worker(page.context());
-  await expect.poll(async () => {
-    if ((await shown(sw, tag)).length === 0) await deliverPush(page, origin, data);
-    return (await shown(sw, tag)).length;
-  }, { timeout: 20_000, intervals: [500, 1000, 2000] }).toBe(1);
-  return sw;
-}
-
-function worker(context: BrowserContext): Worker {
-  const [sw] = context.serviceWorkers();
-  if (!sw) throw new Error('no service worker');
-  return sw;
-}
-
-async function shown(sw: Worker, tag: string) {
-  return sw.evaluate(async (t) => {
-    const list = await (self as unknown as ServiceWorkerGlobalScope).registration.getNotifications({ tag: t });
-    return list.map((n) => ({ title: n.title, body: n.body, tag: n.tag, actions: (n as Notification & { actions: { action: string; title: string }[] }).actions.map((a) => ({ action: a.action, title: a.title })), data: n.data }));
-  }, tag);
-}
-
-/** Taps a button of the notification with `tag` (a notificationclick in the worker itself). */
-async function tap(sw: Worker, tag: string, action: string): Promise<void> {
-  await sw.evaluate(async ([t, a]) => {
-    const scope = self as unknown as ServiceWorkerGlobalScope;
-    const [n] = await scope.registration.getNotifications({ tag: t });
-    if (!n) throw new Error(`no notification tagged ${t}`);
-    scope.dispatchEvent(new NotificationEvent('notificationclick', { notification: n, action: a }));
-  }, [tag, action] as const);
 }
 
 test('PUSH-4, PUSH-6: permission is asked only on turning notifications on; a gate block reaches the phone as an actionable notification; Approve in the worker writes the digest-bound token and the commit passes; tapping the body opens the task', async ({ paired: page, context, relayEnv }) => {

@@ -3,7 +3,7 @@
 // to api.anthropic.com. Replies are scripted per request; every request is recorded.
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
+import { listenOnLoopback, readBody } from './loopback-server';
 
 export interface RecordedRequest {
   method: string;
@@ -62,16 +62,11 @@ export async function startMessagesApi(options: MessagesApiOptions = {}): Promis
   const apiKey = options.apiKey ?? 'test-key';
   let script = options.reply ?? DEFAULT_REPLY;
   const requests: RecordedRequest[] = [];
-  const sockets = new Set<Socket>();
   const server: Server = createServer((req, res) => {
     void handle(req, res).catch((error: unknown) => {
       if (!res.headersSent) sendError(res, 500, 'api_error', String(error));
       else res.destroy();
     });
-  });
-  server.on('connection', (socket) => {
-    sockets.add(socket);
-    socket.on('close', () => sockets.delete(socket));
   });
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -105,28 +100,15 @@ export async function startMessagesApi(options: MessagesApiOptions = {}): Promis
     else sendJson(res, 200, message);
   }
 
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
+  const { port, close } = await listenOnLoopback(server);
   return {
     url: `http://127.0.0.1:${port}`,
     apiKey,
     requests,
     messageRequests: () => requests.filter((r) => r.method === 'POST' && r.path === '/v1/messages'),
     setReply: (next) => { script = next; },
-    close: () => new Promise<void>((resolve) => {
-      for (const socket of sockets) socket.destroy();
-      server.close(() => resolve());
-    }),
+    close,
   };
-}
-
-function readBody(req: IncomingMessage): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => resolve(Buffer.concat(chunks)));
-    req.on('error', reject);
-  });
 }
 
 function checkHeaders(req: IncomingMessage, apiKey: string): { status: number; type: string; message: string } | null {

@@ -3,7 +3,7 @@
 // Replies are scripted per request (text and tool calls, streamed as SSE); every request is recorded.
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
+import { listenOnLoopback, readBody } from './loopback-server';
 
 export interface RecordedChatRequest {
   method: string;
@@ -60,7 +60,6 @@ export async function startOpenAiChat(options: OpenAiChatOptions = {}): Promise<
   const models = options.models ?? ['stub-model'];
   let script = options.reply ?? DEFAULT_REPLY;
   const requests: RecordedChatRequest[] = [];
-  const sockets = new Set<Socket>();
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = new URL(req.url ?? '/', 'http://stand-in');
@@ -88,32 +87,15 @@ export async function startOpenAiChat(options: OpenAiChatOptions = {}): Promise<
       else res.destroy();
     });
   });
-  server.on('connection', (socket) => {
-    sockets.add(socket);
-    socket.on('close', () => sockets.delete(socket));
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
+  const { port, close } = await listenOnLoopback(server);
   return {
     url: `http://127.0.0.1:${port}/v1`,
     apiKey,
     requests,
     chatRequests: () => requests.filter((r) => r.method === 'POST' && r.path === '/v1/chat/completions'),
     setReply: (next) => { script = next; },
-    close: () => new Promise<void>((resolve) => {
-      for (const socket of sockets) socket.destroy();
-      server.close(() => resolve());
-    }),
+    close,
   };
-}
-
-function readBody(req: IncomingMessage): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => resolve(Buffer.concat(chunks)));
-    req.on('error', reject);
-  });
 }
 
 function validateBody(body: any): string | null {

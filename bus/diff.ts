@@ -1,12 +1,15 @@
-// The task's diff (DIFF-n, contract §10): which change a phone reviews for task T,
-// with per-file stats and the one digest an approval may bind to. Approve-stale
-// detection is `currentDigest(worktree)` compared with the digest the phone saw.
+// The task's diff (DIFF-n, contract §10): the staged change a phone reviews for
+// task T — exactly the bytes the gate will check and an approval signs — with
+// per-file stats and the digest of those same bytes. Nothing staged: nothing to
+// review or approve, and the view says so instead of showing the worktree.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { ApprovalRequested } from '../protocol/bus/events';
 import type { TaskDiffSummary } from '../protocol/bus/diff';
-import { gitBytes, stagedDigest, type StagedDigest } from './digest';
-import { assemble, DEFAULT_LIMITS, splitPatch, trackedStats, untrackedSection, type DiffLimits } from './diff-files';
+import { gitBytes, stagedDigest } from './digest';
+import { DEFAULT_LIMITS, type DiffLimits } from './diff-files';
+import { stagedFiles, stagedPatch, type StagedFile } from './diff-staged';
+import { BusError } from './errors';
 import { readEvents } from './event-log';
 import { assertTaskId } from './layout';
 
@@ -15,45 +18,44 @@ export interface TaskDiff extends TaskDiffSummary {
   patch: string;
 }
 
-export interface TaskDiffOptions extends Partial<DiffLimits> {
-  /** The branch agent work is measured from; default main, then master, then the main checkout's branch. */
-  mainBranch?: string;
-}
+export type TaskDiffOptions = Partial<DiffLimits>;
 
 const git = async (cwd: string, args: string[]) => (await gitBytes(cwd, args)).toString('utf8');
-/** Fixed prefixes and no config-driven rewriting, so every client parses the same text. */
-const VIEW_ARGS = ['-c', 'core.quotePath=false', 'diff', '--no-color', '--no-ext-diff', '--no-textconv', '-M', '--src-prefix=a/', '--dst-prefix=b/'];
 
 /** The approvable digest now: the staged digest of `worktree` (DIGEST-1). */
 export async function currentDigest(worktree: string): Promise<string> {
   return (await stagedDigest(worktree)).digest;
 }
 
-/** Picks the change under review for `task`: pending approval, else the agent/<task> worktree, else none. */
+/** The commit a staged change sits on (the parent its commit will have); the null oid before the first commit. */
+export async function headOf(worktree: string): Promise<string> {
+  const out = await git(worktree, ['rev-parse', '-q', '--verify', 'HEAD^{commit}']).catch(() => '');
+  return out.trim() || NULL_OID;
+}
+
+export const NULL_OID = '0'.repeat(40);
+
+/** Picks the worktree under review for `task` (pending approval, else agent/<task>) and shows its staged change. */
 export async function taskDiff(bus: string, task: string, options: TaskDiffOptions = {}): Promise<TaskDiff> {
   assertTaskId(task);
   const limits = { ...DEFAULT_LIMITS, ...options };
-  const approval = await approvalWorktree(bus, task);
-  if (approval) return build(task, 'approval', approval.worktree, ['--cached'], approval.staged, limits, {});
+  const requested = await approvalWorktree(bus, task);
+  if (requested) return stagedView(task, 'approval', requested, limits);
   const repo = path.dirname(path.resolve(bus));
   const worktree = await branchWorktree(repo, `agent/${task}`);
-  if (worktree) {
-    const base = await mergeBase(worktree, repo, `agent/${task}`, options.mainBranch);
-    const staged = await stagedDigest(worktree);
-    return build(task, 'branch', worktree, [base], staged, limits, { branch: `agent/${task}`, base, untracked: true });
-  }
+  if (worktree) return { ...(await stagedView(task, 'branch', worktree, limits)), branch: `agent/${task}` };
   return { task, source: 'none', staged_files: 0, files: [], additions: 0, deletions: 0, patch_bytes: 0, truncated: false, patch: '' };
 }
 
 /** The worktree of the newest approval_requested for `task`, when its staged change still has that digest. */
-async function approvalWorktree(bus: string, task: string): Promise<{ worktree: string; staged: StagedDigest } | undefined> {
+async function approvalWorktree(bus: string, task: string): Promise<string | undefined> {
   const { events } = readEvents(bus);
   for (let k = events.length - 1; k >= 0; k--) {
     if (events[k]!.event !== 'approval_requested' || events[k]!.task !== task) continue;
     const parsed = ApprovalRequested.safeParse(events[k]);
     if (!parsed.success) continue;
-    const staged = await stagedDigest(parsed.data.worktree).catch(() => undefined);
-    return staged?.digest === parsed.data.digest ? { worktree: parsed.data.worktree, staged } : undefined;
+    const staged = await currentDigest(parsed.data.worktree).catch(() => undefined);
+    return staged === parsed.data.digest ? parsed.data.worktree : undefined;
   }
   return undefined;
 }
@@ -70,37 +72,31 @@ export async function branchWorktree(repo: string, branch: string): Promise<stri
   return undefined;
 }
 
-async function mergeBase(worktree: string, repo: string, branch: string, preferred?: string): Promise<string> {
-  const candidates = preferred ? [preferred] : ['main', 'master', await git(repo, ['symbolic-ref', '--short', '-q', 'HEAD']).catch(() => '')];
-  for (const candidate of candidates.map((c) => c.trim()).filter((c) => c !== '' && c !== branch)) {
-    const base = await git(worktree, ['merge-base', `refs/heads/${candidate}`, 'HEAD']).catch(() => '');
-    if (base.trim() !== '') return base.trim();
+/**
+ * The staged change of `worktree`, read between two digest runs: when the index or
+ * HEAD moved while the view was built the read is repeated, so the digest shown is
+ * always the digest of the change shown (DIFF-7).
+ */
+async function stagedView(task: string, source: 'approval' | 'branch', worktree: string, limits: DiffLimits): Promise<TaskDiff> {
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const [base, before] = [await headOf(worktree), await stagedDigest(worktree)];
+    const files = before.files > 0 ? await stagedFiles(worktree, limits) : [];
+    const view = files.length > 0 ? await stagedPatch(worktree, files, limits) : { files: [], patch: '', truncated: false };
+    const [after, baseAfter] = [await stagedDigest(worktree), await headOf(worktree)];
+    if (after.digest !== before.digest || baseAfter !== base) continue;
+    return {
+      task, source, worktree, base,
+      ...(before.files > 0 ? { digest: before.digest } : {}),
+      staged_files: before.files,
+      files: view.files,
+      additions: view.files.reduce((n, f) => n + f.additions, 0),
+      deletions: view.files.reduce((n, f) => n + f.deletions, 0),
+      patch_bytes: Buffer.byteLength(view.patch),
+      truncated: view.truncated,
+      patch: view.patch,
+    };
   }
-  return (await git(worktree, ['rev-parse', '--verify', 'HEAD'])).trim();
+  throw new BusError('E_GIT', `the staged change in ${worktree} kept changing while it was read; try again`);
 }
 
-interface BuildExtras { branch?: string; base?: string; untracked?: boolean }
-
-async function build(task: string, source: 'approval' | 'branch', worktree: string, range: string[], staged: StagedDigest, limits: DiffLimits, extras: BuildExtras): Promise<TaskDiff> {
-  const [patch, nameStatus, numstat, untracked] = await Promise.all([
-    git(worktree, [...VIEW_ARGS, ...range, '--']),
-    git(worktree, ['diff', '--no-ext-diff', '--no-textconv', '-M', '--name-status', '-z', ...range, '--']),
-    git(worktree, ['diff', '--no-ext-diff', '--no-textconv', '-M', '--numstat', '-z', ...range, '--']),
-    extras.untracked ? git(worktree, ['ls-files', '--others', '--exclude-standard', '-z']) : Promise.resolve(''),
-  ]);
-  const stats = trackedStats(nameStatus, numstat);
-  const sections = splitPatch(patch);
-  const extra = untracked.split('\0').filter((f) => f !== '').slice(0, limits.maxUntracked).map((f) => untrackedSection(worktree, f, limits));
-  const whole = assemble([...stats, ...extra.map((e) => e.stat)], [...sections, ...extra.map((e) => e.section)], limits);
-  return {
-    task, source, worktree, ...(extras.branch ? { branch: extras.branch } : {}), ...(extras.base ? { base: extras.base } : {}),
-    ...(staged.files > 0 ? { digest: staged.digest } : {}),
-    staged_files: staged.files,
-    files: whole.files,
-    additions: whole.files.reduce((n, f) => n + f.additions, 0),
-    deletions: whole.files.reduce((n, f) => n + f.deletions, 0),
-    patch_bytes: Buffer.byteLength(whole.patch),
-    truncated: whole.truncated || untracked.split('\0').filter((f) => f !== '').length > limits.maxUntracked,
-    patch: whole.patch,
-  };
-}
+export type { StagedFile };

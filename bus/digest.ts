@@ -1,20 +1,25 @@
 // The digest of a worktree's staged change (DIGEST-n): the one value an approval
 // is bound to, so the gate, the relay and the diff view must all compute it here.
-import { execFile } from 'node:child_process';
+// The patch is streamed through the hash, never held whole (a 200 MB file stays
+// in git's pipe, not in the relay's heap).
+import { execFile, spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { BusError } from './errors';
 
 export interface StagedDigest {
-  /** `sha256:` + 64 lowercase hex digits of `patch`. */
+  /** `sha256:` + 64 lowercase hex digits of the patch bytes. */
   digest: string;
   /** Number of files in the staged change (one per `diff --git` header). */
   files: number;
-  /** The exact bytes of `git diff --cached --binary --no-color --no-ext-diff`. */
-  patch: Buffer;
+  /** Bytes of the patch that were hashed. */
+  bytes: number;
 }
 
 /** The git arguments whose stdout bytes are digested; fixed by the contract. */
 export const STAGED_DIFF_ARGS = ['diff', '--cached', '--binary', '--no-color', '--no-ext-diff'] as const;
+
+/** Small git outputs (stats, names) only: anything bigger is a caller's bug or hostile input. */
+export const GIT_OUTPUT_LIMIT = 64 << 20;
 
 export function digestOf(patch: Buffer): string {
   return 'sha256:' + createHash('sha256').update(patch).digest('hex');
@@ -22,23 +27,35 @@ export function digestOf(patch: Buffer): string {
 
 /** Counts file headers; hunk and base85 lines can never start with `diff --git `. */
 export function countPatchFiles(patch: Buffer): number {
-  let count = 0;
-  const header = Buffer.from('diff --git ');
-  let at = patch.indexOf(header);
-  while (at !== -1) {
-    if (at === 0 || patch[at - 1] === 0x0a) count++;
-    at = patch.indexOf(header, at + header.length);
+  const counter = new HeaderCounter();
+  counter.push(patch);
+  return counter.count;
+}
+
+const HEADER = Buffer.from('\ndiff --git ');
+
+/** Counts `diff --git ` at line starts across chunk boundaries of a stream. */
+export class HeaderCounter {
+  count = 0;
+  private tail = Buffer.from('\n');
+  push(chunk: Buffer): void {
+    const joined = Buffer.concat([this.tail, chunk]);
+    for (let at = joined.indexOf(HEADER); at !== -1; at = joined.indexOf(HEADER, at + 1)) {
+      // A header already wholly inside the kept tail was counted with the previous chunk.
+      if (at + HEADER.length > this.tail.length) this.count++;
+    }
+    this.tail = joined.subarray(Math.max(0, joined.length - (HEADER.length - 1)));
   }
-  return count;
 }
 
 /**
  * Runs git in `worktree` without a shell and inherits the environment on
  * purpose: inside a pre-commit hook GIT_INDEX_FILE names the index being committed.
+ * For bounded outputs only (GIT_OUTPUT_LIMIT); patches are streamed with `gitStream`.
  */
 export function gitBytes(worktree: string, args: readonly string[], input?: Buffer): Promise<Buffer> {
   return new Promise((resolve, reject) => {
-    const child = execFile('git', [...args], { cwd: worktree, encoding: 'buffer', maxBuffer: Infinity }, (error, stdout, stderr) => {
+    const child = execFile('git', [...args], { cwd: worktree, encoding: 'buffer', maxBuffer: GIT_OUTPUT_LIMIT }, (error, stdout, stderr) => {
       if (error) {
         const detail = Buffer.isBuffer(stderr) ? stderr.toString('utf8').trim() : '';
         reject(new BusError('E_GIT', `git ${args.join(' ')} failed in ${worktree}: ${detail || error.message}`, { cause: error }));
@@ -50,7 +67,41 @@ export function gitBytes(worktree: string, args: readonly string[], input?: Buff
   });
 }
 
-export async function stagedDigest(worktree: string): Promise<StagedDigest> {
-  const patch = await gitBytes(worktree, STAGED_DIFF_ARGS);
-  return { digest: digestOf(patch), files: countPatchFiles(patch), patch };
+/** Streams git's stdout to `onChunk` (a false return stops git early); rejects E_GIT on failure. */
+export function gitStream(worktree: string, args: readonly string[], onChunk: (chunk: Buffer) => boolean | void): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const child = spawn('git', [...args], { cwd: worktree, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stderr = '';
+    let stopped = false;
+    child.stderr.on('data', (d: Buffer) => { if (stderr.length < 4096) stderr += d.toString('utf8'); });
+    child.stdout.on('data', (chunk: Buffer) => {
+      if (stopped) return;
+      if (onChunk(chunk) === false) {
+        stopped = true;
+        child.kill('SIGTERM');
+      }
+    });
+    child.on('error', (error) => reject(new BusError('E_GIT', `git ${args.join(' ')} could not start in ${worktree}: ${error.message}`, { cause: error })));
+    child.on('close', (code) => {
+      if (code === 0 || stopped) resolve();
+      else reject(new BusError('E_GIT', `git ${args.join(' ')} failed in ${worktree}: ${stderr.trim() || `exit ${code}`}`));
+    });
+  });
+}
+
+/** Digest of any patch-producing git command, streamed. */
+export async function streamedDigest(worktree: string, args: readonly string[]): Promise<StagedDigest> {
+  const hash = createHash('sha256');
+  const counter = new HeaderCounter();
+  let bytes = 0;
+  await gitStream(worktree, args, (chunk) => {
+    hash.update(chunk);
+    counter.push(chunk);
+    bytes += chunk.length;
+  });
+  return { digest: 'sha256:' + hash.digest('hex'), files: counter.count, bytes };
+}
+
+export function stagedDigest(worktree: string): Promise<StagedDigest> {
+  return streamedDigest(worktree, STAGED_DIFF_ARGS);
 }

@@ -19,8 +19,12 @@ export const FileStat = z.object({
   huge: z.boolean(),
   /** A lock file, build output or minified file: the UI may fold it. */
   generated: z.boolean(),
-  /** Not yet known to git (only in a branch worktree's diff). */
+  /** Not yet known to git. Always false now: only the staged change is shown (DIFF-2). */
   untracked: z.boolean(),
+  /** Bytes of the new content (the old one for a deletion), from the object store. */
+  size: z.optional(z.int().check(z.minimum(0))),
+  /** Over the per-file limit: not diffed at all, listed with its size only. */
+  too_large: z.optional(z.boolean()),
   /** This file's hunks are not in the patch (huge, binary, or past the patch budget). */
   hunks_omitted: z.boolean(),
 });
@@ -31,11 +35,11 @@ export type DiffSource = z.infer<typeof DiffSource>;
 
 export const TaskDiffSummary = z.object({
   task: TaskId,
-  /** approval: the staged change a pending approval named; branch: the agent/<task> worktree; none: nothing found. */
+  /** approval: the worktree a pending approval named; branch: the agent/<task> worktree; none: nothing found. Either way only the staged change is shown. */
   source: DiffSource,
   worktree: z.optional(z.string()),
   branch: z.optional(z.string()),
-  /** The commit the branch diff is taken from (merge-base with the main branch). */
+  /** The commit the staged change sits on (the worktree's HEAD; 40 zeros before the first commit): an approval is bound to it. */
   base: z.optional(z.string()),
   /**
    * The approvable digest: the staged digest of `worktree` (DIGEST-1), the one

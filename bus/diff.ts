@@ -35,6 +35,11 @@ export async function headOf(worktree: string): Promise<string> {
 
 export const NULL_OID = '0'.repeat(40);
 
+/** The tree the index would commit (`git write-tree`, honouring GIT_INDEX_FILE): the approved change's content, pinned. */
+export async function indexTree(worktree: string): Promise<string> {
+  return (await git(worktree, ['write-tree'])).trim();
+}
+
 /** Picks the worktree under review for `task` (pending approval, else agent/<task>) and shows its staged change. */
 export async function taskDiff(bus: string, task: string, options: TaskDiffOptions = {}): Promise<TaskDiff> {
   assertTaskId(task);

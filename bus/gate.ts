@@ -1,14 +1,18 @@
 // The pre-commit approval gate (GATE-n, GATE-DIGEST-n, APPROVAL-n): who is
-// committing, whether a token approves exactly what is staged, and token writing.
+// committing, whether a token approves exactly what is staged on this base for
+// this task under the relay's key, and token reading and writing.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { ApprovalToken } from '../protocol/bus/approval';
+import { ApprovalToken, SignedApproval } from '../protocol/bus/approval';
+import { readVerifyingKey, defaultDataDir, publicKeyFile } from './approval/keys';
+import { approvalProblem, repoKeyOf } from './approval/sign';
+import { headOf, indexTree } from './diff';
 import { Sha256Digest } from '../protocol/bus/events';
 import { isTaskId } from '../protocol/bus/ids';
-import { stagedDigest } from './digest';
+import { gitBytes, stagedDigest } from './digest';
 import { BusError, errnoOf, ioError } from './errors';
 import { appendEvent } from './event-log';
-import { createFileExclusive } from './fs-atomic';
+import { createFileExclusive, writeFileAtomic } from './fs-atomic';
 import { assertBus, assertTaskId, listPackets, tokenPath } from './layout';
 import { type Env, locateGit } from './locate';
 
@@ -50,9 +54,14 @@ export function resolveTaskIdentity(envTask: string | undefined, branch: string 
   return fromBranch ? { task: fromBranch, source: 'branch', warnings: [] } : { warnings: [] };
 }
 
-export type TokenState = { kind: 'missing' } | { kind: 'any' } | { kind: 'digest'; digest: string } | { kind: 'invalid'; reason: string };
+export type TokenState =
+  | { kind: 'missing' }
+  | { kind: 'any' }
+  | { kind: 'digest'; digest: string }
+  | { kind: 'signed'; approval: SignedApproval }
+  | { kind: 'invalid'; reason: string };
 
-/** Reads `approvals/<task>.approved`: absent, empty (approves anything), or digest-bound. */
+/** Reads `approvals/<task>.approved`: absent, empty (plain: approves anything), plain digest-bound, or relay-signed. */
 export function readApprovalToken(bus: string, task: string): TokenState {
   const file = tokenPath(bus, task);
   let text: string;
@@ -70,10 +79,13 @@ export function readApprovalToken(bus: string, task: string): TokenState {
     return { kind: 'invalid', reason: 'neither empty nor JSON' };
   }
   const token = ApprovalToken.safeParse(value);
-  return token.success ? { kind: 'digest', digest: token.data.digest } : { kind: 'invalid', reason: 'JSON without a valid digest, ts and by' };
+  if (!token.success) return { kind: 'invalid', reason: 'JSON without a valid digest, ts and by' };
+  if (token.data.sig === undefined) return { kind: 'digest', digest: token.data.digest };
+  const signed = SignedApproval.safeParse(value);
+  return signed.success ? { kind: 'signed', approval: signed.data } : { kind: 'invalid', reason: 'a signed token missing repo, task, base or key' };
 }
 
-/** Writes a digest-bound token: exclusive create, mode 0600, never half-written. */
+/** Writes a plain digest-bound token (seed format): exclusive create, mode 0600, never half-written. */
 export function writeApprovalToken(bus: string, task: string, approval: { digest: string; by: string }, now = new Date()): string {
   assertTaskId(task);
   if (!Sha256Digest.safeParse(approval.digest).success) throw new BusError('E_BAD_DIGEST', `digest ${JSON.stringify(approval.digest)} is not sha256:<64 hex>`);
@@ -84,10 +96,36 @@ export function writeApprovalToken(bus: string, task: string, approval: { digest
   return file;
 }
 
+/** Writes (or replaces, atomically) a relay-signed token: the seed's digest, ts, by plus the signed fields. Mode 0600. */
+export function writeSignedToken(bus: string, approval: SignedApproval): string {
+  assertTaskId(approval.task);
+  assertBus(bus);
+  const file = tokenPath(bus, approval.task);
+  writeFileAtomic(file, JSON.stringify(approval), 0o600);
+  return file;
+}
+
 export interface GateOutcome {
   allow: boolean;
   /** Lines for stderr, in order. */
   messages: string[];
+}
+
+/** The person's gate settings, from git config (`commandr.plainTokens`, `commandr.approvalKey`). */
+export interface GateConfig { plainTokens: boolean; keyFile: string }
+
+export async function gateConfig(worktree: string, env: Env): Promise<GateConfig> {
+  const out = await gitBytes(worktree, ['config', '--get-regexp', '^commandr\\.']).catch(() => Buffer.alloc(0));
+  const values = new Map<string, string>();
+  for (const line of out.toString('utf8').split('\n')) {
+    const at = line.indexOf(' ');
+    if (at > 0) values.set(line.slice(0, at).toLowerCase(), line.slice(at + 1));
+  }
+  const key = values.get('commandr.approvalkey');
+  return {
+    plainTokens: ['true', 'yes', 'on', '1'].includes((values.get('commandr.plaintokens') ?? '').toLowerCase()),
+    keyFile: key ? path.resolve(worktree, key.replace(/^~(?=\/)/, env.HOME ?? '~')) : publicKeyFile(defaultDataDir(env as NodeJS.ProcessEnv)),
+  };
 }
 
 /** Decides one commit. Blocking appends one approval_requested so a phone can be told. */
@@ -104,21 +142,41 @@ export async function runGate(cwd: string = process.cwd(), env: Env = process.en
   const task = identity.task;
   assertBus(place.bus);
   const token = readApprovalToken(place.bus, task);
-  if (token.kind === 'any') return { allow: true, messages };
+  const config = token.kind === 'missing' ? undefined : await gateConfig(place.worktree, env);
+  if (token.kind === 'any' && config?.plainTokens) return { allow: true, messages };
   const staged = await stagedDigest(place.worktree);
-  if (token.kind === 'digest' && token.digest === staged.digest) return { allow: true, messages };
+  const problem = await tokenProblem(token, config, { task, digest: staged.digest, worktree: place.worktree, bus: place.bus });
+  if (problem === undefined) return { allow: true, messages };
   appendEvent(place.bus, { event: 'approval_requested', task, digest: staged.digest, worktree: place.worktree, files: staged.files });
-  messages.push(blockMessage(tokenPath(place.bus, task), token, staged.digest));
+  messages.push(`commit blocked: ${problem}; approval requested for staged change ${staged.digest}`);
   return { allow: false, messages };
 }
 
-function blockMessage(file: string, token: TokenState, staged: string): string {
+interface Staged { task: string; digest: string; worktree: string; bus: string }
+
+/** Undefined when the token approves exactly this staged change; else why not. */
+export async function tokenProblem(token: TokenState, config: GateConfig | undefined, staged: Staged): Promise<string | undefined> {
+  const file = tokenPath(staged.bus, staged.task);
   switch (token.kind) {
     case 'missing':
-      return `commit blocked: approval token ${file} is missing; approval requested for staged change ${staged}`;
+      return `approval token ${file} is missing`;
+    case 'invalid':
+      return `approval token ${file} is invalid (${token.reason})`;
+    case 'any':
     case 'digest':
-      return `commit blocked: the staged change differs from what was approved (approved ${token.digest}, staged ${staged}); approval requested again`;
-    default:
-      return `commit blocked: approval token ${file} is invalid (${token.kind === 'invalid' ? token.reason : ''}); approval requested for ${staged}`;
+      if (!config?.plainTokens) return `approval token ${file} is not signed by the relay (plain tokens pass only with git config commandr.plainTokens true)`;
+      return token.kind === 'any' || token.digest === staged.digest ? undefined : `the staged change differs from what was approved (approved ${token.digest}, staged ${staged.digest})`;
+    case 'signed': {
+      let key;
+      try {
+        key = readVerifyingKey(config!.keyFile);
+      } catch (error) {
+        return (error as Error).message;
+      }
+      const expect = { task: staged.task, repo: repoKeyOf(path.dirname(staged.bus)), base: await headOf(staged.worktree), tree: await indexTree(staged.worktree), digest: staged.digest };
+      const problem = approvalProblem(token.approval, [key], expect);
+      if (problem === undefined) return undefined;
+      return token.approval.digest !== staged.digest ? `the staged change differs from what was approved (approved ${token.approval.digest}, staged ${staged.digest})` : problem;
+    }
   }
 }

@@ -12,6 +12,8 @@ export const HOOK_MARKER = '# commandr pre-commit gate';
 export interface InitOptions {
   /** Absolute path of the `pre-commit-gate` executable the hook runs. */
   gateBin: string;
+  /** Absolute path of the `commandr` executable the pre-push hook runs (`verify --pre-push`); no pre-push hook without it. */
+  commandrBin?: string;
   /** The repo registry file the index fold reads (`~/.agents/repos`). */
   registryFile: string;
 }
@@ -27,13 +29,14 @@ export interface InitReport {
 export function initRepo(repo: string, options: InitOptions): InitReport {
   const place = locateGit(repo);
   const root = path.dirname(place.bus);
-  const hook = path.join(hooksDir(place.worktree), 'pre-commit');
-  const hookText = hookScript(options.gateBin);
-  assertHookIsOurs(hook);
+  const dir = hooksDir(place.worktree);
+  const hook = path.join(dir, 'pre-commit');
+  const hooks = approvalHooks(options).map(([name, text]) => [path.join(dir, name), text] as const);
+  for (const [file] of hooks) assertHookIsOurs(file);
   const changed: string[] = [];
   for (const dir of REQUIRED_DIRS) ensureDir(path.join(place.bus, dir), changed);
   ensureGitignore(path.join(root, '.gitignore'), changed);
-  writeIfDifferent(hook, hookText, 0o755, changed);
+  for (const [file, text] of hooks) writeIfDifferent(file, text, 0o755, changed);
   registerRepo(options.registryFile, root, changed);
   return { root, bus: place.bus, hook, changed };
 }
@@ -44,9 +47,19 @@ function hooksDir(worktree: string): string {
   return path.resolve(worktree, out.trim());
 }
 
-export function hookScript(gateBin: string): string {
+export function hookScript(gateBin: string, args = '"$@"', why = 'blocks agent commits that lack an approval'): string {
   const quoted = `'${gateBin.replace(/'/g, `'\\''`)}'`;
-  return `#!/bin/sh\n${HOOK_MARKER}: installed by \`commandr init\`; blocks agent commits that lack an approval.\nexec ${quoted} "$@"\n`;
+  return `#!/bin/sh\n${HOOK_MARKER}: installed by \`commandr init\`; ${why}.\nexec ${quoted} ${args}\n`;
+}
+
+/** The hooks of the approval path (INIT-2, APPROVAL-7, APPROVAL-8, VERIFY-3): name and script. */
+function approvalHooks(options: InitOptions): [string, string][] {
+  return [
+    ['pre-commit', hookScript(options.gateBin)],
+    ['commit-msg', hookScript(options.gateBin, 'commit-msg "$@"', 'records the approval a commit used as a Commandr-Approval trailer')],
+    ['post-commit', hookScript(options.gateBin, 'post-commit', 'spends the approval token the commit used and reports the commit')],
+    ...(options.commandrBin ? [['pre-push', hookScript(options.commandrBin, 'verify --pre-push "$@"', 'refuses to push agent commits without a valid approval')] as [string, string]] : []),
+  ];
 }
 
 /** Never clobber a hook someone else wrote; ours (with the marker) is refreshed. */

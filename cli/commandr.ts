@@ -42,6 +42,7 @@ export const SUBCOMMANDS: Record<string, Subcommand> = {
   devices: { summary: 'devices                list or revoke paired devices', run: relay },
   commanders: { summary: 'commanders list|start|say|replace|delete|log  long-lived agents you talk to', run: bundle('commanders') },
   wire: { summary: `${WIRE_USAGE}  report this repo's agent sessions to commandr (hooks/plugin)`, run: (args) => wireCommand(args) },
+  verify: { summary: 'verify <rev-range>…     check every agent commit carries a valid approval for its own change', run: bundle('verify') },
   policy: { summary: 'policy check <tool> <input> [--repo DIR]  what the permission policy would do, and why', run: bundle('policy') },
   // Slot for `policy` (and any new subcommand): add a `name: { summary, run }` line here.
 };
@@ -57,7 +58,8 @@ function init(argv: string[]): number {
   if (args.length > 1) throw new UsageError('init takes at most one repo path');
   const registryFile = process.env.AGENTS_INDEX_REPOS || path.join(os.homedir(), '.agents', 'repos');
   const gateBin = path.join(__dirname, '..', 'bin', 'pre-commit-gate');
-  const report = initRepo(path.resolve(args[0] ?? '.'), { gateBin, registryFile });
+  const commandrBin = path.join(__dirname, '..', 'bin', 'commandr');
+  const report = initRepo(path.resolve(args[0] ?? '.'), { gateBin, commandrBin, registryFile });
   for (const changed of report.changed) process.stderr.write(`init: wrote ${changed}\n`);
   process.stdout.write(`init:${report.bus}\n`);
   if (wire) return wireCommand([report.root]);

@@ -1,9 +1,24 @@
-// `pre-commit-gate`: run by the repo's pre-commit hook; blocks an agent's commit
-// unless an approval token covers exactly what is staged (GATE-n, GATE-DIGEST-n).
+// `pre-commit-gate [commit-msg <file> | post-commit]`: run by the repo's git hooks.
+// pre-commit (no arguments) blocks an agent's commit unless a relay-signed token
+// approves exactly what is staged (GATE-n, APPROVAL-n); commit-msg records that
+// approval as a trailer; post-commit spends the token and reports the commit.
+import { addApprovalTrailer, spendAfterCommit } from '../bus/approval/commit-hooks';
 import { runGate } from '../bus/gate';
-import { runTool, warnToStderr } from './_shared/tool';
+import { runTool, UsageError, warnToStderr } from './_shared/tool';
 
-runTool('pre-commit-gate', 'usage: pre-commit-gate    (run from .git/hooks/pre-commit)', async () => {
+const USAGE = 'usage: pre-commit-gate                  (from .git/hooks/pre-commit)\n       pre-commit-gate commit-msg <file>  (from .git/hooks/commit-msg)\n       pre-commit-gate post-commit        (from .git/hooks/post-commit)';
+
+runTool('pre-commit-gate', USAGE, async (args) => {
+  if (args[0] === 'commit-msg') {
+    if (args.length !== 2) throw new UsageError('commit-msg takes the message file');
+    await addApprovalTrailer(args[1]!);
+    return 0;
+  }
+  if (args[0] === 'post-commit') {
+    await spendAfterCommit();
+    return 0;
+  }
+  if (args.length > 0) throw new UsageError(`unknown hook ${JSON.stringify(args[0])}`);
   const outcome = await runGate();
   outcome.messages.forEach(warnToStderr);
   return outcome.allow ? 0 : 1;

@@ -55,6 +55,16 @@ export const ApprovalDenied = z.object({
   reason: z.optional(z.string()),
 });
 
+/** A commit landed on a task's branch (APPROVAL-8): `digest` only when it carried a valid approval, which it spent. */
+export const TaskCommitted = z.object({
+  ...base,
+  event: z.literal('task_committed'),
+  task: TaskId,
+  commit: z.string().check(z.regex(/^[0-9a-f]{40,64}$/)),
+  subject: z.string(),
+  digest: z.optional(Sha256Digest),
+});
+
 export const BusEvent = z.discriminatedUnion('event', [
   TaskClaimed,
   TaskProgress,
@@ -66,6 +76,7 @@ export const BusEvent = z.discriminatedUnion('event', [
   ApprovalRequested,
   ApprovalGranted,
   ApprovalDenied,
+  TaskCommitted,
 ]);
 export type BusEvent = z.infer<typeof BusEvent>;
 export type BusEventName = BusEvent['event'];

@@ -1,38 +1,43 @@
-// `task.approve` (APPROVE-n): re-check the reviewed digest, write the digest-bound
-// token (exclusive, 0600) and append approval_granted; a stale digest writes nothing.
+// `task.approve` (APPROVE-n, APPROVAL-4..6): re-check the reviewed digest, then sign
+// {repo, task, base, tree, digest} with the relay's Ed25519 key and write the token
+// (0600, replacing a token whose change is no longer staged), then approval_granted.
+// A stale digest writes nothing.
+import * as path from 'node:path';
 import type * as z from 'zod/mini';
+import { loadOrCreateSigningKey } from '../../bus/approval/keys';
+import { repoKeyOf, signApproval } from '../../bus/approval/sign';
+import { currentDigest, headOf, indexTree } from '../../bus/diff';
 import { appendEvent } from '../../bus/event-log';
-import { readApprovalToken, writeApprovalToken } from '../../bus/gate';
-import { BusError } from '../../bus/errors';
+import { readApprovalToken, writeSignedToken } from '../../bus/gate';
 import { CommandrError } from '../../protocol/wire/errors';
 import type { TaskApprove } from '../../protocol/wire/frames';
 import { type TaskActionContext, taskPlace, wireError } from './task-common';
 import { reviewedWorktree } from './task-review';
 
-export interface ApproveResult { task: string; digest: string; worktree: string; token: 'written' | 'existing' }
+export interface ApproveResult { task: string; digest: string; worktree: string; token: 'written' | 'existing'; base: string }
 
 export async function taskApprove(ctx: TaskActionContext, frame: z.infer<typeof TaskApprove>): Promise<ApproveResult> {
   const place = taskPlace(ctx.services, frame.repo, frame.task);
   const worktree = await reviewedWorktree(place, frame.task, frame.digest);
-  const base = { task: frame.task, digest: frame.digest, worktree };
-  if (sameTokenExists(place.bus, frame.task, frame.digest)) return { ...base, token: 'existing' };
+  const [base, tree] = [await headOf(worktree), await indexTree(worktree).catch((e: unknown) => { throw wireError(e); })];
+  // The tree and base were read after the digest check: read the digest again so all three describe one index.
+  if (await currentDigest(worktree) !== frame.digest) {
+    throw new CommandrError('E_STALE_DIGEST', `the staged change of ${frame.task} moved while it was being approved; review it again`);
+  }
+  const result = { task: frame.task, digest: frame.digest, worktree, base };
+  const existing = readApprovalToken(place.bus, frame.task);
+  if (existing.kind === 'signed' && existing.approval.digest === frame.digest && existing.approval.base === base && existing.approval.tree === tree) {
+    return { ...result, token: 'existing' };
+  }
+  const key = loadOrCreateSigningKey(ctx.services.dataDir);
+  const approval = signApproval({
+    v: 1, repo: repoKeyOf(path.dirname(place.bus)), task: frame.task, base, tree, digest: frame.digest, by: ctx.device.name, ts: new Date().toISOString(),
+  }, key);
   try {
-    writeApprovalToken(place.bus, frame.task, { digest: frame.digest, by: ctx.device.name });
+    writeSignedToken(place.bus, approval);
   } catch (error) {
-    if (error instanceof BusError && error.code === 'E_EXISTS') {
-      if (sameTokenExists(place.bus, frame.task, frame.digest)) return { ...base, token: 'existing' };
-      throw new CommandrError('E_CONFLICT', `task ${frame.task} already has an approval token for a different change`);
-    }
     throw wireError(error);
   }
   appendEvent(place.bus, { event: 'approval_granted', task: frame.task, digest: frame.digest, by: ctx.device.name });
-  return { ...base, token: 'written' };
-}
-
-/** A token for exactly this digest is already there: approving again is a no-op. Any other token is a conflict. */
-function sameTokenExists(bus: string, task: string, digest: string): boolean {
-  const token = readApprovalToken(bus, task);
-  if (token.kind === 'missing') return false;
-  if (token.kind === 'digest' && token.digest === digest) return true;
-  throw new CommandrError('E_CONFLICT', `task ${task} already has an approval token${token.kind === 'digest' ? ` for ${token.digest}` : ''}; remove it before approving another change`);
+  return { ...result, token: 'written' };
 }

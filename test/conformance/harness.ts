@@ -6,7 +6,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 
 const ROOT = path.join(__dirname, '..', '..');
-export const BUS_TOOLS = ['claim', 'complete', 'progress', 'pre-commit-gate', 'index', 'annotate-write', 'commandr'] as const;
+export const BUS_TOOLS = ['claim', 'complete', 'progress', 'pre-commit-gate', 'index', 'annotate-write', 'commandr', 'verify'] as const;
 export type Tool = (typeof BUS_TOOLS)[number];
 
 export interface Install {

@@ -27,6 +27,7 @@ beforeAll(async () => {
   process.env.COUNCIL_EVALUATOR_CMD = evaluator;
   for (const id of ['T-1', 'T-2', 'T-3', 'T-4']) world.write(`inbox/${id}.md`, `${packet({ id })}\n# ${id} title\n`);
   relay = await startRelay([world.repo]);
+  world.env.COMMANDR_HOME = relay.dataDir;
   repo = repoIdFor(world.repo);
   ({ client, bus } = await subscribedClient(relay, undefined, 'Pixel test'));
 });
@@ -94,7 +95,7 @@ describe('relay watch over the real bin tools', () => {
     expect(ack.result).toMatchObject({ token: 'written', digest: requested.event.digest });
     const stat = fs.statSync(tokenFile('T-2'));
     expect(stat.mode & 0o777).toBe(0o600);
-    expect(Object.keys(JSON.parse(fs.readFileSync(tokenFile('T-2'), 'utf8'))).sort()).toEqual(['by', 'digest', 'ts']);
+    expect(Object.keys(JSON.parse(fs.readFileSync(tokenFile('T-2'), 'utf8'))).sort()).toEqual(['base', 'by', 'digest', 'key', 'repo', 'sig', 'task', 'tree', 'ts', 'v']);
     expect(JSON.parse(fs.readFileSync(tokenFile('T-2'), 'utf8'))).toMatchObject({ digest: requested.event.digest, by: 'Pixel test' });
     const granted = await bus.event('approval_granted', 'T-2');
     expect(granted.event).toMatchObject({ digest: requested.event.digest, by: 'Pixel test' });
@@ -126,13 +127,13 @@ describe('relay watch over the real bin tools', () => {
     await bus.task(repo, 'T-3', (t) => t.pendingApproval === null);
   });
 
-  it('APPROVE-3: a token for another change already there is E_CONFLICT; the same digest again is a no-op', async () => {
+  it('APPROVE-3: a token for a change no longer staged is replaced; the same digest again is a no-op', async () => {
     const wt = path.join(world.dir, 'wt-T-3');
     const current = bus.events.filter((e) => e.event.event === 'approval_requested' && e.event.task === 'T-3')[1]!.event.digest as string;
     fs.writeFileSync(tokenFile('T-3'), JSON.stringify({ digest: `sha256:${'1'.repeat(64)}`, ts: new Date().toISOString(), by: 'someone' }));
-    await expect(client.request({ type: 'task.approve', repo, task: 'T-3', digest: current })).rejects.toMatchObject({ code: 'E_CONFLICT' });
-    fs.rmSync(tokenFile('T-3'));
-    await client.request({ type: 'task.approve', repo, task: 'T-3', digest: current });
+    const replaced = await client.request({ type: 'task.approve', repo, task: 'T-3', digest: current });
+    expect(replaced.result).toMatchObject({ token: 'written' });
+    expect(JSON.parse(fs.readFileSync(tokenFile('T-3'), 'utf8'))).toMatchObject({ digest: current, task: 'T-3' });
     const before = logBytes();
     const again = await client.request({ type: 'task.approve', repo, task: 'T-3', digest: current });
     expect(again.result).toMatchObject({ token: 'existing' });

@@ -47,7 +47,8 @@ export function startTask(env: RelayFixture, id: string, title: string): AgentTa
       git(worktree, ['add', '-A', '--', ...Object.keys(files)]);
     },
     commit() {
-      const r = spawnSync('git', ['commit', '-q', '-m', `work on ${id}`], { cwd: worktree, encoding: 'utf8', env: { ...process.env, ...GIT_ENV } });
+      // The gate trusts this relay's approval key (APPROVAL-6): $COMMANDR_HOME/approval/public.pem.
+      const r = spawnSync('git', ['commit', '-q', '-m', `work on ${id}`], { cwd: worktree, encoding: 'utf8', env: { ...process.env, ...GIT_ENV, COMMANDR_HOME: env.relay.dataDir } });
       return { code: r.status, stderr: r.stderr };
     },
     head: () => git(worktree, ['rev-parse', 'HEAD']).trim(),

@@ -1,8 +1,12 @@
 'use client';
 // The sticky action bar (REVIEW-4, -7): Approve sends the digest of the diff on
 // screen, so the relay refuses it if the change moved since; Deny, Annotate and
-// Run council open sheets or act directly. Every outcome is a sentence.
+// Run council open sheets or act directly. Every outcome is a sentence. The
+// approval's own state (APPROVAL-9) — waiting for the commit, committed, stale — is
+// shown above the buttons, and Approve/Deny are off while it waits.
 import { useState } from 'react';
+import { approvalState, type ApprovalState } from './approval-state';
+import type { TimelineItem } from './timeline';
 import { Button } from '../components/Button';
 import { act, type ActResult } from '../lib/actions';
 import { sentence } from '../lib/errors';
@@ -16,6 +20,8 @@ interface Props {
   id: string;
   diff: Loadable<DiffResult>;
   reloadDiff(): void;
+  /** The task's timeline: its bus events say whether an approval is waiting, committed or stale. */
+  timeline: TimelineItem[];
   sheet: SheetRequest | null;
   setSheet(sheet: SheetRequest | null): void;
 }
@@ -29,10 +35,27 @@ function noticeFor(result: ActResult, done: string, what: string): Notice {
   return { tone: 'danger', text: sentence(result.error), stale, testId: stale ? 'stale-digest' : `${what}-refused` };
 }
 
-export function ActionBar({ repo, id, diff, reloadDiff, sheet, setSheet }: Props) {
+function ApprovalCard({ state, reloadDiff }: { state: ApprovalState; reloadDiff(): void }) {
+  if (state.kind === 'none') return null;
+  const text = state.kind === 'waiting' ? 'Approved — waiting for the agent’s commit.'
+    : state.kind === 'committed' ? `Committed ${state.commit.slice(0, 10)}: ${state.subject}`
+      : 'The agent staged a different change after your approval, so that approval is stale. Review the new change.';
+  return (
+    <div className="card notice row task-notice" data-tone={state.kind === 'stale' ? 'warn' : undefined} role="status"
+      data-testid="approval-state" data-state={state.kind}>
+      <span>{text}</span>
+      {state.kind === 'stale' ? <Button onClick={reloadDiff} data-testid="approval-reload">Reload diff</Button> : null}
+    </div>
+  );
+}
+
+export function ActionBar({ repo, id, diff, reloadDiff, timeline, sheet, setSheet }: Props) {
   const [notice, setNotice] = useState<Notice | null>(null);
   const [busy, setBusy] = useState(false);
+  const [approvedHere, setApprovedHere] = useState<string | null>(null);
   const digest = diff.status === 'ready' ? diff.value.digest : null;
+  const approval = approvalState(timeline, digest, approvedHere);
+  const waiting = approval.kind === 'waiting' && approval.digest === digest;
 
   async function run(what: string, done: string, action: () => Promise<ActResult>) {
     setBusy(true);
@@ -45,7 +68,11 @@ export function ActionBar({ repo, id, diff, reloadDiff, sheet, setSheet }: Props
   }
 
   const approve = () => digest && run('approval', 'Approved. The agent’s commit of exactly this change will pass the gate.',
-    () => act('task.approve', { repo, task: id, digest }));
+    async () => {
+      const result = await act('task.approve', { repo, task: id, digest });
+      if (result.status === 'applied') setApprovedHere(digest);
+      return result;
+    });
   const deny = (reason: string) => digest && run('denial', 'Denied. The agent is told not to commit this change.',
     () => act('task.deny', { repo, task: id, digest, ...(reason ? { reason } : {}) }));
   const annotate = (anchor: string, body: string) => run('note', 'Note saved. The agent sees it on its next turn.',
@@ -61,10 +88,11 @@ export function ActionBar({ repo, id, diff, reloadDiff, sheet, setSheet }: Props
           {notice.stale ? <Button onClick={() => { setNotice(null); reloadDiff(); }} data-testid="reload-diff">Reload diff</Button> : null}
         </div>
       ) : null}
+      <ApprovalCard state={approval} reloadDiff={() => { setApprovedHere(null); reloadDiff(); }} />
       <div className="task-actions" role="toolbar" aria-label="Decide on this task" data-testid="task-actions">
-        <Button variant="primary" disabled={busy || !digest} onClick={approve} data-testid="approve"
-          title={digest ? undefined : 'Nothing staged to approve'}>Approve</Button>
-        <Button variant="danger" disabled={busy || !digest} onClick={() => setSheet({ kind: 'deny' })} data-testid="deny">Deny</Button>
+        <Button variant="primary" disabled={busy || !digest || waiting} onClick={approve} data-testid="approve"
+          title={waiting ? 'Approved; waiting for the agent’s commit' : digest ? undefined : 'Nothing staged to approve'}>Approve</Button>
+        <Button variant="danger" disabled={busy || !digest || waiting} onClick={() => setSheet({ kind: 'deny' })} data-testid="deny">Deny</Button>
         <Button disabled={busy} onClick={() => setSheet({ kind: 'annotate', anchor: 'general' })} data-testid="annotate">Annotate</Button>
         <Button disabled={busy} onClick={council} data-testid="run-council">Run council</Button>
       </div>

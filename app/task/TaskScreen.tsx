@@ -71,8 +71,7 @@ function TaskReview({ repo, id }: { repo: string; id: string }) {
           <>
             <p className="muted task-digest" data-testid="diff-digest" data-digest={diff.value.digest ?? ''}
               data-arrived-at={diff.value.arrivedAt}>
-              {diff.value.source === 'approval' ? 'Staged change waiting for approval' : 'Work on the task’s branch'}
-              {diff.value.digest ? ` · ${diff.value.digest.slice(7, 19)}` : ' · nothing staged to approve'}
+              {diff.value.digest ? `Staged change to approve · ${diff.value.digest.slice(7, 19)}` : 'Nothing staged yet: the agent has not asked to commit, so there is nothing to approve.'}
             </p>
             <DiffView patch={diff.value.patch} stats={diff.value.files} onAnnotate={annotate} />
           </>
@@ -80,7 +79,7 @@ function TaskReview({ repo, id }: { repo: string; id: string }) {
       </section>
       {detail.status === 'ready' ? <Annotations annotations={detail.value.annotations} /> : null}
       <Timeline items={timeline.items} running={timeline.running} />
-      <ActionBar repo={repo} id={id} diff={diff} reloadDiff={reloadDiff} sheet={sheet} setSheet={setSheet} />
+      <ActionBar repo={repo} id={id} diff={diff} reloadDiff={reloadDiff} timeline={timeline.items} sheet={sheet} setSheet={setSheet} />
     </div>
   );
 }

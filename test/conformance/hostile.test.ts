@@ -34,6 +34,7 @@ describe('hostile conditions', () => {
     world.write('claimed/vm_1_b.md', packet({ id: 'B' }));
     world.write('events.jsonl', '{"ts":"2026-01-01T00:00:00.000Z","event":"task_progress","task":"A","note":"kept"}\n');
     world.git(['checkout', '-q', '-b', 'agent/A']);
+    world.git(['config', 'commandr.plainTokens', 'true']); // the empty token below is a plain one (APPROVAL-3)
     fs.writeFileSync(path.join(world.repo, 'x.txt'), 'x');
     world.git(['add', 'x.txt']);
     const before = snapshot(world.bus);
@@ -82,6 +83,7 @@ describe('hostile conditions', () => {
     world.tool('progress', ['A', 'working']);
     world.tool('annotate-write', ['--bus', world.bus, '--task', 'A', '--turn', '1', '--body', 'hi']);
     world.git(['checkout', '-q', '-b', 'agent/A']);
+    world.git(['config', 'commandr.plainTokens', 'true']); // the empty token below is a plain one (APPROVAL-3)
     fs.writeFileSync(path.join(world.repo, 'x.txt'), 'x');
     world.git(['add', 'x.txt']);
     expect(spawnSync('git', ['commit', '-q', '-m', 'x'], { cwd: world.repo, env: world.env }).status).not.toBe(0);

@@ -65,7 +65,7 @@ runTool('verify', USAGE, async (args) => {
     const known = (oid: string): boolean => {
       try { execFileSync('git', ['cat-file', '-e', `${oid}^{commit}`], { cwd, stdio: 'ignore' }); return true; } catch { return false; }
     };
-    targets = p.mode === 'pre-push' ? prePushTargets(stdin, p.rest[0]!, known, p.all) : preReceiveTargets(stdin, p.all);
+    targets = p.mode === 'pre-push' ? prePushTargets(stdin, known, p.all) : preReceiveTargets(stdin, p.all);
   }
   const report = await verifyTargets(cwd, targets, keys);
   for (const bad of report.bad) process.stderr.write(`verify: ${bad.commit} ${JSON.stringify(bad.subject)}: ${bad.reason}\n`);

@@ -65,14 +65,15 @@ export function preReceiveTargets(stdin: string, all = false): VerifyTarget[] {
 }
 
 /** `pre-push` stdin (`<local ref> <local oid> <remote ref> <remote oid>` lines): commits the remote does not have yet. */
-export function prePushTargets(stdin: string, remote: string, known: (oid: string) => boolean, all = false): VerifyTarget[] {
+export function prePushTargets(stdin: string, known: (oid: string) => boolean, all = false): VerifyTarget[] {
   const targets: VerifyTarget[] = [];
   for (const line of stdin.split('\n').filter((l) => l.trim() !== '')) {
     const [localRef, local, remoteRef, remoteOid] = line.trim().split(/\s+/);
     if (!local || !remoteRef || ZERO.test(local)) continue;
     const task = taskOfRef(remoteRef) ?? (localRef ? taskOfRef(localRef) : undefined);
     if (task === undefined && !all) continue;
-    const revs = [local, '--not', `--remotes=${remote}`];
+    // Commits on any remote-tracking ref are not new; `remote` may be a URL, which names no tracking refs.
+    const revs = [local, '--not', '--remotes'];
     if (remoteOid && !ZERO.test(remoteOid) && known(remoteOid)) revs.push(remoteOid);
     targets.push({ revs, ...(task ? { task } : {}) });
   }

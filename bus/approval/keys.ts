@@ -25,10 +25,24 @@ export function keyIdOf(publicKey: KeyObject): string {
   return 'ed25519:' + createHash('sha256').update(der).digest('hex').slice(0, 16);
 }
 
+/** Keys already loaded, by private key file; reused while the file's inode and mtime stay the same. */
+const loaded = new Map<string, { stamp: string; key: SigningKey }>();
+
 /** Loads the relay's key pair, creating it (exclusively, so two relays agree) on first use. */
 export function loadOrCreateSigningKey(dataDir: string): SigningKey {
   const dir = keyDir(dataDir);
   const file = path.join(dir, 'private.pem');
+  const stat = fs.statSync(file, { throwIfNoEntry: false });
+  const stamp = stat ? `${stat.ino}:${stat.mtimeMs}` : '';
+  const cached = loaded.get(file);
+  if (cached && stamp !== '' && cached.stamp === stamp && fs.existsSync(publicKeyFile(dataDir))) return cached.key;
+  const key = loadKeyFile(dataDir, dir, file);
+  const after = fs.statSync(file);
+  loaded.set(file, { stamp: `${after.ino}:${after.mtimeMs}`, key });
+  return key;
+}
+
+function loadKeyFile(dataDir: string, dir: string, file: string): SigningKey {
   fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
   if (!fs.existsSync(file)) {
     const { privateKey } = generateKeyPairSync('ed25519');

@@ -16,7 +16,7 @@ describe('commandr policy check explains the gate guard', () => {
     execFileSync('git', ['init', '-q'], { cwd: repo });
     fs.mkdirSync(path.join(repo, '.commandr'));
     fs.writeFileSync(path.join(repo, '.commandr', 'policy.yaml'), 'allow:\n  commands: ["git commit --no-verify", "env"]\n');
-    const env = { PATH: process.env.PATH, HOME: home, COMMANDR_HOME: path.join(home, '.commandr') } as NodeJS.ProcessEnv;
+    const env = { PATH: process.env.PATH, HOME: home, COMMANDR_HOME: path.join(home, '.commandr') } as unknown as NodeJS.ProcessEnv;
     const ran = spawnSync(BIN, ['policy', 'check', 'Bash', 'git status && env HUSKY=0 git commit --no-verify -m x', '--repo', repo], { encoding: 'utf8', env });
     expect(ran.status, ran.stderr).toBe(0);
     expect(ran.stdout).toMatch(/^decision: deny$/m);

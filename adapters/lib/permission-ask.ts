@@ -15,6 +15,11 @@ const GRACE_MS = 3000;
 
 type Attempt = { kind: 'answer'; answer: PermissionAnswer } | { kind: 'unreachable' } | { kind: 'dropped' } | { kind: 'refused' };
 
+/** Why a call that needs a person is refused when no phone can be asked (GUARD-6, GUARD-7). */
+export function unreachableReason(why: string): string {
+  return `Commandr's policy says a person must decide this, and no one can be asked (${why}), so it was denied. Start the relay (\`commandr serve\`) and pair a phone, or ask the person at this machine.`;
+}
+
 export function timeoutAnswer(timeoutMs: number): PermissionAnswer {
   return {
     decision: 'deny', by: null,

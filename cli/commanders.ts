@@ -1,6 +1,6 @@
 // `commandr commanders list|start|say|replace|delete|log` (CMDR-CLI-n): a thin
 // client of the running relay's local admin API, authenticated with the relay's
-// credential file (<dataDir>/hook-token). Clear errors when no relay is running.
+// admin credential file (<dataDir>/admin-token, CRED-1). Clear errors when no relay is running.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { defaultDataDir } from '../relay/options';
@@ -25,12 +25,12 @@ interface Target {
 }
 
 function target(dataDir: string, url: string | undefined): Target {
-  const tokenFile = path.join(dataDir, 'hook-token');
+  const tokenFile = path.join(dataDir, 'admin-token');
   let token: string;
   try {
     token = fs.readFileSync(tokenFile, 'utf8').trim();
   } catch {
-    throw new CliError(`no relay credential at ${tokenFile}: the relay has never run with this data dir (start it with \`commandr serve\`)`);
+    throw new CliError(`no relay admin credential at ${tokenFile}: the relay has never run with this data dir (start it with \`commandr serve\`)`);
   }
   if (url) return { url, token };
   try {

@@ -4,6 +4,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { version } from '../package.json';
 import { initRepo } from '../bus/init';
+import { writeSandboxSettings } from '../policy/sandbox';
 import { report, UsageError } from './_shared/tool';
 import { wireCommand, WIRE_USAGE } from '../adapters/lib/wire-command';
 
@@ -28,7 +29,7 @@ const relay = (args: string[], name: string): Promise<number | void> | number | 
 
 /** Add a subcommand by adding one line here. */
 export const SUBCOMMANDS: Record<string, Subcommand> = {
-  init: { summary: 'init [repo] [--wire]   make a repo bus-ready (dirs, .gitignore, pre-commit hook, registry)', run: init },
+  init: { summary: 'init [repo] [--wire] [--sandbox]   make a repo bus-ready (dirs, .gitignore, pre-commit hook, registry)', run: init },
   claim: { summary: 'claim                  claim the first claimable inbox packet', run: bundle('claim') },
   complete: { summary: 'complete <path> [pass|fail]  move a claimed packet to done/', run: bundle('complete') },
   progress: { summary: 'progress <task> "<note>"  append a progress note', run: bundle('progress') },
@@ -54,7 +55,8 @@ function usage(): string {
 
 function init(argv: string[]): number {
   const wire = argv.includes('--wire');
-  const args = argv.filter((a) => a !== '--wire');
+  const sandbox = argv.includes('--sandbox');
+  const args = argv.filter((a) => a !== '--wire' && a !== '--sandbox');
   if (args.length > 1) throw new UsageError('init takes at most one repo path');
   const registryFile = process.env.AGENTS_INDEX_REPOS || path.join(os.homedir(), '.agents', 'repos');
   const gateBin = path.join(__dirname, '..', 'bin', 'pre-commit-gate');
@@ -62,6 +64,9 @@ function init(argv: string[]): number {
   const report = initRepo(path.resolve(args[0] ?? '.'), { gateBin, commandrBin, registryFile });
   for (const changed of report.changed) process.stderr.write(`init: wrote ${changed}\n`);
   process.stdout.write(`init:${report.bus}\n`);
+  // Claude Code's sandbox (GUARD-10): offered, written only when asked.
+  if (sandbox) process.stderr.write(`init: ${writeSandboxSettings(report.root) ? 'wrote' : 'kept'} Claude Code sandbox settings in .claude/settings.local.json\n`);
+  else process.stderr.write('init: Claude Code can run its shell sandboxed and away from ~/.commandr: run `commandr init --sandbox` to turn it on for this repo\n');
   if (wire) return wireCommand([report.root]);
   process.stderr.write(`init: to report this repo's agent sessions to commandr, run \`commandr wire ${report.root}\` (or init --wire)\n`);
   return 0;

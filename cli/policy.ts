@@ -1,6 +1,8 @@
 // `commandr policy check <tool> <input-json-or-command> [--repo DIR] [--scope GLOB]`:
 // prints what the permission policy would do with one tool call and why (POLICY-6).
 // Nothing runs and nothing is asked; exit 0 whatever the decision.
+import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import { locateGit } from '../bus/locate';
 import { taskContext } from '../adapters/lib/task-context';
@@ -59,9 +61,13 @@ runTool('policy', USAGE, (argv) => {
       defaultFile: path.join(__dirname, '..', 'policy', 'default-policy.yaml'), home, repo,
       agentCommands: process.env.AGENT_COMMANDS, timeoutMs: process.env.COMMANDR_PERMISSION_TIMEOUT_MS,
     });
-    const verdict = evaluate(policy, { tool, input: inputOf(tool, text), cwd, root: repo, task: context?.task, scope });
+    const verdict = evaluate(policy, {
+      tool, input: inputOf(tool, text), cwd, root: repo, task: context?.task, scope,
+      home: process.env.HOME || os.homedir(), commandrHome: home, realpath: (file) => fs.realpathSync(file),
+    });
     const lines = [
       `decision: ${verdict.decision}`, `rule:     ${verdict.rule}`, `why:      ${verdict.why}`,
+      ...(verdict.part ? [`part:     ${verdict.part}`] : []),
       ...(verdict.decision === 'ask' ? [`timeout:  ${policy.timeoutMs / 1000} s, then denied`] : []),
       `scope:    ${scope ?? '(no task scope)'}`, `policy:   ${policy.sources.join(' + ')}`,
     ];

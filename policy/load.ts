@@ -49,12 +49,13 @@ export function readPolicyFile(file: string): PolicyFile | undefined {
   return parsed.data;
 }
 
-const emptyRules = (): Rules => ({ tools: [], commands: [], paths: [] });
+const emptyRules = (): Rules => ({ tools: [], commands: [], paths: [], readPaths: [] });
 
-function addRules(into: Rules, from: Partial<Rules> | undefined): void {
+function addRules(into: Rules, from: { tools?: string[]; commands?: string[]; paths?: string[]; read_paths?: string[] } | undefined): void {
   into.tools.push(...(from?.tools ?? []));
   into.commands.push(...(from?.commands ?? []));
   into.paths.push(...(from?.paths ?? []));
+  into.readPaths.push(...(from?.read_paths ?? []));
 }
 
 /** Layers the files that exist into one policy. */

@@ -18,7 +18,8 @@ const call = (tool: string, input: Record<string, unknown>, extra: Partial<ToolR
 
 describe('policy evaluation', () => {
   it.each([
-    ['Read', { file_path: '/repo/.git/config' }, 'allow', 'allow.tools'],
+    ['Read', { file_path: '/repo/.git/config' }, 'ask', 'ask.read_paths'],
+    ['Read', { file_path: '/repo/src/a.ts' }, 'allow', 'allow.tools'],
     ['Grep', { pattern: 'x' }, 'allow', 'allow.tools'],
     ['read', { filePath: '/repo/a' }, 'allow', 'allow.tools'],
     ['Bash', { command: 'git status && ls -la | wc -l' }, 'allow', 'allow.commands'],
@@ -31,7 +32,8 @@ describe('policy evaluation', () => {
     ['WebFetch', { url: 'https://example.com' }, 'ask', 'ask.tools'],
     ['Edit', { file_path: '/repo/src/a.ts' }, 'allow', 'scope'],
     ['Write', { file_path: 'README.md' }, 'ask', 'scope'],
-    ['Edit', { file_path: '/repo/.git/hooks/pre-commit' }, 'ask', 'ask.paths'],
+    ['Edit', { file_path: '/repo/.git/hooks/pre-commit' }, 'ask', 'ask.read_paths'],
+    ['Edit', { file_path: '/repo/.git/info/attributes' }, 'ask', 'ask.paths'],
     ['Edit', { file_path: '/repo/.commandr/policy.yaml' }, 'ask', 'ask.paths'],
     ['Edit', { file_path: '/etc/passwd' }, 'ask', 'scope'],
     ['mcp__thing__do', {}, 'ask', 'default'],

@@ -3,10 +3,14 @@
 // No I/O here: loading and layering the files lives in ./load.ts.
 import * as path from 'node:path';
 import * as z from 'zod/mini';
+import { type Invocation, invocationText, programOf, viewCommand } from './command';
+import { hookBypass } from './git-guard';
 import { matchesGlob } from './glob';
+import { type PathContext, expandWord, protectedBy } from './protected';
 
 const names = z.optional(z.array(z.string()));
-const Section = z.optional(z.object({ tools: names, commands: names, paths: names }));
+/** `read_paths`: paths whose reads (and writes) need a person or are denied (GUARD-4). */
+const Section = z.optional(z.object({ tools: names, commands: names, paths: names, read_paths: names }));
 
 /** One policy file as written (every key optional; layers add up). */
 export const PolicyFile = z.object({
@@ -27,6 +31,7 @@ export interface Rules {
   tools: string[];
   commands: string[];
   paths: string[];
+  readPaths: string[];
 }
 
 export interface Policy {
@@ -50,6 +55,8 @@ export interface Verdict {
   rule: string;
   /** One sentence a person (or the agent) can read. */
   why: string;
+  /** The part of a shell command that decided, when it was not the whole line. */
+  part?: string;
 }
 
 export interface ToolRequest {
@@ -61,6 +68,11 @@ export interface ToolRequest {
   task?: string;
   /** The task's `scope` glob from its packet (comma-separated globs allowed). */
   scope?: string;
+  /** The user's home (for `~/…` globs) and Commandr's data dir (for `$COMMANDR_HOME/…`). */
+  home?: string;
+  commandrHome?: string;
+  /** Resolves symlinks of an existing path (the hook passes fs.realpathSync; pure by default). */
+  realpath?: (file: string) => string;
 }
 
 const lower = (list: string[]) => new Set(list.map((s) => s.toLowerCase()));
@@ -70,8 +82,10 @@ const str = (v: unknown): string | undefined => (typeof v === 'string' && v.leng
 export function evaluate(policy: Policy, request: ToolRequest): Verdict {
   const tool = request.tool.toLowerCase();
   if (lower(policy.deny.tools).has(tool)) return verdict('deny', 'deny.tools', `${request.tool} is on the policy's deny list`);
-  if (lower(policy.shellTools).has(tool)) return evaluateCommand(policy, str(request.input.command) ?? '');
+  if (lower(policy.shellTools).has(tool)) return evaluateCommand(policy, str(request.input.command) ?? '', request);
   if (lower(policy.ask.tools).has(tool)) return verdict('ask', 'ask.tools', `${request.tool} reaches the network or outside the project`);
+  const guarded = guardedTarget(policy, request);
+  if (guarded) return guarded;
   if (lower(policy.allow.tools).has(tool)) return verdict('allow', 'allow.tools', `${request.tool} only reads`);
   if (lower(policy.editTools).has(tool)) return evaluateEdit(policy, request);
   return verdict('ask', 'default', `${request.tool} is not covered by the policy`);
@@ -83,52 +97,114 @@ function verdict(decision: Decision, rule: string, why: string): Verdict {
 
 // ── shell commands ─────────────────────────────────────────────────────────
 
-/** Splits a command line at `&&`, `||`, `;`, `|` and newlines (quotes respected). */
-export function commandSegments(command: string): string[] {
-  const segments: string[] = [];
-  let current = '';
-  let quote: string | undefined;
-  for (let i = 0; i < command.length; i++) {
-    const c = command[i]!;
-    if (quote) {
-      if (c === quote) quote = undefined;
-      current += c;
-    } else if (c === '"' || c === "'") {
-      quote = c;
-      current += c;
-    } else if (c === ';' || c === '\n' || c === '|' || (c === '&' && command[i + 1] === '&')) {
-      segments.push(current);
-      current = '';
-      if ((c === '|' && command[i + 1] === '|') || c === '&') i++;
-    } else current += c;
-  }
-  segments.push(current);
-  return segments.map((s) => s.trim()).filter((s) => s.length > 0);
+const startsWithPrefix = (segment: string, prefix: string) => segment === prefix || segment.startsWith(`${prefix} `);
+/** Programs that run whatever text they read: a pipe into one runs the previous stage's output. */
+const INTERPRETERS = /^(sh|bash|zsh|dash|ksh|mksh|ash|fish|busybox|python[0-9.]*|node|nodejs|deno|bun|perl|ruby|php|lua|tclsh|osascript|pwsh|source|\.|eval)$/;
+/** Variables a shell word may expand that the policy can still read. */
+const KNOWN_VARS = /^\$\{?(HOME|COMMANDR_HOME)\}?(\/|$)/;
+
+function pathContext(request: ToolRequest): PathContext {
+  const root = request.root ?? request.cwd;
+  return { cwd: request.cwd, root, home: request.home, commandrHome: request.commandrHome };
 }
 
-const startsWithPrefix = (segment: string, prefix: string) => segment === prefix || segment.startsWith(`${prefix} `);
-const firstWord = (segment: string) => segment.split(/\s+/, 1)[0] ?? '';
-/** Writes to a file (`>`, `>>`), other than duplicating a descriptor (`2>&1`). */
-const REDIRECT = /(^|[^0-9&])>{1,2}(?!&)|[0-9]>{1,2}(?!&)/;
-/** Commands whose meaning the policy cannot see: substitutions and sub-shells. */
-const OPAQUE = /\$\(|`|<\(|>\(/;
-
-function evaluateCommand(policy: Policy, command: string): Verdict {
-  const segments = commandSegments(command);
-  if (segments.length === 0) return verdict('ask', 'default', 'the command is empty');
-  const denied = policy.deny.commands.find((p) => segments.some((s) => startsWithPrefix(s, p)));
-  if (denied) return verdict('deny', 'deny.commands', `\`${denied}\` is on the policy's deny list`);
-  const protectedPath = policy.ask.paths.find((p) => command.includes(p.replace(/\*+$/, '').replace(/\/$/, '') + '/'));
-  if (protectedPath) return verdict('ask', 'ask.paths', `the command touches ${protectedPath}, which only a person may change`);
-  const network = segments.map(firstWord).find((w) => policy.ask.commands.includes(w));
-  if (network) return verdict('ask', 'ask.commands', `\`${network}\` reaches the network or another machine`);
-  if (OPAQUE.test(command)) return verdict('ask', 'default', 'the command contains a substitution the policy cannot read');
-  const outside = segments.find((s) => REDIRECT.test(s) || !policy.allow.commands.some((p) => startsWithPrefix(s, p)));
-  if (outside) {
-    const why = REDIRECT.test(outside) ? `\`${outside}\` writes to a file` : `\`${outside}\` is outside the allowed command prefixes`;
-    return verdict('ask', 'allow.commands', why);
+/** A shell command: every program it runs is judged, in the order the policy file explains (GUARD-2). */
+function evaluateCommand(policy: Policy, command: string, request: ToolRequest): Verdict {
+  const view = viewCommand(command);
+  const parts = view.invocations.filter((inv) => inv.argv.length > 0 || inv.assigns.length > 0 || inv.redirects.length > 0);
+  if (parts.length === 0) return verdict('ask', 'default', 'the command is empty');
+  const text = (inv: Invocation) => invocationText(inv) || command.trim();
+  const part = (v: Verdict, inv: Invocation) => ({ ...v, part: text(inv) });
+  for (const inv of parts) {
+    const bypass = hookBypass(inv);
+    if (bypass) return part(verdict('deny', bypass.rule, bypass.why), inv);
+    const line = inv.argv.map((w) => w.text).join(' ');
+    const denied = policy.deny.commands.find((p) => startsWithPrefix(line, p));
+    if (denied) return part(verdict('deny', 'deny.commands', `\`${denied}\` is on the policy's deny list`), inv);
+  }
+  const ctx = pathContext(request);
+  for (const inv of parts) {
+    const guarded = guardedWords(policy, inv, ctx);
+    if (guarded) return part(guarded, inv);
+  }
+  for (const inv of parts) {
+    const program = programOf(inv);
+    if (policy.ask.commands.includes(program)) return part(verdict('ask', 'ask.commands', `\`${program}\` reaches the network or another machine`), inv);
+    if (inv.piped && INTERPRETERS.test(program)) return part(verdict('ask', 'ask.pipe-to-shell', `\`${program}\` runs whatever the command before it prints`), inv);
+    if (program === 'git' && inv.argv.some((w, i) => i > 0 && w.text === 'config')) return part(verdict('ask', 'ask.git-config', 'reading or changing git config needs a person'), inv);
+  }
+  if (view.opaque) return verdict('ask', 'default', `${view.opaque}, so a person decides`);
+  for (const inv of parts) {
+    if (inv.via.length > 0) return part(verdict('ask', 'allow.commands', `\`${inv.via[0]}\` runs another command, which needs a person`), inv);
+    if (inv.assigns.length > 0) return part(verdict('ask', 'allow.commands', `\`${text(inv)}\` sets environment variables, which needs a person`), inv);
+    const expanding = inv.argv.find((w) => w.expands && !KNOWN_VARS.test(w.text));
+    if (expanding) return part(verdict('ask', 'default', `\`${expanding.text}\` expands a variable the policy cannot read`), inv);
+    const writes = inv.redirects.find((r) => />/.test(r.op) && !/^[0-9]*>&$/.test(r.op) && r.target?.text !== '/dev/null');
+    if (writes) return part(verdict('ask', 'allow.commands', `\`${text(inv)}\` writes to a file`), inv);
+    const line = inv.argv.map((w) => w.text).join(' ');
+    if (!policy.allow.commands.some((p) => startsWithPrefix(line, p))) {
+      return part(verdict('ask', 'allow.commands', `\`${text(inv)}\` is outside the allowed command prefixes`), inv);
+    }
   }
   return verdict('allow', 'allow.commands', 'every part of the command starts with an allowed prefix');
+}
+
+/** A shell word (argument or redirection target) that names a protected path. */
+function guardedWords(policy: Policy, inv: Invocation, ctx: PathContext): Verdict | undefined {
+  const words = [...inv.argv.slice(1), ...inv.redirects.flatMap((r) => (r.target ? [r.target] : []))];
+  for (const word of words) {
+    const expanded = expandWord(word.text, ctx);
+    if (expanded.includes('$') || expanded.startsWith('~')) continue;
+    const target = path.resolve(ctx.cwd, expanded);
+    const found = pathVerdict(policy, target, ctx, true);
+    if (found) return found;
+  }
+  return undefined;
+}
+
+/** deny.read_paths → deny; ask.read_paths → ask (reads and writes); for a write, ask.paths → ask. */
+function pathVerdict(policy: Policy, target: string, ctx: PathContext, write: boolean): Verdict | undefined {
+  const denied = protectedBy(target, policy.deny.readPaths, ctx, { ancestors: true });
+  if (denied) return verdict('deny', 'deny.read_paths', `${target} is under ${denied}, which the policy denies`);
+  const guarded = protectedBy(target, policy.ask.readPaths, ctx, { ancestors: true });
+  if (guarded) return verdict('ask', 'ask.read_paths', `${target} is under ${guarded}: reading or changing it needs a person`);
+  if (!write) return undefined;
+  const asked = protectedBy(target, policy.ask.paths, ctx);
+  if (asked) return verdict('ask', 'ask.paths', `${target} is under ${asked}, which only a person may change`);
+  return undefined;
+}
+
+/** The path a non-shell tool reads or writes, checked against the protected paths (realpath when it exists). */
+function guardedTarget(policy: Policy, request: ToolRequest): Verdict | undefined {
+  const input = request.input;
+  const targets = [input.file_path, input.filePath, input.notebook_path, input.path].filter((v): v is string => typeof v === 'string' && v.length > 0);
+  if (targets.length === 0) return undefined;
+  const ctx = pathContext(request);
+  for (const raw of targets) {
+    const abs = path.resolve(request.cwd, expandWord(raw, ctx));
+    for (const candidate of new Set([abs, realpathOf(request, abs)])) {
+      const found = pathVerdict(policy, candidate, ctx, false);
+      if (found) return found;
+    }
+  }
+  return undefined;
+}
+
+/** The real path of `file` (or of its nearest existing parent, for a file about to be created). */
+function realpathOf(request: ToolRequest, file: string): string {
+  if (!request.realpath) return file;
+  let dir = file;
+  const tail: string[] = [];
+  for (;;) {
+    try {
+      return path.join(request.realpath(dir), ...tail.reverse());
+    } catch {
+      const parent = path.dirname(dir);
+      if (parent === dir) return file;
+      tail.push(path.basename(dir));
+      dir = parent;
+    }
+  }
 }
 
 // ── file edits ─────────────────────────────────────────────────────────────
@@ -139,7 +215,9 @@ export function editTarget(request: ToolRequest): string | undefined {
   const file = str(input.file_path) ?? str(input.filePath) ?? str(input.notebook_path) ?? str(input.path);
   if (!file) return undefined;
   const root = request.root ?? request.cwd;
-  return path.relative(root, path.resolve(request.cwd, file)).split(path.sep).join('/');
+  const abs = path.resolve(request.cwd, file);
+  // Symlinks are followed (GUARD-4): a link inside the repo to a file outside it is outside.
+  return path.relative(realpathOf(request, root), realpathOf(request, abs)).split(path.sep).join('/');
 }
 
 function evaluateEdit(policy: Policy, request: ToolRequest): Verdict {
@@ -165,10 +243,11 @@ const TWO_WORD = new Set(['git', 'gh', 'npm', 'npx', 'yarn', 'pnpm', 'cargo', 'g
 
 /** The prefix "allow for this session" remembers: the program (and its sub-command). */
 export function commandPrefix(command: string): string {
-  const segments = commandSegments(command);
-  // A compound or opaque command is remembered whole: its parts could do anything.
-  if (segments.length !== 1 || OPAQUE.test(command) || REDIRECT.test(command)) return command.trim();
-  const words = segments[0]!.split(/\s+/).filter(Boolean);
+  const view = viewCommand(command);
+  const only = view.invocations.length === 1 ? view.invocations[0]! : undefined;
+  // A compound, wrapped, redirecting or opaque command is remembered whole: its parts could do anything.
+  if (!only || view.opaque || only.via.length > 0 || only.assigns.length > 0 || only.redirects.length > 0) return command.trim();
+  const words = only.argv.map((w) => w.text);
   const first = words[0] ?? '';
   return TWO_WORD.has(first) && words[1] && !words[1].startsWith('-') ? `${first} ${words[1]}` : first;
 }

@@ -21,7 +21,7 @@ import { DeviceStore } from './devices/store';
 import { createRequestHandler } from './http/handler';
 import type { OriginPolicy } from './http/origin';
 import { originAllowed } from './http/origin';
-import { ensureHookToken } from './live/hook-token';
+import { ensureAdminToken, ensureHookToken } from './live/hook-token';
 import { LiveStore } from './live/store';
 import { CheckResults } from './live/checks';
 import { startWatch } from './watch';
@@ -54,6 +54,7 @@ export async function createRelay(opts: RelayOptions = {}): Promise<Relay> {
   const options = resolveOptions(opts);
   ensurePrivateDir(options.dataDir);
   const hookToken = ensureHookToken(options.dataDir);
+  const adminToken = ensureAdminToken(options.dataDir);
   const devices = new DeviceStore(options.dataDir);
   const connections = new ConnectionSet();
   const services: RelayServices = {
@@ -78,7 +79,7 @@ export async function createRelay(opts: RelayOptions = {}): Promise<Relay> {
   const dispatcher = createDispatcher(services, dedupe);
   const policy: OriginPolicy = { boundOrigin: '', publicOrigin: options.publicOrigin, secure: options.tls !== null };
   const handler = createRequestHandler(
-    { services, dispatcher, pairingLimiter: new FailureLimiter(10, 30), hookToken, version },
+    { services, dispatcher, pairingLimiter: new FailureLimiter(10, 30), hookToken, adminToken, version },
     policy,
     () => options.appDir,
   );

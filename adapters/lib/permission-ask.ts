@@ -9,11 +9,18 @@ import type { PermissionAnswer, PermissionAsk } from '../../protocol/wire/http';
 import { type Env, hookToken, relayUrl } from './env';
 
 export const CONNECT_TIMEOUT_MS = 800;
+/** How long a connected relay has to acknowledge (send headers for) a request before it counts as hung (GUARD-9). */
+export const ACK_TIMEOUT_MS = 4000;
 const RETRY_MS = 200;
 /** Extra time past the request's own timeout before the hook gives up on the relay. */
 const GRACE_MS = 3000;
 
-type Attempt = { kind: 'answer'; answer: PermissionAnswer } | { kind: 'unreachable' } | { kind: 'dropped' } | { kind: 'refused' };
+type Attempt = { kind: 'answer'; answer: PermissionAnswer } | { kind: 'unreachable' } | { kind: 'dropped' } | { kind: 'refused' } | { kind: 'hung' };
+
+/** Why a call that needs a person is refused when no phone can be asked (GUARD-6, GUARD-7). */
+export function unreachableReason(why: string): string {
+  return `Commandr's policy says a person must decide this, and no one can be asked (${why}), so it was denied. Start the relay (\`commandr serve\`) and pair a phone, or ask the person at this machine.`;
+}
 
 export function timeoutAnswer(timeoutMs: number): PermissionAnswer {
   return {
@@ -38,7 +45,7 @@ export async function askRelay(ask: PermissionAsk, env: Env = process.env): Prom
   while (Date.now() < deadline) {
     const attempt = await post(url, token, ask, deadline - Date.now());
     if (attempt.kind === 'answer') return attempt.answer;
-    if (attempt.kind === 'refused') return undefined;
+    if (attempt.kind === 'refused' || attempt.kind === 'hung') return undefined;
     if (attempt.kind === 'unreachable' && !reached) return undefined;
     reached = true;
     await new Promise((resolve) => setTimeout(resolve, RETRY_MS));
@@ -47,13 +54,16 @@ export async function askRelay(ask: PermissionAsk, env: Env = process.env): Prom
 }
 
 function post(url: URL, token: string, ask: PermissionAsk, budgetMs: number): Promise<Attempt> {
-  const body = Buffer.from(JSON.stringify(ask), 'utf8');
+  // The request says when this hook stops waiting for the relay to take it (GUARD-9): no later
+  // than the hook gives up, since its ack timer starts at connect, after this.
+  const body = Buffer.from(JSON.stringify({ ...ask, ackBy: Date.now() + ACK_TIMEOUT_MS }), 'utf8');
   return new Promise((resolve) => {
     let settled = false;
     const done = (attempt: Attempt) => {
       if (settled) return;
       settled = true;
       clearTimeout(connectTimer);
+      clearTimeout(ackTimer);
       clearTimeout(budgetTimer);
       request.destroy();
       resolve(attempt);
@@ -65,14 +75,21 @@ function post(url: URL, token: string, ask: PermissionAsk, budgetMs: number): Pr
       agent: false,
     });
     let connected = false;
+    let ackTimer: NodeJS.Timeout | undefined;
     const connectTimer = setTimeout(() => done({ kind: 'unreachable' }), CONNECT_TIMEOUT_MS);
     const budgetTimer = setTimeout(() => done({ kind: 'dropped' }), Math.max(0, budgetMs));
     request.on('socket', (socket) => {
-      const onConnect = () => { connected = true; clearTimeout(connectTimer); };
+      const onConnect = () => {
+        connected = true;
+        clearTimeout(connectTimer);
+        // Connected but no headers: the relay is hung (e.g. stopped); give up and fail closed.
+        ackTimer = setTimeout(() => done({ kind: 'hung' }), ACK_TIMEOUT_MS);
+      };
       if (!socket.connecting) onConnect();
       else socket.once(url.protocol === 'https:' ? 'secureConnect' : 'connect', onConnect);
     });
     request.on('response', (res) => {
+      clearTimeout(ackTimer);
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
       res.on('end', () => done(parseAnswer(res.statusCode ?? 0, Buffer.concat(chunks).toString('utf8'))));

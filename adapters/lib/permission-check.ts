@@ -3,6 +3,7 @@
 // allow/deny are answered here and never leave the machine; only `ask` goes to the relay.
 import * as crypto from 'node:crypto';
 import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import { parse } from 'yaml';
 import { listPackets } from '../../bus/layout';
@@ -75,7 +76,10 @@ export function checkPermission(call: PermissionCall, env: Env = process.env): C
   });
   const task = context?.task ?? (env.COMMANDR_TASK?.trim() || undefined);
   const scope = context ? taskScope(context.bus, context.task) : undefined;
-  const verdict = evaluate(policy, { tool: call.tool, input: call.input, cwd: call.cwd, root, task, scope });
+  const verdict = evaluate(policy, {
+    tool: call.tool, input: call.input, cwd: call.cwd, root, task, scope,
+    home: env.HOME?.trim() || os.homedir(), commandrHome: commandrHome(env), realpath: (file) => fs.realpathSync(file),
+  });
   const command = typeof call.input.command === 'string' ? call.input.command : undefined;
   const detail = command ?? editDetail(call.input) ?? JSON.stringify(call.input, null, 2);
   const ask: PermissionAsk = {

@@ -26,7 +26,9 @@ export function describeBusEvent(e: AnyBusEvent): string {
 function describeLive(e: LiveEvent): string {
   const target = e.file ?? e.cmd ?? '';
   const result = e.ok === false ? ' — failed' : '';
-  return `${e.summary}${target && !e.summary.includes(target) ? ` (${target})` : ''}${result}`;
+  // A check result comes from the agent's own hook: say so, it is not verified (CRED-3).
+  const source = e.kind === 'check' ? ' · reported by the agent' : '';
+  return `${e.summary}${target && !e.summary.includes(target) ? ` (${target})` : ''}${result}${source}`;
 }
 
 export function Timeline({ items, running }: { items: TimelineItem[]; running: LiveEvent | null }) {

@@ -40,6 +40,11 @@ export const PermissionAsk = z.object({
   /** Retries reuse the key so a restarted relay or a reconnecting hook finds its request. */
   key: z.string().check(z.regex(/^[A-Za-z0-9_-]{8,64}$/)),
   timeoutMs: z.optional(z.int().check(z.minimum(1000), z.maximum(3_600_000))),
+  /**
+   * When the hook stops waiting for the relay to take the request (epoch ms, GUARD-9): a
+   * relay that reads it later (it was hung) records it as abandoned, never answerable.
+   */
+  ackBy: z.optional(z.int().check(z.minimum(0))),
 });
 export type PermissionAsk = z.infer<typeof PermissionAsk>;
 export const PermissionAnswer = z.object({

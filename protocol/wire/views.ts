@@ -64,6 +64,8 @@ export const CheckResult = z.object({
   cmd: z.optional(z.string()),
   summary: z.optional(z.string()),
   at: z.string(),
+  /** Who says so (CRED-3): `agent` = posted by the agent's hook, not verified by the relay. */
+  reportedBy: z.optional(z.literal('agent')),
 });
 export type CheckResult = z.infer<typeof CheckResult>;
 

@@ -1,6 +1,6 @@
 // The local admin API behind `commandr commanders …` (CMDR-CLI-n): same-machine
-// callers prove themselves with the hook credential (<dataDir>/hook-token, 0600),
-// and reach the same service the phone does.
+// callers prove themselves with the admin credential (<dataDir>/admin-token, 0600;
+// the hook credential is refused, CRED-2), and reach the same service the phone does.
 import type * as http from 'node:http';
 import * as z from 'zod/mini';
 import { CommandrError } from '../../protocol/wire/errors';
@@ -18,9 +18,9 @@ const One = z.pick(CommanderReplace, { commander: true });
 const AddReference = z.pick(CommanderAddReference, { commander: true, path: true });
 
 function authorize(ctx: HttpContext, req: http.IncomingMessage): void {
-  if (!tokenMatches(bearerToken(req), ctx.hookToken)) {
+  if (!tokenMatches(bearerToken(req), ctx.adminToken)) {
     req.resume();
-    throw new CommandrError('E_UNAUTHORIZED', 'the local commanders API needs the relay credential (Authorization: Bearer <dataDir/hook-token>)');
+    throw new CommandrError('E_UNAUTHORIZED', 'the local commanders API needs the admin credential (Authorization: Bearer <dataDir/admin-token>); the hook credential is not enough');
   }
 }
 

@@ -2,6 +2,7 @@
 // commander's directory (resuming its session when there is one), stream and log
 // the output, record the session id when it arrives, then settle the status.
 import * as fs from 'node:fs';
+import * as path from 'node:path';
 import type { CommanderRecord } from '../../protocol/commander';
 import { startAdapterRun, type AdapterRun } from '../jobs/adapter-run';
 import type { OutputBuffer, OutputChunk } from './output';
@@ -52,6 +53,8 @@ export async function runTurn(rt: TurnRuntime, input: TurnInput, cb: TurnCallbac
     cwd: dir,
     env: {
       ...input.env, AGENT_PROMPT: input.prompt, AGENT_MODE: 'work', AGENT_COMMANDS: input.env.AGENT_COMMANDS ?? '', AGENT_CWD: dir,
+      // A commander edits only its own directory and its reference paths (GUARD-8).
+      AGENT_EDIT_ROOTS: rt.record.referencePaths.join(path.delimiter),
       ...(input.resume === null ? {} : { AGENT_RESUME: input.resume }),
     },
     onSession: (session) => {

@@ -18,7 +18,10 @@ export interface HttpContext {
   services: RelayServices;
   dispatcher: Dispatcher;
   pairingLimiter: FailureLimiter;
+  /** Posts live events and permission requests only (CRED-2). */
   hookToken: string;
+  /** The local admin routes (`/api/local/…`, CRED-1); the hook credential is refused there. */
+  adminToken: string;
   version: string;
 }
 

@@ -20,7 +20,8 @@ export class CheckResults {
     if (event.kind !== 'check' || event.running || !event.task || !event.label) return;
     const results = this.byTask.get(event.task) ?? new Map<string, CheckResult>();
     this.byTask.delete(event.task);
-    results.set(event.label, { label: event.label, ok: event.ok ?? null, cmd: event.cmd, summary: event.summary, at });
+    // Every result reaches the relay through the hook credential: the agent's word, not a verified run (CRED-3).
+    results.set(event.label, { label: event.label, ok: event.ok ?? null, cmd: event.cmd, summary: event.summary, at, reportedBy: 'agent' });
     this.byTask.set(event.task, results);
     while (this.byTask.size > this.maxTasks) this.byTask.delete(this.byTask.keys().next().value!);
   }

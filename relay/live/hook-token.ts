@@ -1,6 +1,8 @@
-// The hook credential (LIVE-1): a random token in <dataDir>/hook-token, mode
-// 0600, created once at start. Local hooks run as the same user and read it;
-// nothing else can post live events or permission requests.
+// The relay's two local credentials (LIVE-1, CRED-n), random tokens, mode 0600,
+// created once at start: <dataDir>/hook-token lets an agent's hooks post live
+// events and permission requests — nothing else; <dataDir>/admin-token lets the
+// person's CLI use the local admin routes (commanders). Agents never need the
+// second, and the shipped policy asks a person before anything reads either.
 import * as crypto from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -10,10 +12,23 @@ export function hookTokenFile(dataDir: string): string {
   return path.join(dataDir, 'hook-token');
 }
 
-/** Reads the token, creating it (exclusively, 0600) the first time. */
+export function adminTokenFile(dataDir: string): string {
+  return path.join(dataDir, 'admin-token');
+}
+
+/** The hook credential, created the first time. */
 export function ensureHookToken(dataDir: string): string {
+  return ensureToken(dataDir, hookTokenFile(dataDir));
+}
+
+/** The admin credential (CRED-1), created the first time; never the same as the hook credential. */
+export function ensureAdminToken(dataDir: string): string {
+  return ensureToken(dataDir, adminTokenFile(dataDir));
+}
+
+/** Reads a token file, creating it (exclusively, 0600) the first time. */
+function ensureToken(dataDir: string, file: string): string {
   ensurePrivateDir(dataDir);
-  const file = hookTokenFile(dataDir);
   try {
     fs.writeFileSync(file, `${crypto.randomBytes(32).toString('base64url')}\n`, { mode: 0o600, flag: 'wx' });
   } catch (error) {

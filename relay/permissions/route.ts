@@ -5,7 +5,7 @@ import type * as http from 'node:http';
 import { CommandrError } from '../../protocol/wire/errors';
 import { PermissionAsk } from '../../protocol/wire/http';
 import type { RelayServices } from '../context';
-import { bearerToken, readJson, sendJson } from '../http/respond';
+import { bearerToken, readJson } from '../http/respond';
 import { tokenMatches } from '../live/hook-token';
 import { PermissionService } from './service';
 import { requestIdFor } from './store';
@@ -27,6 +27,14 @@ export async function postPermission(services: RelayServices, hookToken: string,
   // No paired device means no one can answer: say so at once, so the hook leaves
   // the decision to the agent's own permission rules (PERM-10).
   if (services.devices.list().length === 0) throw new CommandrError('E_UNAVAILABLE', 'no paired device can answer a permission request');
+  // Read after the hook stopped waiting (the relay was hung): never shown as answerable (GUARD-9).
+  if (parsed.data.ackBy !== undefined && Date.now() > parsed.data.ackBy) {
+    const view = permissions.abandon(parsed.data);
+    throw new CommandrError('E_EXPIRED', `request ${view.id} arrived after its hook stopped waiting; it was recorded as expired`);
+  }
+  // The headers are the acknowledgement: the hook knows the relay took the request (GUARD-9).
+  res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' });
+  res.flushHeaders();
   await new Promise<void>((resolve) => {
     let cancel = () => {};
     const gone = () => {
@@ -38,7 +46,7 @@ export async function postPermission(services: RelayServices, hookToken: string,
     const id = requestIdFor(parsed.data.key);
     cancel = permissions.ask(parsed.data, (answer) => {
       res.off('close', gone);
-      if (!res.writableEnded && !res.destroyed) sendJson(res, 200, { id, ...answer });
+      if (!res.writableEnded && !res.destroyed) res.end(JSON.stringify({ id, ...answer }));
       resolve();
     }).cancel;
   });

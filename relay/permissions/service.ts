@@ -63,6 +63,32 @@ export class PermissionService {
     return { id, cancel: () => set.delete(onAnswer) };
   }
 
+  /**
+   * A request the relay read only after its hook had stopped waiting (GUARD-9): recorded and
+   * shown as expired with the reason, answered deny, never pending, never pushed. A request
+   * already known by its key (a retry) is left as it is.
+   */
+  abandon(ask: PermissionAsk): PermissionRequestView {
+    const id = requestIdFor(ask.key);
+    const known = this.records.get(id);
+    if (known) return known.view;
+    const now = this.now();
+    const reason = 'The agent stopped waiting before the relay could show this request (the relay was not responding); it was denied and cannot be answered.';
+    const view: PermissionRequestView = {
+      id, session: ask.session, task: ask.task ?? null, agent: ask.agent ?? null, repo: this.deps.repoOf?.(ask.cwd) ?? null,
+      tool: ask.tool, summary: ask.summary, detail: ask.detail ?? null, cwd: ask.cwd,
+      createdAt: new Date(now).toISOString(), expiresAt: new Date(Math.min(now, ask.ackBy ?? now)).toISOString(),
+      status: 'expired', decidedBy: null, reason,
+    };
+    const record: PermissionRecord = { view, key: ask.key, prefix: ask.prefix ?? null, answer: { decision: 'deny', reason, by: null } };
+    this.records.set(id, record);
+    this.files.save(record);
+    appendAudit(this.deps.dataDir, { kind: 'permission.request', request: id, session: view.session, task: view.task, agent: view.agent, tool: view.tool, summary: view.summary, cwd: view.cwd });
+    appendAudit(this.deps.dataDir, { kind: 'permission.decision', request: id, decision: 'expired', by: null, reason });
+    this.deps.broadcast({ type: 'permission.request', request: view });
+    return view;
+  }
+
   /** Applies a device's decision; the first one wins (PERM-3). */
   decide(device: { id: string; name: string }, id: string, decision: PermissionDecision, reason?: string): PermissionRequestView {
     const record = this.records.get(id);

@@ -82,8 +82,9 @@ describe('claude run', () => {
   });
 
   it('RUN-4: the generated settings allow exactly the intent: Bash(<prefix>:*) rules, edits only for work/act-pr, no blanket allow', () => {
-    const work = claudeSettings(grantsFor('work', parseCommands('npm test, python3 -m unittest')));
-    expect(work.permissions.allow).toEqual(expect.arrayContaining(['Bash(npm test:*)', 'Bash(python3 -m unittest:*)', 'Bash(git commit:*)', 'Edit', 'Write']));
+    const work = claudeSettings(grantsFor('work', parseCommands('npm test, python3 -m unittest')), ['/w/t']);
+    expect(work.permissions.allow).toEqual(expect.arrayContaining(['Bash(npm test:*)', 'Bash(python3 -m unittest:*)', 'Bash(git commit:*)', 'Edit(//w/t/**)', 'Write(//w/t/**)']));
+    expect(work.permissions.allow).not.toContain('Edit'); // a bare rule applies to any path (GUARD-8)
     expect(work.permissions.allow).not.toContain('Bash(git push:*)');
     expect(work.permissions.deny).toContain('Bash(git push:*)');
     const pr = claudeSettings(grantsFor('act-pr', []));

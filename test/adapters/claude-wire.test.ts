@@ -35,7 +35,7 @@ afterAll(async () => {
 async function turn(tools: PlannedTool[], prompt = 'carry on', extraEnv: Record<string, string> = {}) {
   planTurn(api, tools);
   const args = ['-p', prompt, '--output-format', 'stream-json', '--verbose', '--allowedTools', 'Bash(touch:*)', 'Bash(npm test:*)'];
-  const ran = await runProcess(CLAUDE_BIN, args, { cwd: repo, env: claudeEnv(h, api.url, { AGENTS_TASK_ID: TASK, ...extraEnv }) });
+  const ran = await runProcess(CLAUDE_BIN, args, { cwd: repo, env: claudeEnv(h, api.url, { AGENTS_TASK_ID: TASK, AGENT_COMMANDS: 'touch', ...extraEnv }) }); // no phone is paired: the policy itself allows touch (GUARD-6)
   expect(ran.code, ran.stderr).toBe(0);
   const init = ran.stdout.split('\n').filter(Boolean).map((l) => JSON.parse(l)).find((o) => o.type === 'system' && o.subtype === 'init');
   const session = init.session_id as string;

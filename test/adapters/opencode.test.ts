@@ -48,7 +48,7 @@ const sessionOf = (stdout: string) => JSON.parse(stdout.split('\n').find((l) => 
 async function wiredTurn(calls: ScriptedToolCall[]) {
   plan(calls);
   const ran = await runProcess(OPENCODE_BIN, ['run', 'carry on', '--format', 'json'], {
-    cwd: repo, env: opencodeEnv(h, api.url, { AGENTS_TASK_ID: TASK }), timeoutMs: 120_000,
+    cwd: repo, env: opencodeEnv(h, api.url, { AGENTS_TASK_ID: TASK, AGENT_COMMANDS: 'touch' }), timeoutMs: 120_000, // no phone is paired: the policy itself allows touch (GUARD-7)
   });
   expect(ran.code, ran.stderr).toBe(0);
   const session = sessionOf(ran.stdout);

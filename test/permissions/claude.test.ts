@@ -85,7 +85,7 @@ describe('permission hook with the real Claude Code', () => {
     expect(expired.request.reason).toMatch(/No one answered/);
   }, 90_000);
 
-  it('PERM-HOOK-5: relay down: the hook gives no decision within 1 s and nothing is allowed', async () => {
+  it('PERM-HOOK-5: relay down: the hook answers `ask` (fail closed) within 1 s and nothing is allowed', async () => {
     const down = makeHome();
     fs.writeFileSync(path.join(down.commandrHome, 'hook-token'), `${'x'.repeat(43)}\n`);
     const env = { COMMANDR_URL: 'http://127.0.0.1:9' }; // discard port: nothing listens
@@ -94,7 +94,9 @@ describe('permission hook with the real Claude Code', () => {
       cwd: repo, input: payload, env: { PATH: process.env.PATH, HOME: down.home, COMMANDR_HOME: down.commandrHome, ...env },
     });
     expect(hook.code).toBe(0);
-    expect(hook.stdout).toBe('');
+    const out = JSON.parse(hook.stdout).hookSpecificOutput;
+    expect(out.permissionDecision).toBe('ask');
+    expect(out.permissionDecisionReason).toMatch(/no one can be asked/);
     expect(hook.ms).toBeLessThan(1000);
     const ran = await claudeTurn('unreached.txt', env, down);
     expect(ran.code, ran.stderr).toBe(0);

@@ -2,11 +2,11 @@
 // and a hook-side ask that long-polls `POST /api/permissions` like the adapters do.
 import * as crypto from 'node:crypto';
 import * as fs from 'node:fs';
+import * as http from 'node:http';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import type { PermissionAsk } from '../../protocol/wire/http';
 import { createRelay, type Relay } from '../../relay/server';
-import { postJson } from '../helpers/device';
 
 export function tempDir(prefix: string, cleanups: Array<() => unknown>): string {
   const dir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), prefix)));
@@ -39,6 +39,24 @@ export interface AskResult {
 
 /** One long-poll: resolves when the relay answers (a decision, or an error status). */
 export async function ask(relay: { url: string; dataDir: string }, body: unknown, token = hookTokenOf(relay.dataDir)): Promise<AskResult> {
-  const res = await postJson(relay, '/api/permissions', body, { authorization: `Bearer ${token}` });
+  const res = await longPoll(relay.url, body, token);
   return { status: res.status, body: JSON.parse(res.body) as AskResult['body'] };
+}
+
+/** `POST /api/permissions`; rejects when the connection drops, even after the relay's early headers (GUARD-9). */
+function longPoll(url: string, body: unknown, token: string): Promise<{ status: number; body: string }> {
+  const text = JSON.stringify(body);
+  return new Promise((resolve, reject) => {
+    const req = http.request(`${url}/api/permissions`, {
+      method: 'POST', headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text), authorization: `Bearer ${token}` },
+    }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') }));
+      res.on('error', reject);
+      res.on('aborted', () => reject(new Error('the relay dropped the long-poll')));
+    });
+    req.on('error', reject);
+    req.end(text);
+  });
 }

@@ -5,12 +5,15 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { findBinary, runJob, runVendor, sessionAnnouncer, type JobInput } from '../../lib/run-job';
 import { claudeSettings } from '../lib/permissions';
+import { editRoots } from '../../lib/permission-roots';
 
 async function main(input: JobInput): Promise<number> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'commandr-claude-'));
   try {
+    // The permission hook reads the job's mode and roots from its environment (GUARD-8).
+    const jobEnv = { ...process.env, AGENT_MODE: input.grants.mode, AGENT_CWD: input.cwd };
     const settingsFile = path.join(dir, 'settings.json');
-    fs.writeFileSync(settingsFile, JSON.stringify(claudeSettings(input.grants), null, 2) + '\n', { mode: 0o600 });
+    fs.writeFileSync(settingsFile, JSON.stringify(claudeSettings(input.grants, editRoots(jobEnv)), null, 2) + '\n', { mode: 0o600 });
     const args = ['-p', input.prompt, '--output-format', 'stream-json', '--verbose', '--settings', settingsFile];
     if (input.resume) args.push('--resume', input.resume);
     const announce = sessionAnnouncer();
@@ -19,7 +22,7 @@ async function main(input: JobInput): Promise<number> {
     // the result repeats the last of it, which is then not printed twice.
     let streamed = '';
     const command = findBinary('claude', process.env.COMMANDR_CLAUDE_BIN);
-    return await runVendor({ command, args, cwd: input.cwd, env: process.env }, {
+    return await runVendor({ command, args, cwd: input.cwd, env: jobEnv }, {
       onObject(value) {
         if (value.type === 'system' && value.subtype === 'init') announce(value.session_id);
         if (value.type === 'assistant') {

@@ -1,13 +1,21 @@
 // Renders launch-intent grants as an OpenCode permission config (RUN-n): bash denied
-// by default, each prefix allowed (`"<prefix> *"`, last match wins), edits by intent.
+// by default, each prefix allowed (`"<prefix> *"`, last match wins), edits by intent,
+// and nothing outside the job's directory (GUARD-8: `external_directory: deny`).
+import type { Env } from '../../lib/env';
 import type { Grants } from '../../lib/intent';
 
 export interface OpencodePermission {
   bash: Record<string, 'allow' | 'deny'>;
   edit: 'allow' | 'deny';
+  external_directory?: 'deny';
 }
 
-export function opencodePermission(grants: Grants): OpencodePermission {
+/**
+ * A commander's reference paths (AGENT_EDIT_ROOTS) lie outside its directory, so for it
+ * OpenCode's own external-directory rule stays as it is and the plugin's permission step
+ * holds edits to its roots.
+ */
+export function opencodePermission(grants: Grants, env: Env = process.env): OpencodePermission {
   const bash: Record<string, 'allow' | 'deny'> = { '*': 'deny' };
   for (const prefix of grants.commands) {
     bash[prefix] = 'allow';
@@ -19,7 +27,7 @@ export function opencodePermission(grants: Grants): OpencodePermission {
     bash[prefix] = 'deny';
     bash[`${prefix} *`] = 'deny';
   }
-  return { bash, edit: grants.edits ? 'allow' : 'deny' };
+  return { bash, edit: grants.edits ? 'allow' : 'deny', ...(env.AGENT_EDIT_ROOTS?.trim() ? {} : { external_directory: 'deny' as const }) };
 }
 
 /** Our permission on top of any inline config the caller already passes (ours wins). */

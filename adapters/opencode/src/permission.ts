@@ -1,8 +1,12 @@
 // The node side of the OpenCode plugin's permission step (PERM-HOOK-n):
 // `permission <json {session,cwd,tool,args,call}>`. Prints `{"decision","reason"}`
-// when the policy denies or a person answers; prints nothing for "no decision"
-// (policy allow, relay unreachable, bad policy), so OpenCode's own rules apply.
-import { askRelay } from '../../lib/permission-ask';
+// when the policy denies or a person answers; prints nothing when the policy allows,
+// so OpenCode's own rules apply. OpenCode's own default is allow, so a call that
+// needs a person with no phone to ask (relay down, no device) or an unreadable
+// policy is denied (GUARD-7): fail closed.
+import { PolicyError } from '../../../policy/load';
+import { askRelay, unreachableReason } from '../../lib/permission-ask';
+import { jobEdit } from '../../lib/permission-roots';
 import { checkPermission } from '../../lib/permission-check';
 
 type Data = Record<string, unknown>;
@@ -14,11 +18,19 @@ async function decide(data: Data): Promise<{ decision: 'allow' | 'deny'; reason:
   const cwd = str(data.cwd);
   const tool = str(data.tool);
   if (!session || !cwd || !tool) return undefined;
-  const checked = checkPermission({ session, cwd, tool, input: obj(data.args), callId: str(data.call) });
+  let checked;
+  try {
+    checked = checkPermission({ session, cwd, tool, input: obj(data.args), callId: str(data.call) });
+  } catch (error) {
+    if (error instanceof PolicyError) return { decision: 'deny', reason: unreachableReason(`the policy cannot be read: ${error.message}`) };
+    throw error;
+  }
   const { verdict } = checked;
   if (verdict.decision === 'deny') return { decision: 'deny', reason: `Commandr policy (${verdict.rule}): ${verdict.why}` };
-  if (verdict.decision === 'allow') return undefined;
-  return askRelay(checked.ask);
+  const job = jobEdit(tool, obj(data.args), cwd, checked.policy.editTools, verdict.rule);
+  if (job?.kind === 'deny') return { decision: 'deny', reason: job.reason };
+  if (verdict.decision === 'allow' || job?.kind === 'intent') return undefined;
+  return (await askRelay(checked.ask)) ?? { decision: 'deny', reason: unreachableReason(`${verdict.why}; the relay could not be reached or no phone is paired`) };
 }
 
 async function main(): Promise<void> {

@@ -1,0 +1,70 @@
+// Relay down, and the policy says a person must decide (issue 10 item 7): neither
+// real CLI runs the tool, even when the agent's own rules would allow it.
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startMessagesApi, type MessagesApi } from '../stand-ins/messages-api';
+import { startOpenAiChat, type OpenAiChat } from '../stand-ins/openai-chat';
+import { planTurn } from '../adapters/claude-script';
+import { adapterBin, CLAUDE_BIN, claudeEnv, cleanup, makeHome, makeRepo, OPENCODE_BIN, opencodeEnv, runProcess, type Home } from '../adapters/harness';
+
+let claudeApi: MessagesApi;
+let openai: OpenAiChat;
+let h: Home;
+let repo: string;
+/** Nothing listens on the discard port: the relay is down. */
+const DOWN = { COMMANDR_URL: 'http://127.0.0.1:9' };
+
+beforeAll(async () => {
+  claudeApi = await startMessagesApi({ apiKey: 'sk-test' });
+  openai = await startOpenAiChat();
+  h = makeHome();
+  fs.mkdirSync(h.commandrHome, { recursive: true });
+  fs.writeFileSync(path.join(h.commandrHome, 'hook-token'), `${'x'.repeat(43)}\n`, { mode: 0o600 });
+  ({ repo } = makeRepo());
+  for (const adapter of ['claude', 'opencode']) {
+    const wired = await runProcess(adapterBin(adapter, 'wire'), [repo], { cwd: repo, env: { PATH: process.env.PATH } });
+    expect(wired.code, wired.stderr).toBe(0);
+  }
+}, 60_000);
+
+afterAll(async () => {
+  await claudeApi.close();
+  await openai.close();
+  await cleanup();
+});
+
+const lines = (stdout: string) => stdout.split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, any>);
+
+describe('fail closed when the relay cannot be asked', () => {
+  it('GUARD-6: Claude Code with its own rule allowing `touch` still does not run it', async () => {
+    planTurn(claudeApi, [{ name: 'Bash', input: { command: 'touch cc-unasked.txt', description: 'make a file' } }]);
+    const ran = await runProcess(CLAUDE_BIN, ['-p', 'make the file', '--output-format', 'stream-json', '--verbose', '--allowedTools', 'Bash(touch:*)'], {
+      cwd: repo, env: claudeEnv(h, claudeApi.url, DOWN),
+    });
+    expect(ran.code, ran.stderr).toBe(0);
+    expect(fs.existsSync(path.join(repo, 'cc-unasked.txt'))).toBe(false);
+    expect(lines(ran.stdout).find((o) => o.type === 'result')!.permission_denials.length).toBe(1);
+  }, 90_000);
+
+  it('GUARD-6: the Claude hook still allows what the policy allows with the relay down', async () => {
+    planTurn(claudeApi, [{ name: 'Bash', input: { command: 'ls', description: 'list' } }]);
+    const ran = await runProcess(CLAUDE_BIN, ['-p', 'list', '--output-format', 'stream-json', '--verbose'], { cwd: repo, env: claudeEnv(h, claudeApi.url, DOWN) });
+    expect(ran.code, ran.stderr).toBe(0);
+    expect(lines(ran.stdout).find((o) => o.type === 'result')!.permission_denials).toEqual([]);
+  }, 90_000);
+
+  it('GUARD-7: OpenCode (its own default is allow) does not run a tool that needs a person; the model is told why', async () => {
+    let next = 0;
+    openai.setReply((r) => {
+      if (!Array.isArray(r.body?.tools) || r.body.tools.length === 0) return { text: 'side answer' };
+      return next++ === 0 ? { toolCalls: [{ name: 'bash', arguments: { command: 'touch oc-unasked.txt', description: 'make a file' } }] } : { text: 'all done' };
+    });
+    const from = openai.chatRequests().length;
+    const ran = await runProcess(OPENCODE_BIN, ['run', 'make the file', '--format', 'json'], { cwd: repo, env: opencodeEnv(h, openai.url, DOWN), timeoutMs: 120_000 });
+    expect(ran.code, ran.stderr).toBe(0);
+    expect(fs.existsSync(path.join(repo, 'oc-unasked.txt'))).toBe(false);
+    const saw = openai.chatRequests().slice(from).map((r) => JSON.stringify(r.body)).join('\n');
+    expect(saw).toMatch(/relay/);
+  }, 150_000);
+});

@@ -19,6 +19,7 @@ import { ensurePrivateDir, writePrivateFile } from './devices/files';
 import { FailureLimiter } from './devices/rate-limit';
 import { DeviceStore } from './devices/store';
 import { createRequestHandler } from './http/handler';
+import { SOCKET_DEFLATE } from './http/socket-deflate';
 import type { OriginPolicy } from './http/origin';
 import { originAllowed } from './http/origin';
 import { ensureHookToken } from './live/hook-token';
@@ -83,7 +84,7 @@ export async function createRelay(opts: RelayOptions = {}): Promise<Relay> {
     () => options.appDir,
   );
   const server = options.tls ? https.createServer({ cert: options.tls.cert, key: options.tls.key }, handler) : http.createServer(handler);
-  const wss = new WebSocketServer({ noServer: true, maxPayload: 4 * MAX_FRAME_BYTES });
+  const wss = new WebSocketServer({ noServer: true, maxPayload: 4 * MAX_FRAME_BYTES, perMessageDeflate: SOCKET_DEFLATE });
   server.on('upgrade', (req, socket, head) => upgrade(req, socket as net.Socket, head));
 
   function upgrade(req: http.IncomingMessage, socket: net.Socket, head: Buffer): void {

@@ -16,6 +16,7 @@ import { createDispatcher } from './clients/dispatch';
 import { acceptSocket } from './clients/socket';
 import type { RelayServices, Service } from './context';
 import { ensurePrivateDir, writePrivateFile } from './devices/files';
+import { SWEEP_SKIP, sweepStaleTemps } from '../bus/fs-atomic';
 import { FailureLimiter } from './devices/rate-limit';
 import { DeviceStore } from './devices/store';
 import { createRequestHandler } from './http/handler';
@@ -54,6 +55,7 @@ export function relayInfoFile(dataDir: string): string {
 export async function createRelay(opts: RelayOptions = {}): Promise<Relay> {
   const options = resolveOptions(opts);
   ensurePrivateDir(options.dataDir);
+  sweepStaleTemps(options.dataDir, { recursive: true, skip: SWEEP_SKIP }); // LIMIT-4: temps of writers killed mid-write
   const hookToken = ensureHookToken(options.dataDir);
   const devices = new DeviceStore(options.dataDir);
   const connections = new ConnectionSet();

@@ -1,6 +1,7 @@
 // RepoHub: every watched repo's model and watcher, the registry kept in sync, and
 // one stream of changes for the relay: `events` (bus.events frames), `snapshot`
 // (repo.snapshot, resync after a truncated/replaced log), `removed`, and `bus-event` for push triggers.
+import { SWEEP_SKIP, sweepStaleTemps } from '../../bus/fs-atomic';
 import { EventEmitter } from 'node:events';
 import * as fs from 'node:fs';
 import type { AnyBusEvent } from '../../protocol/bus/events';
@@ -115,6 +116,7 @@ export class RepoHub extends EventEmitter<HubEvents> {
    */
   private async add(place: RepoPlace): Promise<void> {
     const id = place.info.id;
+    sweepStaleTemps(place.bus, { recursive: true, skip: SWEEP_SKIP }); // LIMIT-4: temps of writers killed mid-write
     const model = new RepoModel(place.info, place.bus, (m) => this.options.log.warn(m), (change) => {
       if (this.watched.get(id)?.model === model) this.publish(model, change);
       else if (change.kind === 'update') this.warnSkipped(model, change.skipped); // the first load warns too (WATCH-4)

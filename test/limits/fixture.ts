@@ -23,6 +23,6 @@ export function makeRepo(tasks: string[] = ['A-1']): TestRepo {
 }
 
 export function startWatching(repo: TestRepo, options: RelayOptions = {}): Promise<TestRelay> {
-  const dataDir = tempDir();
+  const dataDir = options.dataDir ?? tempDir();
   return startRelay({ repos: [repo.root], registryFile: path.join(dataDir, 'registry'), ...options, dataDir });
 }

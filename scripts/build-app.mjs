@@ -1,5 +1,5 @@
 // Builds the PWA: `next build` (static export to out/), then the service worker, then
-// the precompressed .br/.gz siblings — always in this order, in one script, because the
+// the inline-script hashes for the CSP, then the precompressed .br/.gz siblings — always in this order, in one script, because the
 // worker's precache list must name the chunks of THIS build (a stale list makes the
 // install fail and the worker never activates) and the siblings must hold the final bytes.
 import { spawnSync } from 'node:child_process';
@@ -9,6 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import { injectManifest } from 'workbox-build';
 import { precompressDir } from './precompress.mjs';
+import { writeCspHashes } from './csp-hashes.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const out = path.join(root, 'out');
@@ -59,6 +60,7 @@ async function workerBuild() {
 try {
   nextBuild();
   await workerBuild();
+  console.log(`content security policy: ${writeCspHashes(out)} inline script hashes`);
   const packed = precompressDir(out);
   const kib = (n) => `${(n / 1024).toFixed(0)} KiB`;
   console.log(`precompressed ${packed.files} files: ${kib(packed.raw)} raw, ${kib(packed.br)} brotli, ${kib(packed.gz)} gzip`);

@@ -15,8 +15,9 @@ const ALLOWED_PROTOCOLS = new Set(['http:', 'https:', 'mailto:']);
 /**
  * The href to emit, or null. The URL parser strips what browsers strip (tabs,
  * newlines, leading control characters and spaces) and lowercases the scheme, so
- * the check sees the scheme the browser would follow; what is emitted is the
- * parsed URL itself, never the raw text that was checked.
+ * the check sees the scheme the browser will follow: the browser parses the same
+ * text (HTML-escaped, so no entity can change it) with the same parser. A relative
+ * link keeps the page's own protocol whatever its base, so it stays relative.
  */
 export function safeHref(href: string): string | null {
   const base = typeof location === 'undefined' ? 'http://relay.invalid' : location.origin;
@@ -26,7 +27,7 @@ export function safeHref(href: string): string | null {
   } catch {
     return null;
   }
-  return ALLOWED_PROTOCOLS.has(url.protocol) ? url.href : null;
+  return ALLOWED_PROTOCOLS.has(url.protocol) ? href.trim() : null;
 }
 
 const marked = new Marked({

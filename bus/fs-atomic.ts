@@ -1,8 +1,65 @@
 // Whole-file writes that a concurrent reader never sees half done: temp file +
-// rename (replace) or temp file + link (exclusive create). Temps never outlive a call.
+// rename (replace) or temp file + link (exclusive create). Temps never outlive a call,
+// except when the writer is killed mid-call: those are swept (LIMIT-4) by the next
+// write into the same directory and by the relay at start.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { BusError, errnoOf, ioError } from './errors';
+
+/** `.<name>.<pid>.<n>.tmp`, the temp names this module and relay/devices/files.ts make. */
+const TEMP_NAME = /^\..+\.(\d+)\.\d+\.tmp$/;
+
+function processIsAlive(pid: number): boolean {
+  if (pid === process.pid) return true;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return errnoOf(error) === 'EPERM'; // alive, owned by someone else
+  }
+}
+
+/**
+ * Removes temp files of processes that no longer exist from `dir` (and, with
+ * `recursive`, its subdirectories, skipping `skip` names); returns how many.
+ * A temp whose pid is alive is left alone: its writer may still rename it.
+ */
+export function sweepStaleTemps(dir: string, options: { recursive?: boolean; skip?: ReadonlySet<string> } = {}): number {
+  let entries: fs.Dirent[];
+  try {
+    entries = fs.readdirSync(dir, { withFileTypes: true });
+  } catch {
+    return 0; // missing or unreadable: nothing of ours to sweep
+  }
+  let removed = 0;
+  for (const entry of entries) {
+    const full = path.join(dir, entry.name);
+    if (entry.isDirectory()) {
+      if (options.recursive && !options.skip?.has(entry.name)) removed += sweepStaleTemps(full, options);
+      continue;
+    }
+    const pid = TEMP_NAME.exec(entry.name)?.[1];
+    if (!entry.isFile() || pid === undefined || processIsAlive(Number(pid))) continue;
+    try {
+      fs.rmSync(full);
+      removed += 1;
+    } catch {
+      // another sweeper got there first
+    }
+  }
+  return removed;
+}
+
+/** Directories a start-up sweep never walks into (checkouts, not our files). */
+export const SWEEP_SKIP: ReadonlySet<string> = new Set(['.git', 'node_modules', 'worktrees']);
+
+const swept = new Set<string>();
+/** Sweeps a directory the first time this process writes into it (cheap: one readdir). */
+function sweepOnce(dir: string): void {
+  if (swept.has(dir)) return;
+  swept.add(dir);
+  sweepStaleTemps(dir);
+}
 
 let counter = 0;
 function tempBeside(target: string): string {
@@ -47,6 +104,7 @@ export function createFileExclusive(target: string, data: string | Buffer, mode 
 }
 
 function withTemp(target: string, data: string | Buffer, mode: number, what: string, publish: (temp: string) => void, durable = true): void {
+  sweepOnce(path.dirname(target));
   const temp = tempBeside(target);
   try {
     writeTemp(temp, data, mode, durable);

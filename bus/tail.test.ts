@@ -56,4 +56,20 @@ describe('tail', () => {
     expect(id.size).toBe(2 * first);
     expect(id.epoch).toMatch(/^\d+:\d+$/);
   });
+
+  it('LIMIT-1: reading in small chunks places every line exactly as one whole read, a torn tail left unread', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tail-'));
+    dirs.push(dir);
+    const file = path.join(dir, 'events.jsonl');
+    const text = line('a') + line('crème ✓ 🎉'.repeat(5)) + '\n' + 'junk\n' + line('b'.repeat(200)) + line('c') + '{"ts":"torn';
+    fs.writeFileSync(file, text);
+    const whole = parsePlacedLines(Buffer.from(text), 0);
+    for (const chunk of [1, 7, 64, 100, 1000]) {
+      const batch = readEventRange(file, 0, Buffer.byteLength(text), chunk);
+      expect(batch.events, `chunk ${chunk}`).toEqual(whole.events);
+      expect(batch.skipped, `chunk ${chunk}`).toEqual(whole.skipped);
+      expect(batch.next, `chunk ${chunk}`).toBe(whole.next);
+    }
+    expect(whole.next).toBe(Buffer.byteLength(text) - '{"ts":"torn'.length);
+  });
 });

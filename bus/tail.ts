@@ -1,7 +1,11 @@
 // Byte-range reads of `events.jsonl` for followers (the relay's tailer): the log's
 // identity, a bounded range of complete lines, and a line-boundary check — all synchronous.
+// Ranges are read in LOG_READ_CHUNK_BYTES pieces; a line over MAX_LOG_LINE_BYTES is
+// skipped without ever being held whole, and string fields are cut to what a
+// follower shows (LIMIT-1, LIMIT-2).
 import * as fs from 'node:fs';
 import { errnoOf, ioError } from './errors';
+import { LOG_READ_CHUNK_BYTES, MAX_LOG_LINE_BYTES, SHOWN_FIELD_BYTES } from '../protocol/limits';
 import type { AnyBusEvent } from '../protocol/bus/events';
 import type { SkippedLine } from './event-log';
 
@@ -65,15 +69,64 @@ function placeLines(base: number, nextNewline: NextNewline, lineAt: LineAt): Pla
   const skipped: SkippedLine[] = [];
   let start = 0;
   for (let nl = nextNewline(start); nl !== -1; nl = nextNewline(start)) {
+    if (nl - start > MAX_LOG_LINE_BYTES) {
+      skipped.push({ offset: base + start, reason: overLimit(nl - start) });
+      start = nl + 1;
+      continue;
+    }
     const text = lineAt(start, nl).trim();
     if (text.length > 0) {
       const event = parseLine(text);
       if (typeof event === 'string') skipped.push({ offset: base + start, reason: event });
-      else events.push({ event, start: base + start, end: base + nl + 1 });
+      else events.push({ event: capFields(event), start: base + start, end: base + nl + 1 });
     }
     start = nl + 1;
   }
   return { events, next: base + start, skipped };
+}
+
+function overLimit(bytes: number): string {
+  return `line of ${bytes} bytes is over the ${MAX_LOG_LINE_BYTES}-byte limit`;
+}
+
+/** Cuts `text` to at most `max` UTF-8 bytes without splitting a character. */
+export function cutUtf8(text: string, max: number): string {
+  if (text.length * 3 <= max || Buffer.byteLength(text) <= max) return text;
+  const bytes = Buffer.from(text.slice(0, max));
+  let end = max;
+  while (end > 0 && (bytes[end]! & 0xc0) === 0x80) end -= 1; // back off a continuation byte
+  return bytes.toString('utf8', 0, end);
+}
+
+/**
+ * LIMIT-2: top-level string fields over SHOWN_FIELD_BYTES are cut, and
+ * `truncated` maps each cut field to its full size in bytes (the rest is on demand).
+ */
+function capFields(event: AnyBusEvent): AnyBusEvent {
+  let truncated: Record<string, number> | undefined;
+  for (const [key, value] of Object.entries(event)) {
+    if (typeof value !== 'string' || value.length * 3 <= SHOWN_FIELD_BYTES) continue;
+    const bytes = Buffer.byteLength(value);
+    if (bytes <= SHOWN_FIELD_BYTES) continue;
+    (event as Record<string, unknown>)[key] = cutUtf8(value, SHOWN_FIELD_BYTES);
+    (truncated ??= {})[key] = bytes;
+  }
+  if (truncated) (event as Record<string, unknown>).truncated = truncated;
+  return event;
+}
+
+/** The whole of one line [start, end) (at most MAX_LOG_LINE_BYTES), no field cut: for `task.note`. */
+export function readWholeEvent(file: string, start: number, end: number): AnyBusEvent | undefined {
+  if (end - start - 1 > MAX_LOG_LINE_BYTES || end <= start) return undefined;
+  const fd = openLog(file);
+  try {
+    const data = readRange(fd, start, end);
+    if (data.length !== end - start || data[data.length - 1] !== 0x0a) return undefined;
+    const event = parseLine(data.toString('utf8', 0, data.length - 1).trim());
+    return typeof event === 'string' ? undefined : event;
+  } finally {
+    fs.closeSync(fd);
+  }
 }
 
 function parseLine(text: string): AnyBusEvent | string {
@@ -96,12 +149,59 @@ function isEventObject(value: unknown): value is AnyBusEvent {
   return typeof v.ts === 'string' && typeof v.event === 'string';
 }
 
-/** Parses the complete lines in bytes [from, to) of the log; a torn last line is left unread. */
-export function readEventRange(file: string, from: number, to: number): PlacedBatch {
+/**
+ * Parses the complete lines in bytes [from, to) of the log, one chunk at a time; a
+ * torn last line is left unread (`next` stays at its start). A line longer than
+ * MAX_LOG_LINE_BYTES is skipped as soon as its newline is found, never buffered past the limit.
+ */
+export function readEventRange(file: string, from: number, to: number, chunkBytes = LOG_READ_CHUNK_BYTES): PlacedBatch {
   if (to <= from) return { events: [], next: from, skipped: [] };
   const fd = openLog(file);
+  const out: PlacedBatch = { events: [], next: from, skipped: [] };
+  // The line being carried across chunks: where it starts, its bytes so far (dropped once over the limit).
+  let carry: Buffer[] = [];
+  let carried = 0;
   try {
-    return parsePlacedLines(readRange(fd, from, to), from);
+    for (let pos = from; pos < to; ) {
+      const chunk = readRange(fd, pos, Math.min(to, pos + chunkBytes));
+      if (chunk.length === 0) break;
+      let body = 0;
+      if (carried > 0) {
+        const nl = chunk.indexOf(0x0a);
+        if (nl === -1) {
+          carried += chunk.length;
+          if (carried <= MAX_LOG_LINE_BYTES) carry.push(chunk);
+          else carry = [];
+          pos += chunk.length;
+          continue;
+        }
+        const length = carried + nl;
+        if (length > MAX_LOG_LINE_BYTES) out.skipped.push({ offset: out.next, reason: overLimit(length) });
+        else {
+          const line = parsePlacedLines(Buffer.concat([...carry, chunk.subarray(0, nl + 1)]), out.next);
+          out.events.push(...line.events);
+          out.skipped.push(...line.skipped);
+        }
+        carry = [];
+        carried = 0;
+        body = nl + 1;
+        out.next = pos + body;
+      }
+      const last = chunk.lastIndexOf(0x0a);
+      if (last >= body) {
+        const batch = parsePlacedLines(chunk.subarray(body, last + 1), pos + body);
+        out.events.push(...batch.events);
+        out.skipped.push(...batch.skipped);
+        out.next = pos + last + 1;
+      }
+      const tail = chunk.subarray(Math.max(body, last + 1));
+      if (tail.length > 0) {
+        carried = tail.length;
+        carry = carried <= MAX_LOG_LINE_BYTES ? [tail] : [];
+      }
+      pos += chunk.length;
+    }
+    return out;
   } finally {
     fs.closeSync(fd);
   }
@@ -113,7 +213,16 @@ export function readEventLines(file: string, ranges: ReadonlyArray<readonly [num
   const fd = openLog(file);
   try {
     const out: PlacedEvent[] = [];
-    for (const [start, end] of ranges) out.push(...parsePlacedLines(readRange(fd, start, end), start).events);
+    for (const [start, end] of ranges) {
+      for (let at = start; at < end; ) {
+        // Indexed lines are each under the limit; read a coalesced range a chunk of whole lines at a time.
+        const data = readRange(fd, at, Math.min(end, at + LOG_READ_CHUNK_BYTES + MAX_LOG_LINE_BYTES));
+        const stop = data.length === end - at ? data.length : data.lastIndexOf(0x0a, LOG_READ_CHUNK_BYTES) + 1;
+        if (stop <= 0) break;
+        out.push(...parsePlacedLines(data.subarray(0, stop), at).events);
+        at += stop;
+      }
+    }
     return out;
   } finally {
     fs.closeSync(fd);

@@ -22,7 +22,8 @@ const USAGE = `usage:
                  [--public-origin URL] [--allow-root DIR…] [--app-dir DIR] [--demo|--no-demo]
   commandr pair [--data DIR] [--public-origin URL]
   commandr devices list [--data DIR] [--json]
-  commandr devices revoke <device-id> [--data DIR]`;
+  commandr devices revoke <device-id> [--data DIR]
+  commandr devices owner <device-id> [--data DIR]`;
 
 const logger: Logger = {
   info: (message) => process.stderr.write(`${new Date().toISOString()} ${message}\n`),
@@ -133,7 +134,13 @@ function devices(args: string[]): number {
     process.stdout.write(`revoked: ${id}\n`);
     return 0;
   }
-  throw new CliError('devices takes `list` or `revoke <device-id>`');
+  if (action === 'owner' && id !== undefined && extra.length === 0) {
+    if (!store.get(id)) throw new CliError(`no device ${JSON.stringify(id)}; see \`commandr devices list\``, 1);
+    store.markOwner(id);
+    process.stdout.write(`owner: ${id}\n`);
+    return 0;
+  }
+  throw new CliError('devices takes `list`, `revoke <device-id>` or `owner <device-id>`');
 }
 
 async function printPairing(dataDir: string, origin: string): Promise<void> {

@@ -16,9 +16,11 @@ import { createDispatcher } from './clients/dispatch';
 import { acceptSocket } from './clients/socket';
 import type { RelayServices, Service } from './context';
 import { ensurePrivateDir, writePrivateFile } from './devices/files';
+import { SWEEP_SKIP, sweepStaleTemps } from '../bus/fs-atomic';
 import { FailureLimiter } from './devices/rate-limit';
 import { DeviceStore } from './devices/store';
 import { createRequestHandler } from './http/handler';
+import { SOCKET_DEFLATE } from './http/socket-deflate';
 import type { OriginPolicy } from './http/origin';
 import { originAllowed } from './http/origin';
 import { ensureAdminToken, ensureHookToken } from './live/hook-token';
@@ -53,6 +55,7 @@ export function relayInfoFile(dataDir: string): string {
 export async function createRelay(opts: RelayOptions = {}): Promise<Relay> {
   const options = resolveOptions(opts);
   ensurePrivateDir(options.dataDir);
+  sweepStaleTemps(options.dataDir, { recursive: true, skip: SWEEP_SKIP }); // LIMIT-4: temps of writers killed mid-write
   const hookToken = ensureHookToken(options.dataDir);
   const adminToken = ensureAdminToken(options.dataDir);
   const devices = new DeviceStore(options.dataDir);
@@ -84,7 +87,7 @@ export async function createRelay(opts: RelayOptions = {}): Promise<Relay> {
     () => options.appDir,
   );
   const server = options.tls ? https.createServer({ cert: options.tls.cert, key: options.tls.key }, handler) : http.createServer(handler);
-  const wss = new WebSocketServer({ noServer: true, maxPayload: 4 * MAX_FRAME_BYTES });
+  const wss = new WebSocketServer({ noServer: true, maxPayload: 4 * MAX_FRAME_BYTES, perMessageDeflate: SOCKET_DEFLATE });
   server.on('upgrade', (req, socket, head) => upgrade(req, socket as net.Socket, head));
 
   function upgrade(req: http.IncomingMessage, socket: net.Socket, head: Buffer): void {

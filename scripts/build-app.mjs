@@ -1,12 +1,15 @@
-// Builds the PWA: `next build` (static export to out/), then the service worker —
-// always in this order, in one script, because the worker's precache list must name
-// the chunks of THIS build (a stale list makes the install fail and the worker never activates).
+// Builds the PWA: `next build` (static export to out/), then the service worker, then
+// the inline-script hashes for the CSP, then the precompressed .br/.gz siblings — always in this order, in one script, because the
+// worker's precache list must name the chunks of THIS build (a stale list makes the
+// install fail and the worker never activates) and the siblings must hold the final bytes.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import { injectManifest } from 'workbox-build';
+import { precompressDir } from './precompress.mjs';
+import { writeCspHashes } from './csp-hashes.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const out = path.join(root, 'out');
@@ -57,6 +60,10 @@ async function workerBuild() {
 try {
   nextBuild();
   await workerBuild();
+  console.log(`content security policy: ${writeCspHashes(out)} inline script hashes`);
+  const packed = precompressDir(out);
+  const kib = (n) => `${(n / 1024).toFixed(0)} KiB`;
+  console.log(`precompressed ${packed.files} files: ${kib(packed.raw)} raw, ${kib(packed.br)} brotli, ${kib(packed.gz)} gzip`);
 } catch (error) {
   console.error(error);
   process.exit(1);

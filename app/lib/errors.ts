@@ -22,6 +22,7 @@ const SENTENCES: Record<ClientErrorCode, string> = {
   E_TOO_LARGE: 'That was too large to send. Shorten it and try again.',
   E_UNAUTHORIZED: 'This device is not paired with the relay (or was revoked). Pair it again with a new code from `commandr pair`.',
   E_FORBIDDEN_ORIGIN: 'The relay refused this page’s address. Open the app from the relay’s own address.',
+  E_FORBIDDEN: 'Only an owner device may do that. Mark this device as an owner with `commandr devices owner <id>` on the relay’s machine.',
   E_REPLAY: 'This device’s clock is too far from the relay’s. Set the time automatically and try again.',
   E_RATE_LIMITED: 'Too many attempts. Wait a minute and try again.',
   E_PAIRING_CODE: 'That pairing code is unknown, expired or already used. Run `commandr pair` for a new one.',

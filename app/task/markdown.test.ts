@@ -22,4 +22,13 @@ describe('renderMarkdown', () => {
     expect(html).not.toContain('<img');
     expect(html).toContain('[image: alt]');
   });
+
+  it('CSP-1: filter evasions that the browser would follow as javascript:, data: or vbscript: are not links', () => {
+    for (const href of ['java\tscript:alert(1)', '\u0001javascript:alert(1)', ' JaVaScRiPt:alert(1)', 'java\nscript:alert(1)', 'data:text/html,x', 'vbscript:x', 'java&#9;script:x']) {
+      const html = renderMarkdown(`[x](<${href}>)`);
+      const anchor = /<a href="([^"]*)"/.exec(html);
+      if (anchor) expect(['http:', 'https:', 'mailto:'], href).toContain(new URL(anchor[1]!.replace(/&amp;/g, '&'), 'http://relay.test/').protocol);
+    }
+    expect(renderMarkdown('[m](mailto:a@example.com)')).toContain('<a href="mailto:a@example.com"');
+  });
 });

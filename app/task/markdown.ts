@@ -1,6 +1,7 @@
 // A task body as HTML (REVIEW-2): marked for the markdown, raw HTML shown as
-// text (escaped), links only to http(s)/mailto/relative targets, no images
-// fetched from anywhere (their alt text is shown instead).
+// text (escaped), links only to http(s)/mailto targets (CSP-1: every href is
+// parsed as the browser would, so `java\tscript:` and friends cannot slip through),
+// no images fetched from anywhere (their alt text is shown instead).
 import { Marked } from 'marked';
 
 const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
@@ -9,12 +10,24 @@ export function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (c) => ESCAPES[c]);
 }
 
-function safeHref(href: string): string | null {
-  const trimmed = href.trim();
-  if (/^(https?:|mailto:)/i.test(trimmed)) return trimmed;
-  // Relative links and anchors; nothing with another scheme (javascript:, data:, …).
-  if (!/^[a-z][a-z0-9+.-]*:/i.test(trimmed)) return trimmed;
-  return null;
+const ALLOWED_PROTOCOLS = new Set(['http:', 'https:', 'mailto:']);
+
+/**
+ * The href to emit, or null. The URL parser strips what browsers strip (tabs,
+ * newlines, leading control characters and spaces) and lowercases the scheme, so
+ * the check sees the scheme the browser will follow: the browser parses the same
+ * text (HTML-escaped, so no entity can change it) with the same parser. A relative
+ * link keeps the page's own protocol whatever its base, so it stays relative.
+ */
+export function safeHref(href: string): string | null {
+  const base = typeof location === 'undefined' ? 'http://relay.invalid' : location.origin;
+  let url: URL;
+  try {
+    url = new URL(href, base);
+  } catch {
+    return null;
+  }
+  return ALLOWED_PROTOCOLS.has(url.protocol) ? href.trim() : null;
 }
 
 const marked = new Marked({

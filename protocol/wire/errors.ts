@@ -7,6 +7,7 @@ export const ERROR_CODES = [
   'E_TOO_LARGE', //        frame or body over the limit
   'E_UNAUTHORIZED', //     no / wrong credential, bad signature, unknown or revoked device
   'E_FORBIDDEN_ORIGIN', // WebSocket Origin is not the relay's own
+  'E_FORBIDDEN', //        this device may not do that (revoking or renaming another device without being an owner)
   'E_REPLAY', //           reused challenge, action timestamp outside ±30 s
   'E_RATE_LIMITED', //     too many attempts (pairing)
   'E_PAIRING_CODE', //     pairing code unknown, expired or already used

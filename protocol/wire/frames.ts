@@ -33,6 +33,8 @@ export const Subscribe = z.object({ type: z.literal('subscribe'), ...read, curso
 export const TaskDiffRequest = z.object({ type: z.literal('task.diff'), ...read, repo: RepoId, task: TaskId });
 export const TaskDetailRequest = z.object({ type: z.literal('task.detail'), ...read, repo: RepoId, task: TaskId });
 export const TaskTimelineRequest = z.object({ type: z.literal('task.timeline'), ...read, repo: RepoId, task: TaskId });
+/** The whole of a bus event's fields that were cut to SHOWN_FIELD_BYTES (LIMIT-2): the event is named by its cursor. */
+export const TaskNoteRequest = z.object({ type: z.literal('task.note'), ...read, repo: RepoId, task: TaskId, cursor: Cursor });
 export const DeviceListRequest = z.object({ type: z.literal('device.list'), ...read });
 export const CommanderOutputRequest = z.object({ type: z.literal('commander.output'), ...read, commander: CommanderId });
 /** The app reports whether it is open and visible (then it gets live updates, not pushes). */
@@ -66,7 +68,7 @@ export const PushUnsubscribe = z.object({ type: z.literal('push.unsubscribe'), .
 export const PushPrefsUpdate = z.object({ type: z.literal('push.prefs'), ...act, prefs: PushPrefs });
 
 export const ReadFrame = z.discriminatedUnion('type', [
-  Subscribe, TaskDiffRequest, TaskDetailRequest, TaskTimelineRequest, DeviceListRequest, CommanderOutputRequest, ClientVisibility,
+  Subscribe, TaskDiffRequest, TaskDetailRequest, TaskTimelineRequest, TaskNoteRequest, DeviceListRequest, CommanderOutputRequest, ClientVisibility,
 ]);
 export type ReadFrame = z.infer<typeof ReadFrame>;
 

@@ -84,6 +84,8 @@ export const DeviceView = z.object({
   lastSeenAt: z.nullable(z.string()),
   current: z.boolean(),
   push: z.boolean(),
+  /** OWNER-1: an owner device may revoke and rename other devices. */
+  owner: z.optional(z.boolean()),
 });
 export type DeviceView = z.infer<typeof DeviceView>;
 

@@ -9,6 +9,7 @@ import { deviceList, deviceRename, deviceRevoke } from './device';
 import { subscribe } from '../watch/subscribe';
 import { taskDiffRead } from './task-diff';
 import { taskDetailRead, taskTimelineRead } from './task-detail';
+import { taskNoteRead } from './task-note';
 import { taskApprove } from './task-approve';
 import { taskDeny } from './task-deny';
 import { taskAnnotate } from './task-annotate';
@@ -43,6 +44,7 @@ export const reads: { [K in ReadType]: Handler<Extract<ReadFrame, { type: K }>> 
   'task.diff': taskDiffRead,
   'task.detail': taskDetailRead,
   'task.timeline': taskTimelineRead,
+  'task.note': taskNoteRead,
   'device.list': deviceList,
   'commander.output': commanderOutputRead,
   'client.visibility': async (ctx, frame) => {

@@ -10,13 +10,22 @@ export function ensurePrivateDir(dir: string): void {
   fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
 }
 
-/** Replaces `file` atomically (temp file + rename), mode 0600. */
+/**
+ * Replaces `file` atomically, mode 0600: temp file, fsync, rename (LIMIT-4), so a
+ * crash leaves the old secret or the new one, never an empty or torn file.
+ */
 export function writePrivateFile(file: string, data: string): void {
   ensurePrivateDir(path.dirname(file));
   counter += 1;
   const temp = path.join(path.dirname(file), `.${path.basename(file)}.${process.pid}.${counter}.tmp`);
   try {
-    fs.writeFileSync(temp, data, { mode: 0o600, flag: 'wx' });
+    const fd = fs.openSync(temp, 'wx', 0o600);
+    try {
+      fs.writeFileSync(fd, data);
+      fs.fsyncSync(fd);
+    } finally {
+      fs.closeSync(fd);
+    }
     fs.renameSync(temp, file);
   } finally {
     fs.rmSync(temp, { force: true });

@@ -36,6 +36,24 @@ export function pairingUrl(origin: string, code: string): string {
   return `${origin.replace(/\/+$/, '')}/pair#code=${code}`;
 }
 
+/** The key a failed attempt with `code` is counted under (its hash: the code itself is never kept). */
+export function codeKey(code: string): string {
+  return `code:${crypto.createHash('sha256').update(code).digest('hex')}`;
+}
+
+/**
+ * Whether `code` names a pairing code that can still be redeemed (PAIR-4): such a
+ * code was issued by `commandr pair` and is never refused by the failure limits.
+ */
+export function pairingCodeIsLive(dataDir: string, code: string, now = Date.now()): boolean {
+  try {
+    const record = readJsonFile(codeFile(dataDir, code)) as { expiresAt?: unknown } | undefined;
+    return typeof record?.expiresAt === 'number' && record.expiresAt >= now;
+  } catch {
+    return false;
+  }
+}
+
 /**
  * Redeems `code`: succeeds once, within its lifetime. Claiming is a rename to
  * a private name, so two racing redeemers cannot both win.

@@ -1,5 +1,6 @@
-// Counts failed attempts in a sliding window, per key and in total (PAIR-4):
-// pairing codes cannot be guessed anyway, this keeps a flood from costing work.
+// Counts failed attempts in a sliding window, per key (an address, a code's hash)
+// and in total (PAIR-4): pairing codes cannot be guessed anyway, this keeps a flood
+// from costing work. Keys are bounded: the oldest key is forgotten past MAX_KEYS.
 export class FailureLimiter {
   private perKey = new Map<string, number[]>();
   private all: number[] = [];
@@ -21,11 +22,17 @@ export class FailureLimiter {
 
   fail(key: string, now = Date.now()): void {
     this.all.push(now);
+    if (this.all.length > MAX_KEYS) this.all = recent(this.all, now - this.windowMs);
     const mine = this.perKey.get(key) ?? [];
     mine.push(now);
-    this.perKey.set(key, mine);
+    this.perKey.delete(key);
+    this.perKey.set(key, mine.length > this.perKeyMax ? mine.slice(-this.perKeyMax) : mine);
+    // A flood of distinct keys (one per guessed code) must not grow the map without bound.
+    if (this.perKey.size > MAX_KEYS) this.perKey.delete(this.perKey.keys().next().value!);
   }
 }
+
+const MAX_KEYS = 10_000;
 
 function recent(times: number[], since: number): number[] {
   let i = 0;

@@ -19,6 +19,8 @@ const DeviceRecord = z.object({
   publicKey: z.object({ kty: z.literal('EC'), crv: z.literal('P-256'), x: z.string(), y: z.string() }),
   createdAt: z.string(),
   lastSeenAt: z.nullable(z.string()),
+  /** OWNER-1: set on the first paired device and by `commandr devices owner <id>`. */
+  owner: z.optional(z.boolean()),
 });
 export type DeviceRecord = z.infer<typeof DeviceRecord>;
 const DevicesFile = z.object({ version: z.literal(1), devices: z.array(DeviceRecord) });
@@ -105,8 +107,11 @@ export class DeviceStore extends EventEmitter<DeviceStoreEvents> {
     const record: DeviceRecord = {
       id: `d-${crypto.randomBytes(8).toString('hex')}`, name, publicKey: jwk, createdAt: new Date().toISOString(), lastSeenAt: null,
     };
-    this.mutate((devices) => devices.set(record.id, record));
-    return record;
+    this.mutate((devices) => {
+      if (devices.size === 0) record.owner = true; // OWNER-1: the first device paired owns the relay
+      devices.set(record.id, record);
+    });
+    return this.devices.get(record.id) ?? record;
   }
 
   rename(id: string, name: string): DeviceRecord {
@@ -116,6 +121,28 @@ export class DeviceStore extends EventEmitter<DeviceStoreEvents> {
       devices.set(id, { ...record, name });
     });
     return this.devices.get(id)!;
+  }
+
+  /**
+   * OWNER-1: a device marked owner; when none is marked (a devices.json from before
+   * owners), the earliest paired device is the owner.
+   */
+  isOwner(id: string): boolean {
+    const all = [...this.devices.values()];
+    if (all.some((d) => d.owner === true)) return this.devices.get(id)?.owner === true;
+    const earliest = all.reduce<DeviceRecord | undefined>((a, d) => (!a || d.createdAt < a.createdAt ? d : a), undefined);
+    return earliest?.id === id;
+  }
+
+  /** OWNER-2: marks a device as an owner (from the relay's machine: `commandr devices owner <id>`). */
+  markOwner(id: string): void {
+    this.mutate((devices) => {
+      const record = devices.get(id);
+      if (!record) throw new CommandrError('E_NOT_FOUND', `no device ${id}`);
+      // Keep the implied owner of an unmarked file an owner: marking a second one must not demote it.
+      for (const [key, d] of devices) if (this.isOwner(key)) devices.set(key, { ...d, owner: true });
+      devices.set(id, { ...record, owner: true });
+    });
   }
 
   /** Removes the device; listeners of 'revoked' close its sockets and forget its push subscriptions. */
@@ -132,7 +159,10 @@ export class DeviceStore extends EventEmitter<DeviceStoreEvents> {
   }
 
   view(record: DeviceRecord, currentId: string | null, push = false): DeviceView {
-    return { id: record.id, name: record.name, createdAt: record.createdAt, lastSeenAt: record.lastSeenAt, current: record.id === currentId, push };
+    return {
+      id: record.id, name: record.name, createdAt: record.createdAt, lastSeenAt: record.lastSeenAt, current: record.id === currentId, push,
+      owner: this.isOwner(record.id),
+    };
   }
 
   /** Follows edits by other processes: fs.watch on the data dir, plus a cheap stat poll it can miss. */

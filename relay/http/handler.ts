@@ -11,7 +11,7 @@ import { serveStatic } from './static';
 
 export function createRequestHandler(ctx: HttpContext, policy: OriginPolicy, appDir: () => string) {
   return (req: http.IncomingMessage, res: http.ServerResponse): void => {
-    for (const [name, value] of Object.entries(securityHeaders(policy, req))) res.setHeader(name, value!);
+    for (const [name, value] of Object.entries(securityHeaders(policy, req, appDir()))) res.setHeader(name, value!);
     void handle(ctx, policy, appDir(), req, res).catch((error: unknown) => {
       if (!(error instanceof CommandrError)) ctx.services.log.error(error, `${req.method} ${req.url}`);
       const answer = error instanceof CommandrError ? error : new CommandrError('E_INTERNAL', 'the relay failed to handle this request');

@@ -1,6 +1,8 @@
 // Serves the built app (Next.js static export) from one directory (HTTP-n):
 // `/task` → task.html, hashed `/_next/static/*` cached for a year, HTML and the
-// service worker revalidated on every load, unknown routes get 404.html.
+// service worker revalidated on every load, unknown routes get 404.html. Text
+// assets are sent as the Brotli or gzip sibling built by scripts/precompress.mjs
+// when the client accepts it (COLD-1); nothing is compressed per request.
 import * as fs from 'node:fs';
 import type * as http from 'node:http';
 import * as path from 'node:path';
@@ -12,6 +14,9 @@ const TYPES: Record<string, string> = {
   '.jpg': 'image/jpeg', '.jpeg': 'image/jpeg', '.webp': 'image/webp', '.ico': 'image/x-icon', '.gif': 'image/gif',
   '.woff': 'font/woff', '.woff2': 'font/woff2', '.ttf': 'font/ttf', '.wasm': 'application/wasm',
 };
+const COMPRESSIBLE = new Set(['.html', '.js', '.mjs', '.css', '.json', '.txt', '.svg', '.webmanifest', '.map', '.ico', '.wasm', '.xml']);
+const ENCODINGS = [{ token: 'br', ext: '.br' }, { token: 'gzip', ext: '.gz' }] as const;
+type Encoding = (typeof ENCODINGS)[number];
 const IMMUTABLE = 'public, max-age=31536000, immutable';
 
 export function cacheControlFor(urlPath: string): string {
@@ -57,21 +62,66 @@ export function serveStatic(root: string, req: http.IncomingMessage, res: http.S
   res.end('not found\n');
 }
 
+/** The q-value the client gives `token` in Accept-Encoding (0 when refused or absent). */
+export function acceptQuality(header: string | string[] | undefined, token: string): number {
+  const text = Array.isArray(header) ? header.join(',') : header ?? '';
+  let star: number | undefined;
+  for (const part of text.split(',')) {
+    const [name, ...params] = part.trim().toLowerCase().split(';');
+    const q = params.map((p) => /^\s*q=([0-9.]+)\s*$/.exec(p)).find(Boolean);
+    const quality = q ? Number(q[1]) : 1;
+    if (name === token) return Number.isFinite(quality) ? quality : 0;
+    if (name === '*') star = Number.isFinite(quality) ? quality : 0;
+  }
+  return star ?? 0;
+}
+
+/** The precompressed sibling to send for `file`, if the client takes it and it is not stale. */
+function pickEncoding(file: string, source: fs.Stats, req: http.IncomingMessage): { encoding: Encoding; stat: fs.Stats } | undefined {
+  if (!COMPRESSIBLE.has(path.extname(file).toLowerCase())) return undefined;
+  for (const encoding of ENCODINGS) {
+    if (acceptQuality(req.headers['accept-encoding'], encoding.token) <= 0) continue;
+    try {
+      const stat = fs.statSync(file + encoding.ext);
+      if (stat.isFile() && stat.mtimeMs >= source.mtimeMs) return { encoding, stat };
+    } catch {
+      // no sibling for this encoding
+    }
+  }
+  return undefined;
+}
+
+function etagMatches(header: string | undefined, etag: string): boolean {
+  if (!header) return false;
+  return header.split(',').some((tag) => tag.trim() === etag || tag.trim() === '*');
+}
+
 function sendFile(file: string, status: number, cacheControl: string, req: http.IncomingMessage, res: http.ServerResponse, headers: http.OutgoingHttpHeaders): void {
   const st = fs.statSync(file);
-  const etag = `W/"${st.size.toString(16)}-${Math.floor(st.mtimeMs).toString(16)}"`;
-  const common = { ...headers, 'cache-control': cacheControl, etag };
-  if (status === 200 && req.headers['if-none-match'] === etag) {
+  const chosen = pickEncoding(file, st, req);
+  const tag = `${st.size.toString(16)}-${Math.floor(st.mtimeMs).toString(16)}`;
+  // One ETag per representation: a cache must not answer a gzip request with Brotli bytes.
+  const etag = `W/"${tag}${chosen ? `-${chosen.encoding.token}` : ''}"`;
+  const vary = COMPRESSIBLE.has(path.extname(file).toLowerCase()) ? { vary: 'Accept-Encoding' } : {};
+  const common = { ...headers, ...vary, 'cache-control': cacheControl, etag };
+  if (status === 200 && etagMatches(req.headers['if-none-match'], etag)) {
     res.writeHead(304, common);
     res.end();
     return;
   }
-  res.writeHead(status, { ...common, 'content-type': TYPES[path.extname(file).toLowerCase()] ?? 'application/octet-stream', 'content-length': st.size });
+  const body = chosen ? file + chosen.encoding.ext : file;
+  const size = chosen ? chosen.stat.size : st.size;
+  res.writeHead(status, {
+    ...common,
+    'content-type': TYPES[path.extname(file).toLowerCase()] ?? 'application/octet-stream',
+    'content-length': size,
+    ...(chosen ? { 'content-encoding': chosen.encoding.token } : {}),
+  });
   if (req.method === 'HEAD') {
     res.end();
     return;
   }
-  fs.createReadStream(file).on('error', () => res.destroy()).pipe(res);
+  fs.createReadStream(body).on('error', () => res.destroy()).pipe(res);
 }
 
 function sendNotBuilt(root: string, urlPath: string, res: http.ServerResponse, headers: http.OutgoingHttpHeaders): void {

@@ -1,6 +1,7 @@
 // RepoHub: every watched repo's model and watcher, the registry kept in sync, and
 // one stream of changes for the relay: `events` (bus.events frames), `snapshot`
 // (repo.snapshot, resync after a truncated/replaced log), `removed`, and `bus-event` for push triggers.
+import { SWEEP_SKIP, sweepStaleTemps } from '../../bus/fs-atomic';
 import { EventEmitter } from 'node:events';
 import * as fs from 'node:fs';
 import type { AnyBusEvent } from '../../protocol/bus/events';
@@ -115,8 +116,10 @@ export class RepoHub extends EventEmitter<HubEvents> {
    */
   private async add(place: RepoPlace): Promise<void> {
     const id = place.info.id;
+    sweepStaleTemps(place.bus, { recursive: true, skip: SWEEP_SKIP }); // LIMIT-4: temps of writers killed mid-write
     const model = new RepoModel(place.info, place.bus, (m) => this.options.log.warn(m), (change) => {
       if (this.watched.get(id)?.model === model) this.publish(model, change);
+      else if (change.kind === 'update') this.warnSkipped(model, change.skipped); // the first load warns too (WATCH-4)
     });
     const watcher = new BusWatcher(place.bus, (dirty) => void model.refresh(dirty).catch((e) => this.options.log.error(e, place.info.path)), this.options.pollMs);
     watcher.start();
@@ -128,6 +131,10 @@ export class RepoHub extends EventEmitter<HubEvents> {
     this.watched.set(id, { model, watcher });
   }
 
+  private warnSkipped(model: RepoModel, skipped: ReadonlyArray<{ offset: number; reason: string }>): void {
+    for (const skip of skipped) this.options.log.warn(`warning: skipped line at byte ${skip.offset} of ${model.log.file}: ${skip.reason}`);
+  }
+
   /** Runs synchronously inside the model's step: listeners see changes in log order, once. */
   private publish(model: RepoModel, change: ModelChange): void {
     if (change.kind === 'resync') {
@@ -135,7 +142,7 @@ export class RepoHub extends EventEmitter<HubEvents> {
       this.emit('snapshot', snapshotFrame(model, true));
       return;
     }
-    for (const skip of change.skipped) this.options.log.warn(`warning: skipped line at byte ${skip.offset} of ${model.log.file}: ${skip.reason}`);
+    this.warnSkipped(model, change.skipped);
     // A packet that vanished cannot be said with bus.events: send the whole repo again.
     if (change.removed) this.emit('snapshot', snapshotFrame(model));
     else for (const frame of eventFrames(model, change.events, change.tasks)) this.emit('events', model.info.id, frame);

@@ -62,6 +62,13 @@ export class LogIndex {
     return readEventRange(this.file, cursor.offset, this.offset).events;
   }
 
+  /** Where the task's line that ends at `end` starts, if there is one (LIMIT-2 `task.note`). */
+  lineEndingAt(task: string, end: number): number | undefined {
+    const flat = this.byTask.get(task) ?? [];
+    for (let i = flat.length - 1; i > 0; i -= 2) if (flat[i] === end) return flat[i - 1];
+    return undefined;
+  }
+
   /** Every event of one task, in log order. */
   timeline(task: string): PlacedEvent[] {
     const flat = this.byTask.get(task) ?? [];

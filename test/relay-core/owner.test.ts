@@ -1,0 +1,81 @@
+// OWNER-1..3: a stolen (non-owner) phone cannot revoke or rename the owner's
+// devices; the owner can, and so can a person at the relay's machine
+// (`commandr devices …`). Real relay, two real paired device keys, the real CLI.
+import { spawnSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { connectDevice } from '../helpers/device';
+import { cleanup, startRelay } from './setup';
+
+afterEach(cleanup);
+
+const root = path.resolve(__dirname, '..', '..');
+
+function commandr(args: string[]): { status: number | null; stdout: string; stderr: string } {
+  const script = `require('./cli/relay.ts').main(${JSON.stringify(args)}).then((c) => { process.exitCode = c; })`;
+  const r = spawnSync(process.execPath, ['--import', 'tsx', '-e', script], { cwd: root, encoding: 'utf8' });
+  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+describe('device ownership', () => {
+  it('OWNER-1: the first paired device is the owner; another device cannot revoke or rename it, only itself', async () => {
+    const relay = await startRelay();
+    const owner = await connectDevice(relay, 'owner phone');
+    const stolen = await connectDevice(relay, 'stolen phone');
+    const list = (await stolen.request({ type: 'device.list' })).result as { devices: Array<{ id: string; owner?: boolean }> };
+    expect(list.devices.find((d) => d.id === owner.device!.id)?.owner).toBe(true);
+    expect(list.devices.find((d) => d.id === stolen.device!.id)?.owner).toBe(false);
+
+    await expect(stolen.request({ type: 'device.revoke', device: owner.device!.id })).rejects.toMatchObject({ code: 'E_FORBIDDEN' });
+    await expect(stolen.request({ type: 'device.rename', device: owner.device!.id, name: 'pwned' })).rejects.toMatchObject({ code: 'E_FORBIDDEN' });
+    expect(relay.services.devices.get(owner.device!.id)?.name).toBe('owner phone');
+    // The owner is still connected and works.
+    expect((await owner.request({ type: 'device.list' })).result).toBeTruthy();
+
+    expect((await stolen.request({ type: 'device.rename', device: stolen.device!.id, name: 'my phone' })).result).toMatchObject({ device: { name: 'my phone' } });
+    // The owner revokes the stolen phone.
+    await owner.request({ type: 'device.revoke', device: stolen.device!.id });
+    expect((await stolen.closed).reason).toBe('device revoked');
+  });
+
+  it('OWNER-2: `commandr devices owner <id>` marks another owner, who may then revoke others', async () => {
+    const relay = await startRelay();
+    const first = await connectDevice(relay, 'first');
+    const second = await connectDevice(relay, 'second');
+    const third = await connectDevice(relay, 'third');
+    await expect(second.request({ type: 'device.revoke', device: third.device!.id })).rejects.toMatchObject({ code: 'E_FORBIDDEN' });
+    const marked = commandr(['devices', 'owner', second.device!.id, '--data', relay.dataDir]);
+    expect(marked.status, marked.stderr).toBe(0);
+    expect(marked.stdout).toBe(`owner: ${second.device!.id}\n`);
+    const listed = JSON.parse(commandr(['devices', 'list', '--data', relay.dataDir, '--json']).stdout) as Array<{ id: string; owner: boolean }>;
+    expect(listed.filter((d) => d.owner).map((d) => d.id).sort()).toEqual([first.device!.id, second.device!.id].sort());
+    // The running relay sees the change made by the CLI.
+    await second.request({ type: 'device.revoke', device: third.device!.id });
+    expect((await third.closed).reason).toBe('device revoked');
+    const unknown = commandr(['devices', 'owner', 'd-0000000000000000', '--data', relay.dataDir]);
+    expect(unknown.status).toBe(1);
+    expect(unknown.stderr).toMatch(/no device/);
+  });
+
+  it('OWNER-3: a revoke confirmed on the relay\'s machine works for any device, owner included', async () => {
+    const relay = await startRelay();
+    const owner = await connectDevice(relay, 'owner');
+    const revoked = commandr(['devices', 'revoke', owner.device!.id, '--data', relay.dataDir]);
+    expect(revoked.status).toBe(0);
+    expect((await owner.closed).reason).toBe('device revoked');
+  });
+
+  it('OWNER-1: a devices.json from before owners (no device marked) treats the earliest paired device as the owner', async () => {
+    const relay = await startRelay();
+    const older = await connectDevice(relay, 'older');
+    const newer = await connectDevice(relay, 'newer');
+    const file = path.join(relay.dataDir, 'devices.json');
+    const data = JSON.parse(fs.readFileSync(file, 'utf8')) as { devices: Array<Record<string, unknown>> };
+    for (const d of data.devices) delete d.owner;
+    fs.writeFileSync(file, JSON.stringify(data));
+    await expect(newer.request({ type: 'device.revoke', device: older.device!.id })).rejects.toMatchObject({ code: 'E_FORBIDDEN' });
+    await older.request({ type: 'device.rename', device: newer.device!.id, name: 'renamed by owner' });
+    expect(relay.services.devices.get(newer.device!.id)?.name).toBe('renamed by owner');
+  });
+});

@@ -33,6 +33,7 @@ export const SUBCOMMANDS: Record<string, Subcommand> = {
   complete: { summary: 'complete <path> [pass|fail]  move a claimed packet to done/', run: bundle('complete') },
   progress: { summary: 'progress <task> "<note>"  append a progress note', run: bundle('progress') },
   'pre-commit-gate': { summary: 'pre-commit-gate        the approval gate run by the pre-commit hook', run: bundle('pre-commit-gate') },
+  claims: { summary: 'claims [list] <remote> [--json] | release <id>  claims on a shared remote: owner, age, lease', run: bundle('claims') },
   council: { summary: 'council <packet>       advisory three-evaluator review', run: bundle('council') },
   index: { summary: 'index refresh [repo…]  fold the registered buses into ~/.agents/index.json', run: bundle('index') },
   'annotate-write': { summary: 'annotate-write --bus … --task … --turn …  leave a note for the next turn', run: bundle('annotate-write') },

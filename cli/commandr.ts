@@ -42,6 +42,8 @@ export const SUBCOMMANDS: Record<string, Subcommand> = {
   pair: { summary: 'pair                   pair a phone with the relay', run: relay },
   devices: { summary: 'devices                list or revoke paired devices', run: relay },
   commanders: { summary: 'commanders list|start|say|replace|delete|log  long-lived agents you talk to', run: bundle('commanders') },
+  machines: { summary: 'machines add|list|remove  member machines of this home relay (join codes)', run: bundle('machines') },
+  join: { summary: 'join <home-url> <code>  make this machine a member of a home relay', run: bundle('join') },
   wire: { summary: `${WIRE_USAGE}  report this repo's agent sessions to commandr (hooks/plugin)`, run: (args) => wireCommand(args) },
   policy: { summary: 'policy check <tool> <input> [--repo DIR]  what the permission policy would do, and why', run: bundle('policy') },
   // Slot for `policy` (and any new subcommand): add a `name: { summary, run }` line here.

@@ -30,7 +30,7 @@ export function startFleet(services: RelayServices, version: string): Fleet {
   const hub = services.hub instanceof RepoHub ? services.hub : undefined;
 
   const forward = (frame: Extract<ServerFrame, { type: 'bus.events' | 'repo.snapshot' }>) => {
-    if (ws?.readyState === ws?.OPEN) ws!.send(JSON.stringify({ type: 'fleet.bus', frame } satisfies MemberFrame));
+    if (ws && ws.readyState === ws.OPEN) ws.send(JSON.stringify({ type: 'fleet.bus', frame } satisfies MemberFrame));
   };
   hub?.on('events', (_repo, frame) => forward(frame));
   hub?.on('snapshot', (frame) => forward(frame));

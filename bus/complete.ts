@@ -5,6 +5,7 @@ import * as path from 'node:path';
 import { BusError, errnoOf, ioError } from './errors';
 import { appendEvent } from './event-log';
 import { assertBus } from './layout';
+import { stepLease } from './lease';
 import { parsePacket } from './packet';
 
 export type CompleteResult = 'pass' | 'fail';
@@ -27,6 +28,8 @@ export async function completePacket(claimedPath: string, result: CompleteResult
   if (!packet.ok) throw new BusError('E_BAD_PACKET', `${source} is not a valid packet: ${packet.reason}`);
   const target = path.join(bus, 'done', path.basename(source));
   if (fs.existsSync(target)) throw new BusError('E_EXISTS', `${target} already exists; refusing to overwrite it`);
+  // A task won on a remote is finished there first (LEASE-6): a claimant whose lease was taken over is refused here, nothing moved.
+  await stepLease(path.dirname(bus), packet.front.id, 'done');
   try {
     fs.renameSync(source, target);
   } catch (error) {

@@ -21,7 +21,9 @@ export type BusErrorCode =
   | 'E_HOOK_EXISTS'
   | 'E_INDEX_IN_BUS'
   | 'E_IO'
-  | 'E_GIT';
+  | 'E_GIT'
+  | 'E_LEASE_LOST'
+  | 'E_NOT_HELD';
 
 export class BusError extends Error {
   readonly code: BusErrorCode;

@@ -4,7 +4,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { IndexFile, IndexRepo, IndexTask } from '../protocol/bus/index-file';
 import type { TaskState } from '../protocol/bus/packet';
-import { Verdict } from '../protocol/bus/verdict';
+import { verdictOfFileText } from '../protocol/bus/verdict';
 import { BusError, errnoOf } from './errors';
 import { readEvents } from './event-log';
 import { writeFileAtomic } from './fs-atomic';
@@ -146,10 +146,10 @@ function councilVerdicts(bus: string): Set<string> {
   }
 }
 
+/** Any council file with a PASS/FAIL `verdict` counts, whoever wrote it (INTEROP-2). */
 function readVerdict(file: string): 'PASS' | 'FAIL' | null {
   try {
-    const checked = Verdict.safeParse(JSON.parse(fs.readFileSync(file, 'utf8')));
-    return checked.success ? checked.data.verdict : null;
+    return verdictOfFileText(fs.readFileSync(file, 'utf8')) ?? null;
   } catch {
     return null;
   }

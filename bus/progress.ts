@@ -3,6 +3,8 @@
 import { BusError } from './errors';
 import { appendEvent } from './event-log';
 import { assertBus, assertTaskId } from './layout';
+import { stepLease } from './lease';
+import * as path from 'node:path';
 
 /** Harness internals a note must never carry: hook names, tool-call talk, transcripts, sessions, tokens. */
 const HARNESS_WORDS =
@@ -26,4 +28,28 @@ export function appendProgress(bus: string, task: string, note: string, agent?: 
   if (problem) throw new BusError('E_BAD_NOTE', problem);
   assertBus(bus);
   appendEvent(bus, { event: 'task_progress', task, note, agent: agent || undefined });
+}
+
+/**
+ * `progress` as the bin tool runs it (LEASE-3): when this machine holds a lease
+ * on the task, the lease is renewed first; a lease taken over by another
+ * claimant refuses the note (E_LEASE_LOST, nothing appended). A remote that
+ * cannot be reached does not lose the note: it is appended and the returned
+ * warning says the lease was not renewed.
+ */
+export async function appendProgressRenewing(bus: string, task: string, note: string, agent?: string): Promise<{ warning?: string; lease_until?: string }> {
+  assertTaskId(task);
+  const problem = noteProblem(note);
+  if (problem) throw new BusError('E_BAD_NOTE', problem);
+  assertBus(bus);
+  let renewed: Awaited<ReturnType<typeof stepLease>>;
+  let warning: string | undefined;
+  try {
+    renewed = await stepLease(path.dirname(bus), task, 'renew');
+  } catch (error) {
+    if (!(error instanceof BusError) || error.code !== 'E_GIT') throw error;
+    warning = `warning: the lease on ${task} was not renewed: ${error.message}`;
+  }
+  appendEvent(bus, { event: 'task_progress', task, note, agent: agent || undefined });
+  return { warning, lease_until: renewed?.lease_until };
 }

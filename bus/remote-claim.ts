@@ -1,63 +1,40 @@
-// Claims across machines (REMOTE-CLAIM-n): a task is won by creating
-// `refs/tasks/<id>` on a shared git remote with a fresh parentless commit; git
-// refuses a second creator, so one machine wins. Only then is the packet renamed locally.
+// Claims across machines (REMOTE-CLAIM-n, LEASE-n): a task is won on a shared git
+// remote first — by creating `refs/tasks/<id>`, or by taking over a lapsed lease
+// with a compare-and-swap push — and only then is the packet renamed locally.
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { randomBytes } from 'node:crypto';
-import { execFile } from 'node:child_process';
 import type { Claimed, ClaimOptions } from './claim';
 import { packetIds } from './claim';
 import { BusError, errnoOf, ioError } from './errors';
 import { appendEvent } from './event-log';
-import { assertBus, assertTaskId, claimHost, listPackets } from './layout';
+import { assertBus, claimHost, listPackets, parseClaimedName } from './layout';
+import { acquireTask, leaseSeconds, leaseState, readLeaseRecord, stepLease, writeLeaseRecord, type Claimant } from './lease';
+import { assertRemote, fetchAllTips, fetchTaskTip, runGit, TASK_REF_PREFIX } from './lease-git';
 import { parsePacket } from './packet';
 
-export const TASK_REF_PREFIX = 'refs/tasks/';
+export { TASK_REF_PREFIX } from './lease-git';
 
-interface GitResult { code: number; stdout: string; stderr: string }
-
-function runGit(cwd: string, args: string[], env: NodeJS.ProcessEnv = process.env, input?: string): Promise<GitResult> {
-  return new Promise((resolve, reject) => {
-    const child = execFile('git', args, { cwd, env, maxBuffer: 16 << 20 }, (error, stdout, stderr) => {
-      const code = error ? (typeof (error as { code?: unknown }).code === 'number' ? (error as { code: number }).code : -1) : 0;
-      if (code === -1) reject(new BusError('E_GIT', `git ${args[0]} could not run in ${cwd}: ${error!.message}`, { cause: error }));
-      else resolve({ code, stdout, stderr });
-    });
-    // git may exit without reading stdin; a broken pipe then is not an error of ours.
-    child.stdin?.on('error', () => {});
-    child.stdin?.end(input);
-  });
+export interface RemoteClaimOptions extends ClaimOptions {
+  /** Lease length in seconds (LEASE-1); default from `leaseSeconds()`. */
+  lease?: number;
+  now?: () => Date;
 }
 
-/** A commit no other attempt can share: the message names host, pid, time and a nonce. */
-async function claimCommit(repo: string, task: string, host: string, pid: number): Promise<string> {
-  const ident = { GIT_AUTHOR_NAME: `claim ${host}`, GIT_AUTHOR_EMAIL: `claim@${host}`, GIT_COMMITTER_NAME: `claim ${host}`, GIT_COMMITTER_EMAIL: `claim@${host}` };
-  const env = { ...process.env, ...ident };
-  const tree = await runGit(repo, ['hash-object', '-t', 'tree', '-w', '--stdin'], env, '');
-  if (tree.code !== 0) throw new BusError('E_GIT', `cannot write the empty tree in ${repo}: ${tree.stderr.trim()}`);
-  const message = `claim ${task}\n\nhost: ${host}\npid: ${pid}\ntime: ${new Date().toISOString()}\nnonce: ${randomBytes(8).toString('hex')}\n`;
-  const commit = await runGit(repo, ['commit-tree', tree.stdout.trim(), '-m', message], env);
-  if (commit.code !== 0) throw new BusError('E_GIT', `cannot create the claim commit in ${repo}: ${commit.stderr.trim()}`);
-  return commit.stdout.trim();
+/** A remote claim: the claimed packet, and the claimant whose lapsed lease it took over, if any. */
+export interface RemoteClaimed extends Claimed {
+  previous?: string;
 }
 
 /**
- * Tries to create `refs/tasks/<task>` on `remote` (never forced). `lost` when the
- * ref already exists there; any other failure (unreachable remote, a hook
- * refusing refs/tasks) is an E_GIT error, so a broken remote never looks like an empty inbox.
+ * Wins `task` on `remote` for `who` (reading the ref first): `won` when this
+ * call created the ref or took over a lapsed or released lease, `lost` otherwise.
  */
-export async function winTask(repo: string, remote: string, task: string, who: { host: string; pid: number }): Promise<'won' | 'lost'> {
-  assertTaskId(task);
-  // A remote spelled like an option would reach git push as one (`--force`): refuse it.
-  if (remote === '' || remote.startsWith('-')) throw new BusError('E_BAD_ARGS', `remote ${JSON.stringify(remote)} is not a git remote name, URL or path`);
-  const sha = await claimCommit(repo, task, who.host, who.pid);
-  const ref = TASK_REF_PREFIX + task;
-  const push = await runGit(repo, ['push', '--porcelain', remote, `${sha}:${ref}`]);
-  if (push.code === 0) return 'won';
-  const line = push.stdout.split('\n').find((l) => l.startsWith('!\t'));
-  if (line && (await remoteRefOwner(repo, remote, ref)) !== undefined) return 'lost';
-  throw new BusError('E_GIT', `cannot claim ${ref} on ${remote}: ${(line ?? push.stderr).trim() || `git push exit ${push.code}`}`);
+export async function winTask(repo: string, remote: string, task: string, who: { host: string; pid: number }, seconds = leaseSeconds(undefined)): Promise<'won' | 'lost'> {
+  assertRemote(remote);
+  const got = await acquireTask(repo, remote, task, who, seconds, await fetchTaskTip(repo, remote, task));
+  if (got.outcome === 'won') writeLeaseRecord(repo, got.record);
+  return got.outcome;
 }
 
 /** The commit `ref` points at on `remote`, or undefined when it does not exist. */
@@ -68,13 +45,20 @@ export async function remoteRefOwner(repo: string, remote: string, ref: string):
   return match?.split('\t')[0];
 }
 
-/** `claim --remote`: like claimNext, but a packet is taken only after its task is won on `remote`. */
-export async function claimNextRemote(bus: string, remote: string, options: ClaimOptions = {}): Promise<Claimed | undefined> {
+/**
+ * `claim --remote`: like claimNext, but a packet is taken only after its task is
+ * won on `remote`. The remote's task refs are read once; a task whose lease is
+ * live (or done) is skipped without a push.
+ */
+export async function claimNextRemote(bus: string, remote: string, options: RemoteClaimOptions = {}): Promise<RemoteClaimed | undefined> {
   assertBus(bus);
+  assertRemote(remote);
   const repo = path.dirname(bus);
-  const host = claimHost(options.host ?? os.hostname());
-  const pid = options.pid ?? process.pid;
+  const who: Claimant = { host: claimHost(options.host ?? os.hostname()), pid: options.pid ?? process.pid };
+  const seconds = options.lease ?? leaseSeconds(undefined);
+  const now = options.now ?? (() => new Date());
   const warn = options.warn ?? (() => {});
+  const tips = await fetchAllTips(repo, remote);
   let done: Set<string> | undefined;
   for (const name of listPackets(bus, 'inbox')) {
     const source = path.join(bus, 'inbox', name);
@@ -82,19 +66,70 @@ export async function claimNextRemote(bus: string, remote: string, options: Clai
     if (content === undefined) continue;
     const packet = await parsePacket(content);
     if (!packet.ok) { warn(`skipped invalid packet ${source}: ${packet.reason}`); continue; }
+    const task = packet.front.id;
     const blockers = packet.front['blocked-by'];
     if (blockers.length > 0) done ??= await packetIds(bus, 'done');
     const waiting = blockers.filter((id) => !done?.has(id));
-    if (waiting.length > 0) { warn(`skipped ${source}: task ${packet.front.id} is blocked by ${waiting.join(', ')} (not in done/)`); continue; }
-    if ((await winTask(repo, remote, packet.front.id, { host, pid })) === 'lost') continue;
-    const target = path.join(bus, 'claimed', `${host}_${pid}_${name}`);
+    if (waiting.length > 0) { warn(`skipped ${source}: task ${task} is blocked by ${waiting.join(', ')} (not in done/)`); continue; }
+    const seen = tips.get(task);
+    if (seen && !['lapsed', 'released'].includes(leaseState(seen, now()))) continue;
+    const got = await acquireTask(repo, remote, task, who, seconds, seen, now());
+    if (got.outcome === 'lost') continue;
+    writeLeaseRecord(repo, got.record);
+    const target = path.join(bus, 'claimed', `${who.host}_${who.pid}_${name}`);
     if (!renameIfPresent(source, target)) {
-      warn(`warning: won ${TASK_REF_PREFIX}${packet.front.id} on ${remote} but ${source} was taken locally meanwhile`);
+      await giveBack(repo, task, warn);
+      warn(`warning: won ${TASK_REF_PREFIX}${task} on ${remote} but ${source} was taken locally meanwhile; the claim was released`);
       continue;
     }
     if (packet.missingSections.length > 0) warn(`warning: ${target} lacks the section(s) ${packet.missingSections.map((s) => `"${s}"`).join(', ')}`);
-    appendEvent(bus, { event: 'task_claimed', task: packet.front.id, agent: `${host}_${pid}`, machine: host });
-    return { path: target, task: packet.front.id, content };
+    const agent = `${who.host}_${who.pid}`;
+    appendEvent(bus, { event: 'task_claimed', task, agent, machine: who.host });
+    if (got.previous) appendEvent(bus, { event: 'task_reclaimed', task, agent, machine: who.host, previous: got.previous });
+    return { path: target, task, content, ...(got.previous ? { previous: got.previous } : {}) };
+  }
+  return undefined;
+}
+
+async function giveBack(repo: string, task: string, warn: (m: string) => void): Promise<void> {
+  try {
+    await stepLease(repo, task, 'release');
+  } catch (error) {
+    warn(`warning: could not release ${TASK_REF_PREFIX}${task}: ${error instanceof Error ? error.message : String(error)}`);
+  }
+}
+
+/**
+ * `commandr claims release <id>` (LEASE-7): gives back a lease this machine
+ * holds — a `release` commit on the ref, the packet back in `inbox/` (when it is
+ * in this bus's `claimed/`), and a `task_released` event.
+ */
+export async function releaseClaim(bus: string, task: string): Promise<{ remote: string; packet?: string }> {
+  assertBus(bus);
+  const repo = path.dirname(bus);
+  const record = readLeaseRecord(repo, task);
+  if (!record) throw new BusError('E_NOT_HELD', `this machine holds no lease on ${task} (it was not claimed here with claim --remote, or was completed or released)`);
+  const claimed = await claimedPacketOf(bus, task, record.claimant);
+  const back = claimed ? path.join(bus, 'inbox', parseClaimedName(path.basename(claimed))!.file) : undefined;
+  if (back && fs.existsSync(back)) throw new BusError('E_EXISTS', `${back} already exists; refusing to overwrite it with ${claimed}`);
+  await stepLease(repo, task, 'release');
+  if (claimed && back) {
+    try { fs.renameSync(claimed, back); } catch (error) { throw ioError('move', claimed, error); }
+  }
+  appendEvent(bus, { event: 'task_released', task, agent: record.claimant });
+  return { remote: record.remote, packet: back };
+}
+
+/** The packet of `task` in `claimed/` held by `claimant` (`{host}_{pid}`), if any. */
+async function claimedPacketOf(bus: string, task: string, claimant: string): Promise<string | undefined> {
+  for (const name of listPackets(bus, 'claimed')) {
+    const owner = parseClaimedName(name);
+    if (!owner || `${owner.host}_${owner.pid}` !== claimant) continue;
+    const file = path.join(bus, 'claimed', name);
+    const content = readIfPresent(file);
+    if (content === undefined) continue;
+    const packet = await parsePacket(content, { sections: false });
+    if (packet.ok && packet.front.id === task) return file;
   }
   return undefined;
 }

@@ -32,6 +32,8 @@ import { agentAdapter, startJobs } from './jobs/index';
 import { startPush } from './push';
 import { startPermissions } from './permissions';
 import { type RelayOptions, type ResolvedOptions, resolveOptions } from './options';
+import { FLEET_PATH } from '../protocol/wire/fleet';
+import { startFleet } from './fleet';
 
 export const RELAY_VERSION = version;
 
@@ -77,6 +79,7 @@ export async function createRelay(opts: RelayOptions = {}): Promise<Relay> {
   services.permissions = startPermissions(services);
   services.checks = new CheckResults({ ...process.env, COMMANDR_HOME: options.dataDir });
   services.push = startPush(services); // keep last: it listens to the services above
+  const fleet = startFleet(services, version);
 
   const dedupe = new DedupeStore(path.join(options.dataDir, 'dedupe'));
   const dispatcher = createDispatcher(services, dedupe);
@@ -93,6 +96,8 @@ export async function createRelay(opts: RelayOptions = {}): Promise<Relay> {
   function upgrade(req: http.IncomingMessage, socket: net.Socket, head: Buffer): void {
     socket.on('error', () => socket.destroy());
     const { pathname } = new URL(req.url ?? '/', 'http://relay');
+    // Member relays link at FLEET_PATH; they are not browsers, so any Origin is refused (FLEET-1).
+    if (pathname === FLEET_PATH) return req.headers.origin ? refuse(socket, 403, 'E_FORBIDDEN_ORIGIN', 'the fleet link is not for browsers') : fleet.upgrade(req, socket, head);
     if (pathname !== WS_PATH) return refuse(socket, 404, 'E_NOT_FOUND', `the socket is at ${WS_PATH}`);
     if (!originAllowed(policy, req)) return refuse(socket, 403, 'E_FORBIDDEN_ORIGIN', "the socket only accepts the relay's own origin");
     wss.handleUpgrade(req, socket, head, (ws) => acceptSocket({ services, connections, dispatcher, version }, ws, req));
@@ -129,6 +134,7 @@ export async function createRelay(opts: RelayOptions = {}): Promise<Relay> {
   const close = () => (closing ??= shutdown());
   async function shutdown(): Promise<void> {
     devices.close();
+    fleet.close();
     connections.closeAll(1001, 'relay stopping');
     for (const client of wss.clients) client.terminate();
     await closeServices(services);

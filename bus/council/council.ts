@@ -51,7 +51,8 @@ export async function runCouncil(packetPath: string, env: CouncilEnv = process.e
   const verdict: Verdict = { task, verdict: tally(votes), ts: new Date().toISOString(), votes };
   const file = verdictPath(bus, task);
   try { fs.mkdirSync(path.dirname(file), { recursive: true }); } catch (error) { throw ioError('create', path.dirname(file), error); }
-  writeFileAtomic(file, JSON.stringify(verdict, null, 2) + '\n');
+  // One line of compact JSON, like every other bus record (INTEROP-1).
+  writeFileAtomic(file, JSON.stringify(verdict) + '\n');
   appendEvent(bus, { event: 'council_verdict', task, verdict: verdict.verdict, evaluator_count: votes.length, abstentions: abstentions(votes) });
   return { verdict, file };
 }

@@ -8,6 +8,10 @@ const Sha256Digest = z.string().check(z.regex(/^sha256:[0-9a-f]{64}$/, 'digest m
 export { Sha256Digest };
 
 export const TaskClaimed = z.object({ ...base, event: z.literal('task_claimed'), task: TaskId, agent: z.string(), machine: z.string() });
+/** A lapsed lease on `refs/tasks/<id>` taken over (LEASE-4): `previous` is the claimant it lapsed for. */
+export const TaskReclaimed = z.object({ ...base, event: z.literal('task_reclaimed'), task: TaskId, agent: z.string(), machine: z.string(), previous: z.string() });
+/** A remote claim given back with `commandr claims release` (LEASE-7). */
+export const TaskReleased = z.object({ ...base, event: z.literal('task_released'), task: TaskId, agent: z.string() });
 export const TaskProgress = z.object({ ...base, event: z.literal('task_progress'), task: TaskId, note: z.string(), agent: z.optional(z.string()) });
 export const TaskComplete = z.object({ ...base, event: z.literal('task_complete'), task: TaskId, result: z.enum(['pass', 'fail']) });
 export const TaskFailed = z.object({ ...base, event: z.literal('task_failed'), task: TaskId, agent: z.string(), reason: z.string() });
@@ -67,6 +71,8 @@ export const TaskCommitted = z.object({
 
 export const BusEvent = z.discriminatedUnion('event', [
   TaskClaimed,
+  TaskReclaimed,
+  TaskReleased,
   TaskProgress,
   TaskComplete,
   TaskFailed,

@@ -1,71 +1,16 @@
 // Claims across machines: three clones of one bare remote, each with its own bus,
 // race real `claim --remote` processes for the same packets.
-import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { completePacket } from '../../bus/complete';
 import { remoteRefOwner, winTask } from '../../bus/remote-claim';
-import { bundleCli, cleanEnv, git, packetText, run, TempDirs } from '../council/fixtures';
+import { bundleCli, cleanEnv, git, run, TempDirs } from '../council/fixtures';
+import { claimWorker, cluster as makeCluster } from './cluster';
 
 const dirs = new TempDirs();
 afterEach(() => dirs.cleanup());
-
-const BUS_DIRS = ['inbox', 'claimed', 'done', 'approvals'];
-
-/** A bare remote whose main branch carries `count` inbox packets, and `machines` clones of it. */
-function cluster(count: number, machines: number) {
-  const root = dirs.make('remote-claim-');
-  const origin = join(root, 'origin.git');
-  git(root, 'init', '-q', '--bare', '-b', 'main', origin);
-  const seed = join(root, 'seed');
-  git(root, 'clone', '-q', origin, seed);
-  git(seed, 'config', 'user.email', 's@example.com');
-  git(seed, 'config', 'user.name', 'Seed');
-  mkdirSync(join(seed, '.agents', 'inbox'), { recursive: true });
-  const ids = Array.from({ length: count }, (_, i) => `R-${String(i).padStart(2, '0')}`);
-  for (const id of ids) writeFileSync(join(seed, '.agents', 'inbox', `${id}.md`), packetText(id));
-  git(seed, 'add', '.');
-  git(seed, 'commit', '-q', '-m', 'packets');
-  git(seed, 'push', '-q', 'origin', 'main');
-  const clones = Array.from({ length: machines }, (_, k) => {
-    const clone = join(root, `machine-${k}`);
-    git(root, 'clone', '-q', origin, clone);
-    for (const d of BUS_DIRS) mkdirSync(join(clone, '.agents', d), { recursive: true });
-    return clone;
-  });
-  return { root, origin, ids, clones };
-}
-
-/** Runs claim until the inbox reports empty; waits for `go` so all machines start together. */
-function worker(root: string, claimCli: string, clone: string, go: string, env: NodeJS.ProcessEnv, args: string[]): Promise<{ code: number | null; out: string; err: string }> {
-  const script = join(root, 'worker.cjs');
-  if (!existsSync(script)) {
-    writeFileSync(script, `const { spawnSync } = require('child_process'); const fs = require('fs');
-const [cli, go, ...args] = process.argv.slice(2);
-const deadline = Date.now() + 20000;
-(function wait() { if (!fs.existsSync(go) && Date.now() < deadline) return setTimeout(wait, 5); loop(); })();
-function loop() {
-  for (let i = 0; i < 100; i++) {
-    const r = spawnSync(process.execPath, [cli, ...args], { encoding: 'utf8' });
-    if (r.status !== 0) { process.stderr.write(r.stderr); process.exit(r.status || 1); }
-    const first = r.stdout.split('\\n')[0];
-    if (first === 'inbox:empty') process.exit(0);
-    process.stdout.write(first + '\\n');
-  }
-  process.exit(3);
-}`);
-  }
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [script, claimCli, go, ...args], { cwd: clone, env });
-    let out = '';
-    let err = '';
-    child.stdout.on('data', (c) => (out += c));
-    child.stderr.on('data', (c) => (err += c));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, out, err }));
-  });
-}
+const cluster = (count: number, machines: number) => makeCluster(dirs, count, machines);
 
 function claimedIds(clone: string): string[] {
   return readdirSync(join(clone, '.agents', 'claimed')).map((n) => /_(R-\d+)\.md$/.exec(n)![1]!);
@@ -77,8 +22,8 @@ describe('claim --remote', () => {
     const cli = await bundleCli('claim');
     const go = join(root, 'go');
     const runs = clones.map((clone, k) => (k === 2
-      ? worker(root, cli, clone, go, cleanEnv({ AGENTS_CLAIM_REMOTE: 'origin' }), [])
-      : worker(root, cli, clone, go, cleanEnv(), ['--remote', 'origin'])));
+      ? claimWorker(root, cli, clone, go, { AGENTS_CLAIM_REMOTE: 'origin' }, [])
+      : claimWorker(root, cli, clone, go, {}, ['--remote', 'origin'])));
     writeFileSync(go, '');
     const results = await Promise.all(runs);
     for (const r of results) expect(r.err).toBe('');
@@ -118,14 +63,16 @@ describe('claim --remote', () => {
     expect(git(origin, 'rev-parse', 'refs/tasks/R-00').trim()).toBe(first);
   });
 
-  it('REMOTE-CLAIM-3: complete on a remote-claimed task deletes nothing on the remote', async () => {
+  it('REMOTE-CLAIM-3: complete on a remote-claimed task deletes nothing on the remote: the ref gains a done commit on top of the claim', async () => {
     const { origin, clones } = cluster(1, 1);
     const res = await run(await bundleCli('claim'), ['--remote', 'origin'], { cwd: clones[0], env: cleanEnv() });
     expect(res.stdout).toMatch(/^claimed:/);
     const claimedPath = res.stdout.split('\n')[0]!.slice('claimed:'.length);
     const before = git(origin, 'rev-parse', 'refs/tasks/R-00').trim();
     await completePacket(claimedPath, 'pass');
-    expect(git(origin, 'rev-parse', 'refs/tasks/R-00').trim()).toBe(before);
+    expect(git(origin, 'rev-parse', 'refs/tasks/R-00^').trim()).toBe(before);
+    expect(git(origin, 'log', '-1', '--format=%s', 'refs/tasks/R-00').trim()).toBe('done R-00');
+    expect(git(origin, 'rev-list', '--max-parents=0', 'refs/tasks/R-00').trim()).toBe(before);
   });
 
   it('REMOTE-CLAIM-4: an unreachable remote fails the claim (exit 1): nothing moved, no event, not reported as an empty inbox', async () => {

@@ -1,0 +1,59 @@
+// The home ⇄ member relay link (FLEET-n): a WebSocket at FLEET_PATH on the home,
+// opened by the member. Both sides prove their Ed25519 machine key; the member
+// pins the home's key fingerprint printed with the join code.
+import * as z from 'zod/mini';
+import { BusEvents, RepoSnapshot } from './frames';
+
+export const FLEET_PATH = '/fleet';
+/** A join code is valid this long. */
+export const JOIN_CODE_TTL_MS = 10 * 60_000;
+
+const b64u = (max: number) => z.string().check(z.regex(/^[A-Za-z0-9_-]+$/, 'base64url expected'), z.maxLength(max));
+
+export const MachineId = z.string().check(z.regex(/^m-[0-9a-f]{16}$/, 'machine id must be m-<16 hex>'));
+export type MachineId = z.infer<typeof MachineId>;
+export const MachineName = z.string().check(z.regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,62}$/, 'machine name must be 1–63 of [A-Za-z0-9._-]'));
+/** An Ed25519 public key: its 32 raw bytes in base64url. */
+export const MachineKey = z.string().check(z.regex(/^[A-Za-z0-9_-]{43}$/, 'machine key must be 32 bytes base64url'));
+/** sha256 of the raw public key, base64url (43 chars). */
+export const KeyFingerprint = MachineKey;
+const Nonce = b64u(64).check(z.minLength(43));
+const Sig = z.string().check(z.regex(/^[A-Za-z0-9_-]{86}$/, 'signature must be 64 bytes base64url'));
+
+/** What `commandr machines add` prints and `commandr join` takes: `<secret>.<home key fingerprint>`. */
+export const JoinCode = z.string().check(z.regex(/^[A-Za-z0-9_-]{43}\.[A-Za-z0-9_-]{43}$/, 'a join code is <43 chars>.<43 chars>'));
+
+// home → member
+export const FleetHello = z.object({ type: z.literal('fleet.hello'), nonce: Nonce, home: z.object({ key: MachineKey, version: z.string() }) });
+export const FleetWelcome = z.object({ type: z.literal('fleet.welcome'), machine: MachineId, name: MachineName, sig: Sig });
+export const FleetError = z.object({ type: z.literal('fleet.error'), error: z.object({ code: z.string(), message: z.string() }) });
+export const HomeFrame = z.discriminatedUnion('type', [FleetHello, FleetWelcome, FleetError]);
+export type HomeFrame = z.infer<typeof HomeFrame>;
+
+// member → home
+/** First contact: redeems the join code's secret and registers the member's key. */
+export const FleetJoin = z.object({ type: z.literal('fleet.join'), secret: b64u(43), name: MachineName, key: MachineKey, nonce: Nonce, sig: Sig });
+/** Every later connection: a machine the home knows proves its key. */
+export const FleetAuth = z.object({ type: z.literal('fleet.auth'), machine: MachineId, nonce: Nonce, sig: Sig });
+/** A member's bus frame, forwarded to the home's devices with the repo labelled by machine. */
+export const FleetBus = z.object({ type: z.literal('fleet.bus'), frame: z.discriminatedUnion('type', [BusEvents, RepoSnapshot]) });
+export const MemberFrame = z.discriminatedUnion('type', [FleetJoin, FleetAuth, FleetBus]);
+export type MemberFrame = z.infer<typeof MemberFrame>;
+
+/** The member signs this with its machine key (join and auth). */
+export function memberProof(homeNonce: string, memberNonce: string, homeFingerprint: string): string {
+  return `commandr-fleet:v1:member:${homeNonce}:${memberNonce}:${homeFingerprint}`;
+}
+/** The home signs this with its machine key (welcome). */
+export function homeProof(memberNonce: string, homeNonce: string, machine: string): string {
+  return `commandr-fleet:v1:home:${memberNonce}:${homeNonce}:${machine}`;
+}
+
+/** The home's record of a member (`<dataDir>/fleet/machines.json`). */
+export const MachineRecord = z.object({ id: MachineId, name: MachineName, key: MachineKey, joinedAt: z.string() });
+export type MachineRecord = z.infer<typeof MachineRecord>;
+export const MachinesFile = z.object({ machines: z.array(MachineRecord) });
+
+/** The member's record of its home (`<dataDir>/fleet/home.json`). */
+export const HomeRecord = z.object({ url: z.string(), fingerprint: KeyFingerprint, machine: MachineId, name: MachineName });
+export type HomeRecord = z.infer<typeof HomeRecord>;

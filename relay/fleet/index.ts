@@ -1,0 +1,85 @@
+// The fleet service as server.ts builds it (FLEET-n): every relay can be a home
+// (it accepts member links at FLEET_PATH) and, once `commandr join` recorded a
+// home, a member that holds an outbound link to it and forwards its bus frames.
+import type * as http from 'node:http';
+import type * as net from 'node:net';
+import type { ServerFrame } from '../../protocol/wire/frames';
+import type { MemberFrame } from '../../protocol/wire/fleet';
+import type { RelayServices } from '../context';
+import { RepoHub } from '../watch/hub';
+import { snapshotFrame } from '../watch/frames';
+import { startFleetHome, type FleetHome } from './home';
+import { openLink, readHome } from './member';
+
+export interface Fleet {
+  home: FleetHome;
+  /** True while this member's link to its home is up. */
+  linked(): boolean;
+  upgrade(req: http.IncomingMessage, socket: net.Socket, head: Buffer): void;
+  close(): void;
+}
+
+const BACKOFF_MAX_MS = 15_000;
+
+export function startFleet(services: RelayServices, version: string): Fleet {
+  const home = startFleetHome(services, version);
+  let ws: import('ws').WebSocket | undefined;
+  let closed = false;
+  let attempt = 0;
+  let retry: NodeJS.Timeout | undefined;
+  const hub = services.hub instanceof RepoHub ? services.hub : undefined;
+
+  const forward = (frame: Extract<ServerFrame, { type: 'bus.events' | 'repo.snapshot' }>) => {
+    if (ws && ws.readyState === ws.OPEN) ws.send(JSON.stringify({ type: 'fleet.bus', frame } satisfies MemberFrame));
+  };
+  hub?.on('events', (_repo, frame) => forward(frame));
+  hub?.on('snapshot', (frame) => forward(frame));
+
+  async function connect(): Promise<void> {
+    if (closed) return;
+    const record = readHome(services.dataDir);
+    if (!record) {
+      // `commandr join` may record a home while this relay runs: look again shortly.
+      retry = setTimeout(() => void connect(), 1000);
+      retry.unref();
+      return;
+    }
+    try {
+      const link = await openLink(services.dataDir, record.url, { auth: record });
+      if (closed) return link.ws.close();
+      attempt = 0;
+      ws = link.ws;
+      link.ws.on('close', () => {
+        ws = undefined;
+        schedule();
+      });
+      link.ws.on('error', () => link.ws.terminate());
+      // The home starts from what this machine has now; live frames follow.
+      for (const repo of hub?.repos() ?? []) forward(snapshotFrame(hub!.model(repo.id)!));
+    } catch (error) {
+      services.log.warn(`fleet: ${error instanceof Error ? error.message : String(error)}`);
+      schedule();
+    }
+  }
+
+  function schedule(): void {
+    if (closed) return;
+    attempt += 1;
+    const delay = Math.min(BACKOFF_MAX_MS, 250 * 2 ** (attempt - 1)) * (0.5 + Math.random() / 2);
+    retry = setTimeout(() => void connect(), delay);
+    retry.unref();
+  }
+
+  void connect();
+  return {
+    home,
+    linked: () => ws !== undefined,
+    upgrade: (req, socket, head) => home.upgrade(req, socket, head),
+    close() {
+      closed = true;
+      if (retry) clearTimeout(retry);
+      ws?.terminate();
+      home.close();
+    },
+  };
+}

@@ -1,0 +1,66 @@
+// The home's list of member machines and its one-time join codes (FLEET-1,
+// FLEET-6), shared by the CLI and a running relay through private files.
+import * as crypto from 'node:crypto';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { CommandrError } from '../../protocol/wire/errors';
+import { JOIN_CODE_TTL_MS, type MachineRecord, MachinesFile } from '../../protocol/wire/fleet';
+import { ensurePrivateDir, readJsonFile, writePrivateFile } from '../devices/files';
+import { loadMachineKey } from './keys';
+
+const fleetDir = (dataDir: string) => path.join(dataDir, 'fleet');
+const machinesFile = (dataDir: string) => path.join(fleetDir(dataDir), 'machines.json');
+const codeFile = (dataDir: string, secret: string) => path.join(fleetDir(dataDir), 'join', crypto.createHash('sha256').update(secret).digest('hex'));
+
+/** `commandr machines add`: a one-time code `<secret>.<home key fingerprint>`, valid 10 minutes, stored only hashed. */
+export function createJoinCode(dataDir: string, name: string, now = Date.now()): { code: string; expiresAt: number; fingerprint: string } {
+  const { fingerprint } = loadMachineKey(dataDir);
+  const secret = crypto.randomBytes(32).toString('base64url');
+  const expiresAt = now + JOIN_CODE_TTL_MS;
+  ensurePrivateDir(path.dirname(codeFile(dataDir, secret)));
+  writePrivateFile(codeFile(dataDir, secret), JSON.stringify({ name, expiresAt }));
+  return { code: `${secret}.${fingerprint}`, expiresAt, fingerprint };
+}
+
+/** Redeems a join secret once (claim by rename, so racing joins cannot both win); returns the name it was made for. */
+export function redeemJoinSecret(dataDir: string, secret: string, now = Date.now()): string {
+  const file = codeFile(dataDir, secret);
+  const claimed = `${file}.redeemed-${process.pid}-${crypto.randomBytes(4).toString('hex')}`;
+  try {
+    fs.renameSync(file, claimed);
+  } catch {
+    throw new CommandrError('E_PAIRING_CODE', 'this join code is unknown, expired or already used; run `commandr machines add` on the home again');
+  }
+  try {
+    const record = JSON.parse(fs.readFileSync(claimed, 'utf8')) as { name?: unknown; expiresAt?: unknown };
+    if (typeof record.expiresAt !== 'number' || record.expiresAt < now || typeof record.name !== 'string') {
+      throw new CommandrError('E_PAIRING_CODE', 'this join code has expired; run `commandr machines add` on the home again');
+    }
+    return record.name;
+  } finally {
+    fs.rmSync(claimed, { force: true });
+  }
+}
+
+export function listMachines(dataDir: string): MachineRecord[] {
+  const parsed = MachinesFile.safeParse(readJsonFile(machinesFile(dataDir)) ?? { machines: [] });
+  return parsed.success ? parsed.data.machines : [];
+}
+
+export function addMachine(dataDir: string, record: MachineRecord): void {
+  const machines = listMachines(dataDir).filter((m) => m.key !== record.key);
+  writePrivateFile(machinesFile(dataDir), JSON.stringify({ machines: [...machines, record] }, null, 2) + '\n');
+}
+
+/** Forgets a machine: its key no longer authenticates, a running home closes its link (FLEET-6). */
+export function removeMachine(dataDir: string, id: string): boolean {
+  const machines = listMachines(dataDir);
+  const kept = machines.filter((m) => m.id !== id);
+  if (kept.length === machines.length) return false;
+  writePrivateFile(machinesFile(dataDir), JSON.stringify({ machines: kept }, null, 2) + '\n');
+  return true;
+}
+
+export function newMachineId(): string {
+  return `m-${crypto.randomBytes(8).toString('hex')}`;
+}

@@ -1,0 +1,97 @@
+// The member's side of the fleet link (FLEET-n): an outbound WebSocket to the
+// home (no inbound port needed), the mutual key proof — the home's key must
+// match the pinned fingerprint and sign the welcome — then the member's bus
+// frames flow to the home. `joinHome` is the one-time join the CLI runs.
+import * as crypto from 'node:crypto';
+import * as path from 'node:path';
+import WebSocket from 'ws';
+import { CommandrError, ErrorCode } from '../../protocol/wire/errors';
+import { FLEET_PATH, HomeFrame, type HomeRecord, HomeRecord as HomeRecordSchema, homeProof, JoinCode, memberProof, type MemberFrame } from '../../protocol/wire/fleet';
+import { readJsonFile, writePrivateFile } from '../devices/files';
+import { fingerprintOf, loadMachineKey, signWith, verifyWith } from './keys';
+
+export const homeFile = (dataDir: string) => path.join(dataDir, 'fleet', 'home.json');
+
+export function readHome(dataDir: string): HomeRecord | undefined {
+  const parsed = HomeRecordSchema.safeParse(readJsonFile(homeFile(dataDir)));
+  return parsed.success ? parsed.data : undefined;
+}
+
+export function fleetUrl(homeUrl: string): string {
+  const url = new URL(homeUrl);
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new CommandrError('E_BAD_FRAME', `the home URL must be http(s)://…, not ${homeUrl}`);
+  url.protocol = url.protocol === 'https:' ? 'wss:' : 'ws:';
+  url.pathname = FLEET_PATH;
+  url.search = '';
+  url.hash = '';
+  return url.toString();
+}
+
+export interface Welcomed { ws: WebSocket; machine: string; name: string }
+
+/**
+ * Opens the link and proves both keys: `join` spends a code (and pins the
+ * fingerprint it carries), `auth` uses the record of an earlier join.
+ */
+export function openLink(dataDir: string, homeUrl: string, how: { join: string; name: string } | { auth: HomeRecord }, timeoutMs = 10_000): Promise<Welcomed> {
+  const key = loadMachineKey(dataDir);
+  let expected: string;
+  let secret = '';
+  if ('join' in how) {
+    if (!JoinCode.safeParse(how.join).success) throw new CommandrError('E_BAD_FRAME', 'a join code looks like <43 characters>.<43 characters>; copy it whole from `commandr machines add`');
+    [secret, expected] = how.join.split('.') as [string, string];
+  } else expected = how.auth.fingerprint;
+  const ws = new WebSocket(fleetUrl(homeUrl), { maxPayload: 4 << 20 });
+  const nonce = crypto.randomBytes(32).toString('base64url');
+  return new Promise<Welcomed>((resolve, reject) => {
+    let homeNonce = '';
+    let homeKey = '';
+    const fail = (error: CommandrError) => {
+      clearTimeout(timer);
+      ws.terminate();
+      reject(error);
+    };
+    const timer = setTimeout(() => fail(new CommandrError('E_UNAVAILABLE', `the home at ${homeUrl} did not answer within ${timeoutMs} ms`)), timeoutMs);
+    ws.on('error', (error) => fail(new CommandrError('E_UNAVAILABLE', `cannot reach the home at ${homeUrl}: ${error.message}`)));
+    ws.on('close', () => fail(new CommandrError('E_UNAVAILABLE', `the home at ${homeUrl} closed the link`)));
+    ws.on('message', (data) => {
+      let value: unknown;
+      try { value = JSON.parse(String(data)); } catch { value = undefined; }
+      const parsed = HomeFrame.safeParse(value);
+      if (!parsed.success) return fail(new CommandrError('E_BAD_FRAME', 'the home sent something that is not a fleet frame'));
+      const frame = parsed.data;
+      if (frame.type === 'fleet.error') {
+        const code = ErrorCode.safeParse(frame.error.code);
+        return fail(new CommandrError(code.success ? code.data : 'E_UNAUTHORIZED', frame.error.message));
+      }
+      if (frame.type === 'fleet.hello') {
+        if (fingerprintOf(frame.home.key) !== expected) {
+          return fail(new CommandrError('E_UNAUTHORIZED', `the relay at ${homeUrl} is not the home this code was made for (its key fingerprint is ${fingerprintOf(frame.home.key)}, expected ${expected}); nothing was sent`));
+        }
+        homeNonce = frame.nonce;
+        homeKey = frame.home.key;
+        const sig = signWith(key, memberProof(homeNonce, nonce, expected));
+        const reply: MemberFrame = 'join' in how
+          ? { type: 'fleet.join', secret, name: how.name, key: key.publicKey, nonce, sig }
+          : { type: 'fleet.auth', machine: how.auth.machine, nonce, sig };
+        ws.send(JSON.stringify(reply));
+        return;
+      }
+      if (!homeKey || !verifyWith(homeKey, homeProof(nonce, homeNonce, frame.machine), frame.sig)) {
+        return fail(new CommandrError('E_UNAUTHORIZED', 'the home did not prove its key'));
+      }
+      clearTimeout(timer);
+      ws.removeAllListeners();
+      resolve({ ws, machine: frame.machine, name: frame.name });
+    });
+  });
+}
+
+/** `commandr join <home-url> <code>`: joins once, records the home (pinned fingerprint), closes. */
+export async function joinHome(dataDir: string, homeUrl: string, code: string, name: string): Promise<HomeRecord> {
+  const link = await openLink(dataDir, homeUrl, { join: code, name });
+  const record: HomeRecord = { url: homeUrl, fingerprint: code.split('.')[1]!, machine: link.machine, name: link.name };
+  writePrivateFile(homeFile(dataDir), JSON.stringify(record, null, 2) + '\n');
+  link.ws.close(1000, 'joined');
+  return record;
+}

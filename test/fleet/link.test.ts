@@ -1,0 +1,109 @@
+// The fleet link: three real relays on port 0 (a home and two members, each with
+// its own data dir, machine key and repo) and a paired device on the home.
+import WebSocket from 'ws';
+import { afterEach, describe, expect, it } from 'vitest';
+import { appendProgress } from '../../bus/progress';
+import { FLEET_PATH } from '../../protocol/wire/fleet';
+import type { Relay } from '../../relay/server';
+import { labelRepo } from '../../relay/fleet/home';
+import { fingerprintOf, loadMachineKey } from '../../relay/fleet/keys';
+import { createJoinCode, listMachines, removeMachine } from '../../relay/fleet/machines';
+import { joinHome, openLink, readHome } from '../../relay/fleet/member';
+import { makeRepo, packetText, TempDirs, writePacket } from '../council/fixtures';
+import { repoIdFor, startRelay, subscribedClient } from '../relay-watch/fixture';
+
+const dirs = new TempDirs();
+const relays: Relay[] = [];
+afterEach(async () => {
+  for (const r of relays.splice(0)) await r.close();
+  dirs.cleanup();
+});
+
+async function relay(repos: string[]): Promise<Relay> {
+  const r = await startRelay(repos, { dataDir: dirs.make('fleet-data-') });
+  relays.push(r);
+  return r;
+}
+
+/** A member machine: a repo with one inbox packet, its relay, joined to `home`. */
+async function member(home: Relay, name: string): Promise<{ relay: Relay; repo: string; bus: string; machine: string }> {
+  const { repo, bus } = makeRepo(dirs);
+  writePacket(bus, 'inbox', `${name}-1.md`, packetText(`${name.toUpperCase()}-1`));
+  const r = await relay([repo]);
+  const { code } = createJoinCode(home.dataDir, name);
+  const joined = await joinHome(r.dataDir, home.url, code, name);
+  return { relay: r, repo, bus, machine: joined.machine };
+}
+
+describe('fleet link', () => {
+  it('FLEET-1 FLEET-2 FLEET-3: two members join a home with one-time codes; the home device sees every member task labelled by machine, live', async () => {
+    const home = await relay([]);
+    const { client, bus } = await subscribedClient(home);
+    const a = await member(home, 'laptop');
+    const b = await member(home, 'desktop');
+    expect(listMachines(home.dataDir).map((m) => m.name).sort()).toEqual(['desktop', 'laptop']);
+    expect(readHome(a.relay.dataDir)).toMatchObject({ url: home.url, fingerprint: loadMachineKey(home.dataDir).fingerprint, machine: a.machine });
+    // Each member relay notices its home record and links; its repo reaches the home's device.
+    const repoA = labelRepo(a.machine, repoIdFor(a.repo));
+    const repoB = labelRepo(b.machine, repoIdFor(b.repo));
+    expect(repoA).not.toBe(repoB);
+    await bus.task(repoA, 'LAPTOP-1');
+    await bus.task(repoB, 'DESKTOP-1');
+    const snap = bus.snapshots.find((s) => s.repo === repoA)!;
+    expect(snap.tasks.map((t) => [t.repo, t.id, t.state])).toEqual([[repoA, 'LAPTOP-1', 'inbox']]);
+    const labelled = client.received.find((f) => f.type === 'repo.snapshot' && (f as { repo: { id: string } }).repo.id === repoA) as unknown as { repo: { name: string } };
+    expect(labelled.repo.name).toMatch(/^laptop\//);
+    // A bus event on a member reaches the home's device.
+    appendProgress(b.bus, 'DESKTOP-1', 'halfway there');
+    const ev = await bus.event('task_progress', 'DESKTOP-1');
+    expect(ev.repo).toBe(repoB);
+    expect(ev.event.note).toBe('halfway there');
+    await client.close();
+  });
+
+  it('FLEET-2: the member refuses a relay whose key is not the fingerprint in the code; a code works once', async () => {
+    const home = await relay([]);
+    const impostor = await relay([]);
+    const joiner = dirs.make('fleet-member-');
+    const { code } = createJoinCode(home.dataDir, 'm1');
+    await expect(joinHome(joiner, impostor.url, code, 'm1')).rejects.toThrow(/not the home this code was made for/);
+    expect(readHome(joiner)).toBeUndefined();
+    const joined = await joinHome(joiner, home.url, code, 'm1');
+    expect(joined.fingerprint).toBe(fingerprintOf(loadMachineKey(home.dataDir).publicKey));
+    await expect(joinHome(dirs.make('fleet-member-'), home.url, code, 'm2')).rejects.toThrow(/unknown, expired or already used/);
+    expect(listMachines(home.dataDir)).toHaveLength(1);
+    await expect(joinHome(joiner, home.url, 'not-a-code', 'm1')).rejects.toThrow(/join code looks like/);
+  });
+
+  it('FLEET-6: a removed machine loses its link and cannot authenticate again without a new code', async () => {
+    const home = await relay([]);
+    const joiner = dirs.make('fleet-member-');
+    const { code } = createJoinCode(home.dataDir, 'gone');
+    const record = await joinHome(joiner, home.url, code, 'gone');
+    const link = await openLink(joiner, home.url, { auth: record });
+    const closed = new Promise<number>((resolve) => link.ws.once('close', (c) => resolve(c)));
+    expect(removeMachine(home.dataDir, record.machine)).toBe(true);
+    expect(await closed).toBe(1008);
+    await expect(openLink(joiner, home.url, { auth: record })).rejects.toThrow(/unknown or removed machine/);
+  });
+
+  it('FLEET-1: the fleet socket refuses browsers (any Origin) and junk before authentication', async () => {
+    const home = await relay([]);
+    const url = `${home.url.replace(/^http/, 'ws')}${FLEET_PATH}`;
+    const refused = await new Promise<number>((resolve) => {
+      const ws = new WebSocket(url, { origin: home.url });
+      ws.on('unexpected-response', (_req, res) => resolve(res.statusCode ?? 0));
+      ws.on('open', () => resolve(101));
+    });
+    expect(refused).toBe(403);
+    const ws = new WebSocket(url);
+    const frames: Array<{ type: string; error?: { code: string } }> = [];
+    ws.on('message', (d) => frames.push(JSON.parse(String(d))));
+    await new Promise((r) => ws.once('open', r));
+    ws.send(JSON.stringify({ type: 'fleet.bus', frame: {} }));
+    const code = await new Promise<number>((resolve) => ws.once('close', (c) => resolve(c)));
+    expect(code).toBe(1008);
+    expect(frames.map((f) => f.type)).toEqual(['fleet.hello', 'fleet.error']);
+    expect(frames[1]!.error!.code).toBe('E_BAD_FRAME');
+  });
+});

@@ -54,11 +54,13 @@ describe('the permission hook answering locally', () => {
     expect(await answer).toMatchObject({ permissionDecision: 'deny', permissionDecisionReason: expect.stringContaining('leave the README') });
   });
 
-  it('POLICY-5: a broken project policy gives no decision (the agent keeps its own rules)', async () => {
+  it('POLICY-5: a broken project policy fails closed: a person must decide, and the reason names the file', async () => {
     fs.mkdirSync(path.join(repo, '.commandr'), { recursive: true });
     fs.writeFileSync(path.join(repo, '.commandr', 'policy.yaml'), 'allow: [oops\n');
     try {
-      expect(await hook('Bash', { command: 'git push --force' })).toBeUndefined();
+      const answer = await hook('Bash', { command: 'git status' });
+      expect(answer).toMatchObject({ permissionDecision: 'ask' });
+      expect(answer!.permissionDecisionReason).toContain(path.join('.commandr', 'policy.yaml'));
     } finally {
       fs.rmSync(path.join(repo, '.commandr'), { recursive: true, force: true });
     }

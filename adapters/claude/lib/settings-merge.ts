@@ -20,7 +20,10 @@ const isOurs = (hook: Record<string, unknown>): boolean => typeof hook.command =
 /** The shim a command runs (the last one it names: `detach <shim>` runs <shim>); one event may hold several of ours. */
 const shimOf = (command: unknown): string | undefined =>
   typeof command === 'string' ? [...command.matchAll(/\/adapters\/claude\/hooks\/([A-Za-z0-9_-]+)/g)].at(-1)?.[1] : undefined;
-const isOursFor = (spec: HookSpec) => (hook: Record<string, unknown>): boolean => isOurs(hook) && shimOf(hook.command) === shimOf(spec.command);
+/** Entries of the runner that hooks/spool replaced (ORDER-1): dropped wherever they are. */
+const isRetired = (hook: Record<string, unknown>): boolean => isOurs(hook) && (hook.command as string).includes(`${HOOK_MARKER}detach`);
+const isOursFor = (spec: HookSpec) => (hook: Record<string, unknown>): boolean =>
+  isRetired(hook) || (isOurs(hook) && shimOf(hook.command) === shimOf(spec.command));
 
 function desiredEntry(spec: HookSpec): HookEntry {
   return { ...(spec.matcher !== undefined ? { matcher: spec.matcher } : {}), hooks: [{ type: 'command', command: spec.command, timeout: spec.timeout }] };

@@ -8,7 +8,8 @@ import { judgeCheck, loadChecks } from './checks';
 import { checkpoint, workState } from './checkpoint';
 import { classifyTool, type ToolCall } from './classify';
 import type { Env } from './env';
-import { injectAnnotations } from './inject';
+import { recordDelivery, settleDelivery } from './deliveries';
+import { pendingBlock } from './inject';
 import { passthrough, postLive } from './live-post';
 import { taskContext, taskOf } from './task-context';
 import { awaitStarted, markStarted, pruneMarkers, sweepUnfinished } from './tool-order';
@@ -26,6 +27,9 @@ function event(ref: SessionRef, env: Env, fields: Omit<LiveEvent, 'v' | 'session
 
 /** Turn end, bus part: a checkpoint when the work state changed (never throws). Synchronous (ORDER-1). */
 export function turnEndBus(ref: SessionRef, env: Env): void {
+  try {
+    settleDelivery(env, ref.session); // the turn that carried the notes completed
+  } catch { /* nothing recorded, or hook-state unwritable */ }
   const ctx = taskContext(ref.cwd, env);
   if (!ctx) return;
   try {
@@ -78,10 +82,17 @@ export function nowSeq(): number {
   return Math.floor((performance.timeOrigin + performance.now()) * 1000);
 }
 
-/** Prompt submit: the unconsumed annotations handed to `deliver` as one block (marked consumed after). */
-export function onPrompt(ref: SessionRef, env: Env, deliver: (block: string) => void): number {
+/**
+ * Prompt submit: part `part` of the block of unconsumed annotations handed to `deliver` (NOTE-1).
+ * Part 0 records what the session was given; its turn end consumes it (NOTE-2).
+ */
+export function onPrompt(ref: SessionRef, env: Env, part: number, deliver: (text: string) => void): void {
   const ctx = taskContext(ref.cwd, env);
-  return ctx ? injectAnnotations(ctx, deliver) : 0;
+  const pending = ctx ? pendingBlock(ctx) : undefined;
+  const text = pending?.parts[part];
+  if (!ctx || !pending || text === undefined) return;
+  deliver(text);
+  if (part === 0) recordDelivery(env, ref.session, { bus: ctx.bus, task: ctx.task, files: pending.files });
 }
 
 /** The in-flight (`running:true`) event of a tool call. */

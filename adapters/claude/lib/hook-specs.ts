@@ -2,6 +2,7 @@
 // addressed by absolute path so any session in the project reaches this install.
 import * as path from 'node:path';
 import { installRoot } from '../../lib/env';
+import { MAX_PARTS } from '../../lib/inject';
 import { shQuote } from '../../lib/wire-report';
 import type { HookSpec } from './settings-merge';
 
@@ -17,9 +18,10 @@ export const HOOK_TIMEOUT_S = 10;
  */
 type Runner = 'spool' | 'prompt-gate';
 
-const EVENTS: Array<{ event: string; shim?: string; matcher?: string; runner: Runner }> = [
+const EVENTS: Array<{ event: string; shim?: string; arg?: string; matcher?: string; runner: Runner }> = [
   // `prompt-gate`: a POSIX sh check that starts node only when there are notes to inject.
-  { event: 'UserPromptSubmit', shim: 'user-prompt-submit', runner: 'prompt-gate' },
+  // One hook per part of the notes block (NOTE-1); part 0 has no argument, like before parts.
+  ...Array.from({ length: MAX_PARTS }, (_, k) => ({ event: 'UserPromptSubmit', shim: 'user-prompt-submit', arg: k === 0 ? undefined : String(k), runner: 'prompt-gate' as const })),
   { event: 'PreToolUse', matcher: '*', runner: 'spool' },
   { event: 'PostToolUse', matcher: '*', runner: 'spool' },
   { event: 'PostToolUseFailure', matcher: '*', runner: 'spool' },
@@ -32,10 +34,10 @@ export function hookShim(shim: string, root = installRoot()): string {
 }
 
 export function hookSpecs(root = installRoot()): HookSpec[] {
-  return EVENTS.map(({ event, shim, matcher, runner }) => {
+  return EVENTS.map(({ event, shim, arg, matcher, runner }) => {
     const runnerPath = shQuote(hookShim(runner, root));
     const hook = shim ? shQuote(hookShim(shim, root)) : '';
-    const command = runner === 'spool' ? [runnerPath, event, hook].filter(Boolean).join(' ') : `${runnerPath} ${hook}`;
+    const command = runner === 'spool' ? [runnerPath, event, hook].filter(Boolean).join(' ') : [runnerPath, hook, arg].filter(Boolean).join(' ');
     return { event, matcher, command, timeout: HOOK_TIMEOUT_S };
   });
 }

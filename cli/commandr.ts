@@ -47,6 +47,7 @@ export const SUBCOMMANDS: Record<string, Subcommand> = {
   join: { summary: 'join <home-url> <code>  make this machine a member of a home relay', run: bundle('join') },
   wire: { summary: `${WIRE_USAGE}  report this repo's agent sessions to commandr (hooks/plugin)`, run: (args) => wireCommand(args) },
   verify: { summary: 'verify <rev-range>…     check every agent commit carries a valid approval for its own change', run: bundle('verify') },
+  doctor: { summary: 'doctor                 check agent CLIs, git, the relay, push keys, wired repos; a fix for each', run: bundle('doctor') },
   policy: { summary: 'policy check <tool> <input> [--repo DIR]  what the permission policy would do, and why', run: bundle('policy') },
   // Slot for `policy` (and any new subcommand): add a `name: { summary, run }` line here.
 };

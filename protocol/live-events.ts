@@ -24,5 +24,10 @@ export const LiveEvent = z.object({
   task: z.optional(short(128)),
   /** Check label when kind is `check` (CHECKS-n). */
   label: z.optional(short(256)),
+  /**
+   * When the event happened, in microseconds since the epoch, stamped by the emitter at the
+   * moment its hook was invoked (ORDER-2). The relay orders a session's events by it.
+   */
+  seq: z.optional(z.int().check(z.minimum(0), z.maximum(Number.MAX_SAFE_INTEGER))),
 });
 export type LiveEvent = z.infer<typeof LiveEvent>;

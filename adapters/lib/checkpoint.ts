@@ -9,6 +9,9 @@ import { appendProgress, noteProblem } from '../../bus/progress';
 import { type Env, commandrHome } from './env';
 import type { TaskContext } from './task-context';
 
+/** Bus folders of committed packets, moved by claim and complete. */
+const PACKET_DIRS = ['inbox', 'done'];
+
 export interface WorkState {
   hash: string;
   head?: string;
@@ -26,7 +29,9 @@ export function workState(worktree: string): WorkState {
   } catch {
     head = undefined; // no commit yet
   }
-  const porcelain = git(worktree, ['status', '--porcelain', '--untracked-files=all']);
+  // Packets move only through the bus tools (a claim takes one out of inbox/): that is the bus's
+  // bookkeeping, not the agent's work, so it never counts as a changed file (HOOK-1).
+  const porcelain = git(worktree, ['status', '--porcelain', '--untracked-files=all', '--', '.', ...PACKET_DIRS.map((d) => `:(exclude).agents/${d}/`)]);
   const changed = porcelain.split('\n').filter((l) => l.length > 3).map((l) => l.slice(3));
   const hash = createHash('sha256').update(`${head ?? ''}\n${porcelain}`).digest('hex');
   return { hash, head, changed };

@@ -8,7 +8,8 @@ import { judgeCheck, loadChecks } from './checks';
 import { checkpoint, workState } from './checkpoint';
 import { classifyTool, type ToolCall } from './classify';
 import type { Env } from './env';
-import { injectAnnotations } from './inject';
+import { recordDelivery, settleDelivery } from './deliveries';
+import { pendingBlock } from './inject';
 import { passthrough, postLive } from './live-post';
 import { taskContext, taskOf } from './task-context';
 import { awaitStarted, markStarted, pruneMarkers, sweepUnfinished } from './tool-order';
@@ -24,24 +25,22 @@ function event(ref: SessionRef, env: Env, fields: Omit<LiveEvent, 'v' | 'session
   return { v: 1, session: ref.session.slice(0, 256), ...passthrough(env, task ?? taskOf(ref.cwd, env)), ...fields };
 }
 
-/** Turn end: a checkpoint when the work state changed, then the `idle` live event. */
-export async function onTurnEnd(ref: SessionRef, env: Env): Promise<void> {
+/** Turn end, bus part: a checkpoint when the work state changed (never throws). Synchronous (ORDER-1). */
+export function turnEndBus(ref: SessionRef, env: Env): void {
+  try {
+    settleDelivery(env, ref.session); // the turn that carried the notes completed
+  } catch { /* nothing recorded, or hook-state unwritable */ }
   const ctx = taskContext(ref.cwd, env);
-  if (ctx) {
-    try {
-      checkpoint(ctx, env);
-    } catch {
-      /* a bus that is not initialised or a git hiccup must not stop the live event */
-    }
+  if (!ctx) return;
+  try {
+    checkpoint(ctx, env);
+  } catch {
+    /* a bus that is not initialised or a git hiccup must not stop the live event */
   }
-  await postLive(event(ref, env, { kind: 'idle', summary: 'finished responding' }, ctx?.task), env);
-  // Calls that never ended (denied, interrupted) get their completed event now, as failed.
-  for (const unfinished of await sweepUnfinished(env, ref.session)) await postLive(unfinished, env);
-  pruneMarkers(env);
 }
 
-/** Session end: `session_end` on the bus of the repo (when it has one), then the `end` live event. */
-export async function onSessionEnd(ref: SessionRef, env: Env): Promise<void> {
+/** Session end, bus part: `session_end` on the bus of the repo, when it has one (never throws). Synchronous (ORDER-1). */
+export function sessionEndBus(ref: SessionRef, env: Env): void {
   const ctx = taskContext(ref.cwd, env);
   try {
     const bus = ctx?.bus ?? locateGit(ref.cwd, env as NodeJS.ProcessEnv).bus;
@@ -56,22 +55,63 @@ export async function onSessionEnd(ref: SessionRef, env: Env): Promise<void> {
   } catch {
     /* no repo or no bus here: only the relay hears about it */
   }
-  await postLive(event(ref, env, { kind: 'end', summary: 'session ended' }, ctx?.task), env);
 }
 
-/** Prompt submit: the unconsumed annotations handed to `deliver` as one block (marked consumed after). */
-export function onPrompt(ref: SessionRef, env: Env, deliver: (block: string) => void): number {
+export const idleEvent = (ref: SessionRef, env: Env, seq?: number): LiveEvent =>
+  event(ref, env, { kind: 'idle', summary: 'finished responding', ...(seq !== undefined ? { seq } : {}) });
+export const endEvent = (ref: SessionRef, env: Env, seq?: number): LiveEvent =>
+  event(ref, env, { kind: 'end', summary: 'session ended', ...(seq !== undefined ? { seq } : {}) });
+
+/** Turn end: a checkpoint when the work state changed, then the `idle` live event. */
+export async function onTurnEnd(ref: SessionRef, env: Env, seq = nowSeq()): Promise<void> {
+  turnEndBus(ref, env);
+  await postLive(idleEvent(ref, env, seq), env);
+  // Calls that never ended (denied, interrupted) get their completed event now, as failed.
+  for (const unfinished of await sweepUnfinished(env, ref.session)) await postLive(unfinished, env);
+  pruneMarkers(env);
+}
+
+/** Session end: `session_end` on the bus of the repo (when it has one), then the `end` live event. */
+export async function onSessionEnd(ref: SessionRef, env: Env, seq = nowSeq()): Promise<void> {
+  sessionEndBus(ref, env);
+  await postLive(endEvent(ref, env, seq), env);
+}
+
+/** Now, in microseconds since the epoch: the `seq` of an event stamped in this process (ORDER-2). */
+export function nowSeq(): number {
+  return Math.floor((performance.timeOrigin + performance.now()) * 1000);
+}
+
+/**
+ * Prompt submit: part `part` of the block of unconsumed annotations handed to `deliver` (NOTE-1).
+ * Part 0 records what the session was given; its turn end consumes it (NOTE-2).
+ */
+export function onPrompt(ref: SessionRef, env: Env, part: number, deliver: (text: string) => void): void {
   const ctx = taskContext(ref.cwd, env);
-  return ctx ? injectAnnotations(ctx, deliver) : 0;
+  const pending = ctx ? pendingBlock(ctx) : undefined;
+  const text = pending?.parts[part];
+  if (!ctx || !pending || text === undefined) return;
+  deliver(text);
+  if (part === 0) recordDelivery(env, ref.session, { bus: ctx.bus, task: ctx.task, files: pending.files });
+}
+
+/** The in-flight (`running:true`) event of a tool call. */
+export function toolStartEvent(ref: SessionRef, call: ToolCall, env: Env, seq?: number): LiveEvent {
+  const { label, ...what } = classifyTool(call, loadChecks(env).checks);
+  return event(ref, env, { ...what, ...(label ? { label } : {}), running: true, ...(seq !== undefined ? { seq } : {}) });
+}
+
+/** What a call that never ended (denied, interrupted) is closed with at turn end. */
+export function unfinishedEvent(running: LiveEvent): LiveEvent {
+  const { running: _, seq: __, ...rest } = running;
+  return { ...rest, ok: false, detail: 'did not complete (denied or interrupted)' };
 }
 
 /** `callId` (the vendor's id of this tool call) keeps start and end in order; see tool-order.ts. */
-export async function onToolStart(ref: SessionRef, call: ToolCall, env: Env, callId?: string): Promise<void> {
-  const { label, ...what } = classifyTool(call, loadChecks(env).checks);
-  const running = event(ref, env, { ...what, ...(label ? { label } : {}), running: true });
+export async function onToolStart(ref: SessionRef, call: ToolCall, env: Env, callId?: string, seq = nowSeq()): Promise<void> {
+  const running = toolStartEvent(ref, call, env, seq);
   await postLive(running, env);
-  const { running: _, ...rest } = running;
-  markStarted(env, ref.session, callId, { ...rest, ok: false, detail: 'did not complete (denied or interrupted)' });
+  markStarted(env, ref.session, callId, unfinishedEvent(running));
 }
 
 export interface ToolOutcome {
@@ -83,13 +123,18 @@ export interface ToolOutcome {
   failed?: boolean;
 }
 
-export async function onToolEnd(ref: SessionRef, call: ToolCall, outcome: ToolOutcome, env: Env, callId?: string): Promise<void> {
+/** The completed event of a tool call, with its verdict when it is a check. */
+export function toolEndEvent(ref: SessionRef, call: ToolCall, outcome: ToolOutcome, env: Env, seq?: number): LiveEvent {
   const { label, ...what } = classifyTool(call, loadChecks(env).checks);
-  await awaitStarted(env, ref.session, callId);
   const output = outcome.output ?? '';
   let ok: boolean | undefined = outcome.failed ? false : outcome.exit !== undefined ? outcome.exit === 0 : undefined;
   if (what.kind === 'check' || what.kind === 'test') ok = outcome.failed ? false : judgeCheck(outcome.exit, output);
   else if (ok === undefined) ok = true;
   const detail = output.length > 0 ? output.slice(-MAX_DETAIL) : undefined;
-  await postLive(event(ref, env, { ...what, ...(label ? { label } : {}), ...(ok !== undefined ? { ok } : {}), ...(detail ? { detail } : {}) }), env);
+  return event(ref, env, { ...what, ...(label ? { label } : {}), ...(ok !== undefined ? { ok } : {}), ...(detail ? { detail } : {}), ...(seq !== undefined ? { seq } : {}) });
+}
+
+export async function onToolEnd(ref: SessionRef, call: ToolCall, outcome: ToolOutcome, env: Env, callId?: string, seq = nowSeq()): Promise<void> {
+  await awaitStarted(env, ref.session, callId);
+  await postLive(toolEndEvent(ref, call, outcome, env, seq), env);
 }

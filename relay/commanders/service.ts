@@ -1,6 +1,7 @@
 // The commanders service (CMDR-n): creates commanders as directories, runs their
 // turns one at a time through the agent adapter, streams output, tracks status,
 // replaces dead sessions, deletes. Emits 'state' / 'waiting' / 'removed' for others.
+import { removeTranscripts } from './transcripts';
 import { EventEmitter } from 'node:events';
 import * as fs from 'node:fs';
 import type { CommanderRecord } from '../../protocol/commander';
@@ -139,14 +140,16 @@ export class Commanders extends EventEmitter<CommandersEvents> {
     return viewOf(entry.record);
   }
 
-  /** Stops its processes, then removes its directory and log (CMDR-DEL-1). */
+  /** Stops its processes, then removes its directory, log and agent transcripts (CMDR-DEL-1). */
   async delete(id: string): Promise<void> {
     const entry = this.entry(id);
     entry.generation += 1;
     entry.queue = [];
     this.entries.delete(id);
     await this.stopTurn(entry);
+    const dir = this.store.dir(id);
     this.store.remove(id);
+    removeTranscripts(this.agentEnv(id).HOME, dir);
     this.opts.broadcast({ type: 'commander.removed', commander: id });
     this.emit('removed', id);
   }

@@ -1,6 +1,7 @@
 // One supervised run of an adapter's `run` executable (adapter contract §B): its
-// own process group (so a kill reaches the agent CLI too), env-only inputs (no
-// shell, no interpolation), stdout streamed, `SESSION: <id>` lines reported.
+// own process group (so a kill reaches the agent CLI too, and the group goes when
+// its leader exits: KILL-1), env-only inputs (no shell, no interpolation), stdout
+// streamed, `SESSION: <id>` lines reported. Task jobs and commander turns share it.
 import { spawn } from 'node:child_process';
 
 export interface AdapterRunInput {
@@ -34,6 +35,8 @@ export interface AdapterRun {
 
 const SESSION_LINE = /^SESSION:\s*(\S{1,200})\s*$/;
 const TAIL = 1024;
+/** How long output still in the pipes is read after the leader exited. */
+export const DRAIN_MS = 300;
 
 export function startAdapterRun(input: AdapterRunInput): AdapterRun {
   const child = spawn(input.run, [], {
@@ -67,7 +70,20 @@ export function startAdapterRun(input: AdapterRunInput): AdapterRun {
     spawnError = error;
   });
   const done = new Promise<AdapterRunResult>((resolve) => {
-    child.on('close', (code, signal) => resolve({ code, signal, stderrTail, spawnError, stopped }));
+    let settled = false;
+    const settle = (code: number | null, signal: NodeJS.Signals | null) => {
+      if (settled) return;
+      settled = true;
+      resolve({ code, signal, stderrTail, spawnError, stopped });
+    };
+    // KILL-1: the run is over when its leader exits, however it ended. Whatever it started
+    // (the agent CLI, a tool's child) is killed with its group, so no orphan keeps the pipes
+    // open; output already in them is read for a short moment, then the run settles.
+    child.on('exit', (code, signal) => {
+      signalGroup(child.pid, 'SIGKILL');
+      setTimeout(() => settle(code, signal), DRAIN_MS).unref();
+    });
+    child.on('close', (code, signal) => settle(code, signal));
   });
   const stop = (graceMs = 2000): void => {
     stopped = true;

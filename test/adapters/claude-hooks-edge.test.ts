@@ -62,6 +62,18 @@ describe('claude hooks fail open', () => {
     expect(Date.now() - started).toBeLessThan(5000);
     expect(fs.existsSync(eventsFile) ? fs.readFileSync(eventsFile, 'utf8') : '').toBe(before);
     expect(relay.live()).toHaveLength(0);
+    // Through the spool (ORDER-1): junk records are dropped by the poster; a good record after them still posts.
+    const spool = path.join(ROOT, 'adapters', 'claude', 'hooks', 'spool');
+    const env = { PATH: process.env.PATH, HOME: h.home, COMMANDR_HOME: h.commandrHome };
+    for (const input of ['not json at all {', '[1,2,3]', '', '{"session_id": 5}']) {
+      const ran = await runProcess(spool, ['Stop', path.join(ROOT, 'adapters', 'claude', 'hooks', 'stop')], { cwd: repo, input, env });
+      expect(ran.code).toBe(0);
+      expect(ran.stdout).toBe('');
+    }
+    expect((await runProcess(spool, ['SessionEnd'], { cwd: repo, input: JSON.stringify({ session_id: 's-good', cwd: repo }), env })).code).toBe(0);
+    await eventually(() => relay.live().some((e) => e.session === 's-good' && e.kind === 'end') || undefined, 15_000, 'the good record');
+    expect(relay.live().map((e) => e.session)).toEqual(['s-good']);
+    expect(fs.existsSync(eventsFile) ? fs.readFileSync(eventsFile, 'utf8') : '').toBe(before);
   });
 
   it('HOOK-4: a bad AGENTS_TASK_ID or an unknown tool never breaks a hook', async () => {

@@ -68,13 +68,33 @@ describe('claude wire', () => {
     for (const event of ['UserPromptSubmit', 'PreToolUse', 'PostToolUse', 'Stop', 'SessionEnd']) {
       const ours = settings.hooks[event].flatMap((e: any) => e.hooks).filter((x: any) => x.command.includes('/adapters/claude/hooks/'));
       // PreToolUse also holds the permission hook (engineer H, test/permissions/claude.test.ts).
-      expect(ours.filter((x: any) => !x.command.includes('/hooks/permission')), event).toHaveLength(1);
+      // UserPromptSubmit holds one hook per part of the notes block (NOTE-1).
+      expect(ours.filter((x: any) => !x.command.includes('/hooks/permission')), event).toHaveLength(event === 'UserPromptSubmit' ? 8 : 1);
     }
     const before = fs.readFileSync(file, 'utf8');
     const second = await runProcess(adapterBin('claude', 'wire'), [repo], { cwd: repo, env: { PATH: process.env.PATH } });
     expect(second.code).toBe(0);
     expect(second.stdout).toMatch(/: ok$/m);
     expect(fs.readFileSync(file, 'utf8')).toBe(before);
+  });
+
+  it('WIREUP-1: wire replaces the retired detached hooks of an older install, keeping the person\'s own', async () => {
+    const file = path.join(repo, '.claude', 'settings.json');
+    const hooks = path.join(path.dirname(adapterBin('claude', 'wire')), 'hooks');
+    const old = (shim: string) => ({ type: 'command', command: `'${hooks}/detach' '${hooks}/${shim}'`, timeout: 10 });
+    const mine = { type: 'command', command: 'echo mine' };
+    fs.writeFileSync(file, JSON.stringify({ hooks: {
+      PreToolUse: [{ matcher: '*', hooks: [old('pre-tool-use')] }], PostToolUse: [{ matcher: '*', hooks: [old('post-tool-use'), mine] }],
+      Stop: [{ hooks: [old('stop')] }], SessionEnd: [{ hooks: [old('session-end')] }],
+    } }, null, 2));
+    const ran = await runProcess(adapterBin('claude', 'wire'), [repo], { cwd: repo, env: { PATH: process.env.PATH } });
+    expect(ran.code, ran.stderr).toBe(0);
+    const settings = JSON.parse(fs.readFileSync(file, 'utf8'));
+    const all = Object.values(settings.hooks).flatMap((entries: any) => entries.flatMap((e: any) => e.hooks));
+    expect(all.filter((h: any) => h.command.includes('/hooks/detach'))).toEqual([]);
+    expect(all).toContainEqual(mine);
+    expect(settings.hooks.PostToolUse.flatMap((e: any) => e.hooks).filter((h: any) => h.command.includes('/hooks/spool'))).toHaveLength(1);
+    expect(settings.hooks.Stop.flatMap((e: any) => e.hooks).map((h: any) => h.command)).toEqual([`'${hooks}/spool' Stop '${hooks}/stop'`]);
   });
 
   it('WIREUP-2: wire refuses settings that are not JSON, changes nothing and exits non-zero', async () => {

@@ -162,8 +162,11 @@ describe('a commander on the real Claude Code CLI', () => {
     expect(out).toContain('needs a new session');
   });
 
-  it('CMDR-DEL-1: delete removes the directory and its log; nothing is left', async () => {
+  it('CMDR-DEL-1: delete removes the directory, its log and the Claude Code transcripts of its sessions; nothing is left', async () => {
+    const transcripts = path.join(home, '.claude', 'projects', dir.replace(/[^A-Za-z0-9]/g, '-'));
+    expect(fs.readdirSync(transcripts).some((f) => f.endsWith('.jsonl'))).toBe(true);
     await phone.request({ type: 'commander.delete', commander: id });
+    expect(fs.existsSync(transcripts)).toBe(false);
     expect(fs.existsSync(dir)).toBe(false);
     expect(fs.readdirSync(path.join(dataDir, 'commander-logs'))).toEqual([]);
     expect(fs.readdirSync(path.join(dataDir, 'commanders'))).toEqual([]);

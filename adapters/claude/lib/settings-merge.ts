@@ -17,10 +17,19 @@ interface HookEntry {
 }
 
 const isOurs = (hook: Record<string, unknown>): boolean => typeof hook.command === 'string' && hook.command.includes(HOOK_MARKER);
-/** The shim a command runs (the last one it names: `detach <shim>` runs <shim>); one event may hold several of ours. */
-const shimOf = (command: unknown): string | undefined =>
-  typeof command === 'string' ? [...command.matchAll(/\/adapters\/claude\/hooks\/([A-Za-z0-9_-]+)/g)].at(-1)?.[1] : undefined;
-const isOursFor = (spec: HookSpec) => (hook: Record<string, unknown>): boolean => isOurs(hook) && shimOf(hook.command) === shimOf(spec.command);
+/**
+ * What a command of ours is: the last shim it names with the plain words after it
+ * (`spool PreToolUse`, `stop` for `spool Stop <stop>`, `user-prompt-submit 3`); one event may hold several of ours.
+ */
+const shimOf = (command: unknown): string | undefined => {
+  if (typeof command !== 'string') return undefined;
+  const m = /\/adapters\/claude\/hooks\/([A-Za-z0-9_-]+)'?((?:\s+[A-Za-z0-9_-]+)*)\s*$/.exec(command);
+  return m ? `${m[1]}${m[2]!.replace(/\s+/g, ' ')}` : undefined;
+};
+/** Entries of the runner that hooks/spool replaced (ORDER-1): dropped wherever they are. */
+const isRetired = (hook: Record<string, unknown>): boolean => isOurs(hook) && (hook.command as string).includes(`${HOOK_MARKER}detach`);
+const isOursFor = (spec: HookSpec) => (hook: Record<string, unknown>): boolean =>
+  isRetired(hook) || (isOurs(hook) && shimOf(hook.command) === shimOf(spec.command));
 
 function desiredEntry(spec: HookSpec): HookEntry {
   return { ...(spec.matcher !== undefined ? { matcher: spec.matcher } : {}), hooks: [{ type: 'command', command: spec.command, timeout: spec.timeout }] };

@@ -1,11 +1,10 @@
-// Claude Code `SessionEnd` hook: appends session_end to the bus and posts the end live event.
-// One entry per hook event so each can grow on its own (e.g. a permission step before tool use).
-import { onSessionEnd } from '../../lib/hook-actions';
+// Claude Code `SessionEnd` hook, bus part (ORDER-1): appends session_end before the hook
+// returns. The `end` live event is posted by the poster (hooks/spool).
+import { sessionEndBus } from '../../lib/hook-actions';
 import { runHook } from '../../lib/hook-io';
 import { sessionRef } from '../lib/payload';
 
-runHook(async (payload) => {
+runHook((payload) => {
   const ref = sessionRef(payload);
-  if (!ref) return;
-  await onSessionEnd(ref, process.env);
+  if (ref) sessionEndBus(ref, process.env);
 });

@@ -1,15 +1,20 @@
-// Claude Code `UserPromptSubmit` hook: injects the task's unconsumed annotations as one
-// labelled context block, and marks them consumed only once that output is written.
+// Claude Code `UserPromptSubmit` hook: `user-prompt-submit [<part>]` prints part <part> (0 when
+// absent) of the block of the task's unconsumed annotations as additional context. `wire`
+// installs one hook per part, because Claude Code cuts a hook output above about 10 KB to a
+// preview (NOTE-1). The notes are consumed when the turn completes, by the Stop hook (NOTE-2).
 import * as fs from 'node:fs';
 import { onPrompt } from '../../lib/hook-actions';
 import { runHook } from '../../lib/hook-io';
+import { MAX_PARTS } from '../../lib/inject';
 import { sessionRef } from '../lib/payload';
+
+const part = Number(process.argv[2] ?? '0');
 
 runHook((payload) => {
   const ref = sessionRef(payload);
-  if (!ref) return;
-  onPrompt(ref, process.env, (block) => {
-    const out = JSON.stringify({ hookSpecificOutput: { hookEventName: 'UserPromptSubmit', additionalContext: block } });
+  if (!ref || !Number.isInteger(part) || part < 0 || part >= MAX_PARTS) return;
+  onPrompt(ref, process.env, part, (text) => {
+    const out = JSON.stringify({ hookSpecificOutput: { hookEventName: 'UserPromptSubmit', additionalContext: text } });
     fs.writeSync(1, out + '\n');
   });
 });

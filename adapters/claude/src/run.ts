@@ -6,6 +6,9 @@ import * as path from 'node:path';
 import { findBinary, runJob, runVendor, sessionAnnouncer, type JobInput } from '../../lib/run-job';
 import { claudeSettings } from '../lib/permissions';
 import { editRoots } from '../../lib/permission-roots';
+import { hookSpecs } from '../lib/hook-specs';
+import { permissionHookSpec } from '../lib/permission-spec';
+import { mergeHooks } from '../lib/settings-merge';
 
 async function main(input: JobInput): Promise<number> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'commandr-claude-'));
@@ -13,7 +16,11 @@ async function main(input: JobInput): Promise<number> {
     // The permission hook reads the job's mode and roots from its environment (GUARD-8).
     const jobEnv = { ...process.env, AGENT_MODE: input.grants.mode, AGENT_CWD: input.cwd };
     const settingsFile = path.join(dir, 'settings.json');
-    fs.writeFileSync(settingsFile, JSON.stringify(claudeSettings(input.grants, editRoots(jobEnv)), null, 2) + '\n', { mode: 0o600 });
+    // The reporting and permission hooks travel with the job's own settings (JOB-5): a job
+    // reports whatever the checkout holds. Identical hooks from a committed .claude/settings.json
+    // are the same commands, which Claude Code runs once. Edits stay under the job's roots (GUARD-8).
+    const settings = mergeHooks(claudeSettings(input.grants, editRoots(jobEnv)) as unknown as Record<string, unknown>, [...hookSpecs(), permissionHookSpec()]).settings;
+    fs.writeFileSync(settingsFile, JSON.stringify(settings, null, 2) + '\n', { mode: 0o600 });
     const args = ['-p', input.prompt, '--output-format', 'stream-json', '--verbose', '--settings', settingsFile];
     if (input.resume) args.push('--resume', input.resume);
     const announce = sessionAnnouncer();

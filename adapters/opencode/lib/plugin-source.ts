@@ -16,9 +16,13 @@ const HOOK = ${JSON.stringify(hook)};
 const MAX_OUTPUT = 4000;
 ${PERMISSION_HELPER}
 
+// When it happened, in microseconds (ORDER-2); strictly rising within this process.
+let lastAt = 0;
+const stamp = () => (lastAt = Math.max(lastAt + 1, Math.floor((performance.timeOrigin + performance.now()) * 1000)));
+
 function fire(event, data) {
   try {
-    const child = spawn(NODE, [HOOK, event, JSON.stringify(data)], { detached: true, stdio: 'ignore' });
+    const child = spawn(NODE, [HOOK, event, JSON.stringify({ ...data, at: stamp() })], { detached: true, stdio: 'ignore' });
     child.on('error', () => {});
     child.unref();
   } catch {}

@@ -1,7 +1,7 @@
 // The node side of the OpenCode plugin: `hook <event> <json>` (HOOK-n). Events:
 // idle, end, tool-start, tool-end, prompt (prints {block, files}), consumed. Always exits 0.
 import * as fs from 'node:fs';
-import { onSessionEnd, onToolEnd, onToolStart, onTurnEnd, type SessionRef } from '../../lib/hook-actions';
+import { nowSeq, onSessionEnd, onToolEnd, onToolStart, onTurnEnd, type SessionRef } from '../../lib/hook-actions';
 import { consumeAnnotations, pendingBlock } from '../../lib/inject';
 import { taskContext } from '../../lib/task-context';
 
@@ -26,13 +26,15 @@ async function handle(event: string, data: Data): Promise<void> {
   const ref: SessionRef = { session, cwd };
   const env = process.env;
   const call = { tool: str(data.tool) ?? 'unknown', input: obj(data.args) };
+  // When the plugin saw it happen (ORDER-2), not when this detached process got to run.
+  const seq = typeof data.at === 'number' && Number.isSafeInteger(data.at) && data.at >= 0 ? data.at : nowSeq();
   switch (event) {
-    case 'idle': return onTurnEnd(ref, env);
-    case 'end': return onSessionEnd(ref, env);
-    case 'tool-start': return onToolStart(ref, call, env, str(data.call));
+    case 'idle': return onTurnEnd(ref, env, seq);
+    case 'end': return onSessionEnd(ref, env, seq);
+    case 'tool-start': return onToolStart(ref, call, env, str(data.call), seq);
     case 'tool-end': {
       const exit = typeof data.exit === 'number' && Number.isInteger(data.exit) ? data.exit : undefined;
-      return onToolEnd(ref, call, { output: str(data.output), exit }, env, str(data.call));
+      return onToolEnd(ref, call, { output: str(data.output), exit }, env, str(data.call), seq);
     }
     case 'prompt': {
       const ctx = taskContext(cwd, env);

@@ -1,0 +1,119 @@
+// The one background poster of a commandr home (ORDER-1): drains the hook spool in the order
+// the hooks were invoked and posts each record's live events one after the other, each
+// stamped with `seq` = when its hook ran (ORDER-2). Calls whose end never came (denied,
+// interrupted) are closed, as failed, just before their session's `idle` or `end`.
+// It keeps no agent waiting: the hooks that fill the spool return at once.
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import type { LiveEvent } from '../../protocol/live-events';
+import type { Env } from './env';
+import { unfinishedEvent } from './hook-actions';
+import { postLive } from './live-post';
+import { acquirePoster, listRecords, parseRecord, releasePoster, spoolDir, type SpoolRecord } from './hook-spool';
+
+/** The poster leaves after this long without a record; the next hook starts a new one. */
+export const POSTER_IDLE_MS = 3000;
+const POLL_MS = 15;
+
+/** What one record means, in neutral terms: a vendor entry translates its payload into this. */
+export type Happening =
+  | { type: 'tool-start'; session: string; callId?: string; event: LiveEvent }
+  | { type: 'tool-end'; session: string; callId?: string; event: LiveEvent }
+  | { type: 'turn-end' | 'session-end'; session: string; event: LiveEvent };
+
+export type Translate = (record: SpoolRecord, env: Env) => Happening | undefined;
+
+interface Open { session: string; event: LiveEvent }
+
+const openFile = (dir: string): string => path.join(dir, 'open-calls.json');
+
+/** Calls started but not ended, kept across posters (a long tool call outlives an idle poster). */
+function loadOpen(dir: string): Map<string, Open> {
+  try {
+    const value = JSON.parse(fs.readFileSync(openFile(dir), 'utf8')) as Array<[string, Open]>;
+    return new Map(Array.isArray(value) ? value : []);
+  } catch {
+    return new Map();
+  }
+}
+
+function saveOpen(dir: string, open: Map<string, Open>): void {
+  try {
+    const temp = `${openFile(dir)}.${process.pid}.tmp`;
+    fs.writeFileSync(temp, JSON.stringify([...open]), { mode: 0o600 });
+    fs.renameSync(temp, openFile(dir));
+  } catch { /* best effort */ }
+}
+
+const callKey = (session: string, callId: string | undefined): string | undefined => (callId ? `${session}\u0000${callId}` : undefined);
+
+/** The events one record posts, in order; updates the open calls. */
+export function eventsOf(h: Happening, open: Map<string, Open>): LiveEvent[] {
+  const key = 'callId' in h ? callKey(h.session, h.callId) : undefined;
+  switch (h.type) {
+    case 'tool-start':
+      if (key) open.set(key, { session: h.session, event: h.event });
+      return [h.event];
+    case 'tool-end':
+      if (key) open.delete(key);
+      return [h.event];
+    default: {
+      const closing: LiveEvent[] = [];
+      for (const [k, o] of open) {
+        if (o.session !== h.session) continue;
+        open.delete(k);
+        // It ended (was denied or cut off) right after it started, as far as anyone can tell.
+        const seq = o.event.seq ?? h.event.seq;
+        closing.push({ ...unfinishedEvent(o.event), ...(seq !== undefined ? { seq: seq + 1 } : {}) });
+      }
+      return [...closing, h.event];
+    }
+  }
+}
+
+/** Drains the spool until it stays empty for `idleMs`; returns how many records were handled. */
+export async function runPoster(env: Env, translate: Translate, idleMs = POSTER_IDLE_MS): Promise<number> {
+  const dir = spoolDir(env);
+  if (!acquirePoster(dir)) return 0;
+  const open = loadOpen(dir);
+  let handled = 0;
+  let quietSince = Date.now();
+  for (;;) {
+    const files = listRecords(dir);
+    if (files.length === 0) {
+      if (Date.now() - quietSince < idleMs) {
+        await new Promise((r) => setTimeout(r, POLL_MS));
+        continue;
+      }
+      // Release first, then look once more: a hook that spooled after our last look either
+      // saw no poster (and started one) or left a record we now take back.
+      saveOpen(dir, open);
+      releasePoster(dir);
+      if (listRecords(dir).length === 0 || !acquirePoster(dir)) return handled;
+      continue;
+    }
+    for (const file of files) {
+      let record: SpoolRecord | undefined;
+      try {
+        record = parseRecord(file, fs.readFileSync(file));
+      } catch {
+        record = undefined;
+      }
+      fs.rmSync(file, { force: true });
+      if (!record) continue;
+      const recordEnv = { ...env, ...record.env };
+      const happening = safely(() => translate(record!, recordEnv));
+      if (happening) for (const event of eventsOf(happening, open)) await postLive(event, recordEnv);
+      handled++;
+    }
+    quietSince = Date.now();
+  }
+}
+
+function safely<T>(fn: () => T): T | undefined {
+  try {
+    return fn();
+  } catch {
+    return undefined;
+  }
+}

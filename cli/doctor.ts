@@ -1,0 +1,143 @@
+// `commandr doctor` (DOCTOR-n): every check that decides whether commandr can run agents here —
+// agent CLIs installed and able to authenticate (READY-1), git, the relay over HTTPS, push keys,
+// wired repos — one line each, with the fix for each one that fails. Exit 1 when a needed one fails.
+import { spawnSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as http from 'node:http';
+import * as https from 'node:https';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { commandrHome, installRoot, relayUrl } from '../adapters/lib/env';
+import { runTool } from './_shared/tool';
+
+const USAGE = 'usage: commandr doctor   check agent CLIs, git, the relay, push keys and wired repos; prints a fix for each problem';
+
+export interface Check {
+  name: string;
+  ok: boolean;
+  /** A failed check that is not needed (e.g. OpenCode when Claude Code is used) only warns. */
+  needed: boolean;
+  detail: string;
+  fix?: string;
+}
+
+type Env = Record<string, string | undefined>;
+
+function version(command: string, env: Env): string | undefined {
+  const r = spawnSync(command, ['--version'], { encoding: 'utf8', timeout: 15_000, env: env as NodeJS.ProcessEnv });
+  return r.status === 0 ? r.stdout.trim().split('\n')[0] : undefined;
+}
+
+/** The Claude Code binary a job would use: COMMANDR_CLAUDE_BIN, else `claude` on PATH, else this install's. */
+function claudeBin(env: Env): string {
+  if (env.COMMANDR_CLAUDE_BIN) return env.COMMANDR_CLAUDE_BIN;
+  const local = path.join(installRoot(), 'node_modules', '.bin', 'claude');
+  return spawnSync('sh', ['-c', 'command -v claude'], { encoding: 'utf8', env: env as NodeJS.ProcessEnv }).stdout.trim() || local;
+}
+
+/** READY-1: Claude Code can authenticate: an API key, or a login saved under $HOME. */
+export function claudeLoggedIn(env: Env): boolean {
+  if (env.ANTHROPIC_API_KEY?.trim() || env.ANTHROPIC_AUTH_TOKEN?.trim() || env.CLAUDE_CODE_OAUTH_TOKEN?.trim()) return true;
+  const home = env.HOME?.trim() || os.homedir();
+  if (fs.existsSync(path.join(home, '.claude', '.credentials.json'))) return true;
+  try {
+    const config = JSON.parse(fs.readFileSync(path.join(home, '.claude.json'), 'utf8')) as { oauthAccount?: unknown };
+    return typeof config.oauthAccount === 'object' && config.oauthAccount !== null;
+  } catch {
+    return false;
+  }
+}
+
+export const NOT_LOGGED_IN = 'Claude Code is not logged in on this machine: run `claude` and `/login` (or set ANTHROPIC_API_KEY)';
+
+function agentChecks(env: Env): Check[] {
+  const adapter = env.COMMANDR_AGENT_ADAPTER?.trim() || 'claude';
+  const claude = version(claudeBin(env), env);
+  const checks: Check[] = [
+    claude
+      ? { name: 'Claude Code installed', ok: true, needed: adapter === 'claude', detail: claude }
+      : { name: 'Claude Code installed', ok: false, needed: adapter === 'claude', detail: 'Claude Code is not installed on this machine', fix: 'npm install -g @anthropic-ai/claude-code' },
+  ];
+  if (claude) {
+    const ok = claudeLoggedIn(env);
+    checks.push({ name: 'Claude Code logged in', ok, needed: adapter === 'claude', detail: ok ? 'an API key or a saved login' : NOT_LOGGED_IN, fix: ok ? undefined : 'run `claude`, then `/login`; or export ANTHROPIC_API_KEY for the relay' });
+  }
+  const opencode = version(env.COMMANDR_OPENCODE_BIN || 'opencode', env) ?? version(path.join(installRoot(), 'node_modules', '.bin', 'opencode'), env);
+  checks.push(opencode
+    ? { name: 'OpenCode installed', ok: true, needed: adapter === 'opencode', detail: opencode }
+    : { name: 'OpenCode installed', ok: false, needed: adapter === 'opencode', detail: 'OpenCode is not installed on this machine', fix: 'npm install -g opencode-ai' });
+  return checks;
+}
+
+function gitCheck(env: Env): Check {
+  const v = version('git', env);
+  const m = v ? /(\d+)\.(\d+)/.exec(v) : null;
+  const ok = !!m && (Number(m[1]) > 2 || (Number(m[1]) === 2 && Number(m[2]) >= 25));
+  return { name: 'git', ok, needed: true, detail: v ?? 'git is not installed', fix: ok ? undefined : 'install git 2.25 or newer (worktrees and --no-optional-locks are used)' };
+}
+
+function relayCheck(env: Env): Promise<Check> {
+  const url = relayUrl(env);
+  return new Promise((resolve) => {
+    let target: URL;
+    try {
+      target = new URL('/', url);
+    } catch {
+      resolve({ name: 'relay over HTTPS', ok: false, needed: true, detail: `relay URL ${url} is not a URL`, fix: 'fix COMMANDR_URL' });
+      return;
+    }
+    const request = (target.protocol === 'https:' ? https : http).get(target, { rejectUnauthorized: false, timeout: 3000 }, (res) => {
+      res.resume();
+      const secure = target.protocol === 'https:';
+      resolve({ name: 'relay over HTTPS', ok: secure, needed: false, detail: `${url} answers (${res.statusCode})${secure ? '' : ', but over plain HTTP: a phone needs HTTPS for the app and push'}`, fix: secure ? undefined : 'serve the relay behind HTTPS (see README: phone access)' });
+    });
+    request.on('timeout', () => request.destroy(new Error('no answer within 3 s')));
+    request.on('error', (error) => resolve({ name: 'relay over HTTPS', ok: false, needed: false, detail: `${url} is not reachable: ${error.message}`, fix: 'start the relay: `commandr serve`' }));
+  });
+}
+
+function pushCheck(env: Env): Check {
+  const file = path.join(commandrHome(env), 'push', 'vapid.json');
+  try {
+    const keys = JSON.parse(fs.readFileSync(file, 'utf8')) as { publicKey?: unknown; privateKey?: unknown };
+    if (typeof keys.publicKey === 'string' && typeof keys.privateKey === 'string') return { name: 'push keys', ok: true, needed: false, detail: file };
+    return { name: 'push keys', ok: false, needed: false, detail: `${file} holds no key pair`, fix: `remove ${file} and start the relay once (\`commandr serve\`) to make new keys` };
+  } catch {
+    return { name: 'push keys', ok: false, needed: false, detail: `no push keys at ${file}`, fix: 'start the relay once (`commandr serve`): it makes them' };
+  }
+}
+
+function wiredChecks(env: Env): Check[] {
+  const registry = env.AGENTS_INDEX_REPOS || path.join(env.HOME?.trim() || os.homedir(), '.agents', 'repos');
+  let repos: string[];
+  try {
+    repos = fs.readFileSync(registry, 'utf8').split('\n').map((l) => l.trim()).filter((l) => l && !l.startsWith('#'));
+  } catch {
+    return [{ name: 'wired repos', ok: false, needed: false, detail: `no registered repos (${registry})`, fix: 'in each repo: `commandr init --wire`' }];
+  }
+  return repos.map((repo) => {
+    let settings = '';
+    try { settings = fs.readFileSync(path.join(repo, '.claude', 'settings.json'), 'utf8'); } catch { /* not wired */ }
+    const ok = settings.includes('/adapters/claude/hooks/spool');
+    return { name: `wired: ${repo}`, ok, needed: false, detail: ok ? 'Claude Code hooks installed' : 'Claude Code hooks missing or from an older install', fix: ok ? undefined : `commandr wire ${repo}` };
+  });
+}
+
+export async function doctor(env: Env = process.env): Promise<Check[]> {
+  return [...agentChecks(env), gitCheck(env), await relayCheck(env), pushCheck(env), ...wiredChecks(env)];
+}
+
+export function formatChecks(checks: Check[]): string {
+  return checks.map((c) => {
+    const mark = c.ok ? 'ok  ' : c.needed ? 'FAIL' : 'warn';
+    return `${mark} ${c.name}: ${c.detail}${!c.ok && c.fix ? `\n     fix: ${c.fix}` : ''}`;
+  }).join('\n');
+}
+
+if (require.main === module || process.argv[1]?.endsWith('doctor.cjs')) {
+  runTool('doctor', USAGE, async () => {
+    const checks = await doctor();
+    process.stdout.write(formatChecks(checks) + '\n');
+    return checks.some((c) => c.needed && !c.ok) ? 1 : 0;
+  });
+}

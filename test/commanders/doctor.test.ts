@@ -1,0 +1,38 @@
+// `commandr doctor` (DOCTOR-1, READY-1) as a person runs it: the real bin, a temp HOME and
+// COMMANDR_HOME, the real Claude Code binary of this install, a relay URL nothing listens on.
+import { spawnSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+
+const ROOT = path.resolve(__dirname, '../..');
+const tmp = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'commandr-doctor-')));
+afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
+
+function doctor(extra: Record<string, string>) {
+  const env = { PATH: process.env.PATH, HOME: path.join(tmp, 'home'), COMMANDR_HOME: path.join(tmp, 'data'), COMMANDR_URL: 'http://127.0.0.1:9', COMMANDR_CLAUDE_BIN: path.join(ROOT, 'node_modules', '.bin', 'claude'), ...extra };
+  fs.mkdirSync(env.HOME, { recursive: true });
+  return spawnSync(path.join(ROOT, 'bin', 'commandr'), ['doctor'], { encoding: 'utf8', env: env as unknown as NodeJS.ProcessEnv, timeout: 60_000 });
+}
+
+describe('commandr doctor', () => {
+  it('DOCTOR-1 READY-1: says Claude Code is not logged in, with the fix, and exits 1; every check has a line', () => {
+    const r = doctor({});
+    expect(r.status, r.stderr).toBe(1);
+    expect(r.stdout).toContain('FAIL Claude Code logged in: Claude Code is not logged in on this machine: run `claude` and `/login`');
+    expect(r.stdout).toMatch(/fix: run `claude`, then `\/login`/);
+    for (const name of ['Claude Code installed', 'OpenCode installed', 'git', 'relay over HTTPS', 'push keys', 'wired repos']) expect(r.stdout).toContain(`${name}:`);
+    expect(r.stdout).toContain('fix: start the relay: `commandr serve`');
+  });
+
+  it('DOCTOR-1 READY-1: an API key counts as logged in; a registered repo without hooks gets `commandr wire <repo>` as its fix', () => {
+    const repo = path.join(tmp, 'repo');
+    fs.mkdirSync(repo, { recursive: true });
+    fs.writeFileSync(path.join(tmp, 'repos'), `${repo}\n`);
+    const r = doctor({ ANTHROPIC_API_KEY: 'sk-test', AGENTS_INDEX_REPOS: path.join(tmp, 'repos') });
+    expect(r.stdout).toContain('ok   Claude Code logged in');
+    expect(r.stdout).toContain(`fix: commandr wire ${repo}`);
+    expect(r.status, r.stdout).toBe(0);
+  });
+});

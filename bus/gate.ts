@@ -112,13 +112,16 @@ export async function runGate(cwd: string = process.cwd(), env: Env = process.en
   return { allow: false, messages };
 }
 
+/** CLIUX-5: every block says what the person does next. */
+const NEXT_STEP = 'approve it in Commandr on your phone, then run `git commit` again';
+
 function blockMessage(file: string, token: TokenState, staged: string): string {
   switch (token.kind) {
     case 'missing':
-      return `commit blocked: approval token ${file} is missing; approval requested for staged change ${staged}`;
+      return `commit blocked: approval token ${file} is missing; approval requested for staged change ${staged} — ${NEXT_STEP}`;
     case 'digest':
-      return `commit blocked: the staged change differs from what was approved (approved ${token.digest}, staged ${staged}); approval requested again`;
+      return `commit blocked: the staged change differs from what was approved (approved ${token.digest}, staged ${staged}); approval requested again — ${NEXT_STEP}`;
     default:
-      return `commit blocked: approval token ${file} is invalid (${token.kind === 'invalid' ? token.reason : ''}); approval requested for ${staged}`;
+      return `commit blocked: approval token ${file} is invalid (${token.kind === 'invalid' ? token.reason : ''}); approval requested for ${staged} — ${NEXT_STEP}`;
   }
 }

@@ -3,6 +3,7 @@
 // updated live; filter by repo, search by id; queued actions shown on top.
 import { useMemo, useState } from 'react';
 import type { TaskSummary } from '../protocol/wire/views';
+import { DoneMore } from './components/DoneMore';
 import { EmptyState } from './components/EmptyState';
 import { NoteSheet } from './components/NoteSheet';
 import { QueuedActions } from './components/QueuedActions';
@@ -60,6 +61,7 @@ export default function InboxPage() {
       {groups.filter((g) => g.tasks.length > 0).map((group) => (
         <InboxGroup key={group.key} group={group} repos={repos} showRepo={repoList.length > 1} onNote={setNoteFor} />
       ))}
+      <DoneMore doneTasks={groups.find((g) => g.key === 'done')?.tasks ?? []} repo={repo || null} />
       {noteFor ? <NoteSheet task={noteFor} onClose={() => setNoteFor(null)} /> : null}
     </section>
   );

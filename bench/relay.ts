@@ -7,7 +7,7 @@ import * as path from 'node:path';
 import { appendEvent, serializeEvent } from '../bus/event-log';
 import { initRepo } from '../bus/init';
 import { RepoHub } from '../relay/watch/hub';
-import { snapshotFrame } from '../relay/watch/frames';
+import { snapshotFrames } from '../relay/watch/frames';
 import { repoIdOf } from '../relay/watch/repo-id';
 import { silentLogger } from '../relay/options';
 import { type DeviceClient, type TestDevice, openSocket, pairDevice } from '../test/helpers/device';
@@ -53,10 +53,24 @@ class Listener {
   private waits = new Map<string, (t: number) => void>();
   cursor: { offset: number; epoch: string } | undefined;
   count = 0;
+  /** When the first snapshot frame (the Inbox's first page) and its last page arrived, and the bytes received. */
+  firstPageAt = 0;
+  lastPageAt = 0;
+  pagesLeft = -1;
+  snapshotBytes = 0;
+  largestFrame = 0;
   constructor(readonly socket: DeviceClient) {
     socket.ws.on('message', (data) => {
       const t = performance.now();
       const frame = JSON.parse(data.toString()) as { type: string; events?: Array<{ cursor: { offset: number; epoch: string }; event: { note?: string } }>; cursor?: { offset: number; epoch: string } };
+      const size = (data as Buffer).length;
+      if (frame.type === 'repo.snapshot' || frame.type === 'repo.tasks') {
+        this.snapshotBytes += size;
+        this.largestFrame = Math.max(this.largestFrame, size);
+        if (frame.type === 'repo.snapshot') { this.firstPageAt = t; this.pagesLeft = (frame as { pages?: number }).pages ?? 0; }
+        else this.pagesLeft--;
+        if (this.pagesLeft === 0) this.lastPageAt = t;
+      }
       if (frame.type === 'repo.snapshot') this.cursor = frame.cursor;
       if (frame.type !== 'bus.events') return;
       for (const e of frame.events!) {
@@ -114,19 +128,22 @@ async function bigRepo(install: string): Promise<void> {
   const cold = performance.now() - t0;
   const cpu = process.cpuUsage(cpu0);
   t0 = performance.now();
-  const frame = snapshotFrame(hub.model(repoIdOf(repo))!);
-  const bytes = JSON.stringify(frame).length;
+  const frames = snapshotFrames(hub.model(repoIdOf(repo))!);
+  const bytes = frames.reduce((n, f) => n + JSON.stringify(f).length, 0);
   const warm = performance.now() - t0;
   hub.close();
   rows.push(['cold load of 10,000 tasks + 100,000 events (relay start)', ms(cold), '≤ 500 ms']);
   rows.push(['  the same, CPU time of the relay process', ms((cpu.user + cpu.system) / 1000), '(load-independent)']);
-  rows.push([`snapshot frame built + serialised (${(bytes / 1e6).toFixed(1)} MB)`, ms(warm), '≤ 500 ms']);
+  rows.push([`paged snapshot built + serialised (${frames.length} frames, ${(bytes / 1e6).toFixed(1)} MB; 3,333 done tasks stay on the relay)`, ms(warm), '≤ 500 ms']);
 
   const relay = await startChildRelay(install, path.join(work, 'data-big'), ['--repo', repo, '--no-demo'], env);
   const device = await pairDevice(relay, 'bench');
   t0 = performance.now();
   const first = await connect(relay, device);
-  rows.push(['subscribe → snapshot received over the socket', ms(performance.now() - t0), '≤ 500 ms']);
+  await first.socket.request({ type: 'client.visibility', visible: true }); // every page arrived before this answer
+  rows.push(['subscribe → first snapshot page received (Inbox usable), 10,000 tasks', ms(first.firstPageAt - t0), '≤ 1000 ms']);
+  rows.push(['subscribe → every active task received', ms(first.lastPageAt - t0), '≤ 1000 ms']);
+  rows.push(['  largest snapshot frame / all snapshot frames', `${(first.largestFrame / 1024).toFixed(0)} KiB`, `≤ 300 KiB / ${(first.snapshotBytes / 1e6).toFixed(1)} MB`]);
   const cursor = first.cursor!;
   await first.socket.close();
   for (let n = 0; n < 10_000; n++) appendEvent(bus, { event: 'task_progress', task: 'T-00002', note: `missed ${n}` });

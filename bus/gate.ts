@@ -148,9 +148,12 @@ export async function runGate(cwd: string = process.cwd(), env: Env = process.en
   const problem = await tokenProblem(token, config, { task, digest: staged.digest, worktree: place.worktree, bus: place.bus });
   if (problem === undefined) return { allow: true, messages };
   appendEvent(place.bus, { event: 'approval_requested', task, digest: staged.digest, worktree: place.worktree, files: staged.files });
-  messages.push(`commit blocked: ${problem}; approval requested for staged change ${staged.digest}`);
+  messages.push(`commit blocked: ${problem}; approval requested for staged change ${staged.digest} — ${NEXT_STEP}`);
   return { allow: false, messages };
 }
+
+/** CLIUX-5: every block says what the person does next. */
+const NEXT_STEP = 'approve it in Commandr on your phone, then run `git commit` again';
 
 interface Staged { task: string; digest: string; worktree: string; bus: string }
 

@@ -3,7 +3,7 @@
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { version } from '../package.json';
-import { initRepo } from '../bus/init';
+import { initRepo, nextSteps } from '../bus/init';
 import { writeSandboxSettings } from '../policy/sandbox';
 import { report, UsageError } from './_shared/tool';
 import { wireCommand, WIRE_USAGE } from '../adapters/lib/wire-command';
@@ -37,6 +37,7 @@ export const SUBCOMMANDS: Record<string, Subcommand> = {
   claims: { summary: 'claims [list] <remote> [--json] | release <id>  claims on a shared remote: owner, age, lease', run: bundle('claims') },
   council: { summary: 'council <packet>       advisory three-evaluator review', run: bundle('council') },
   index: { summary: 'index refresh [repo…]  fold the registered buses into ~/.agents/index.json', run: bundle('index') },
+  task: { summary: 'task new <id> --scope GLOB --title TEXT [--criterion TEXT…]  write a complete packet into the inbox', run: bundle('task') },
   'annotate-write': { summary: 'annotate-write --bus … --task … --turn …  leave a note for the next turn', run: bundle('annotate-write') },
   // Relay slots (dist/relay.cjs exports main(subcommand, args)):
   serve: { summary: 'serve                  run the relay', run: relay },
@@ -71,9 +72,10 @@ function init(argv: string[]): number {
   // Claude Code's sandbox (GUARD-10): offered, written only when asked.
   if (sandbox) process.stderr.write(`init: ${writeSandboxSettings(report.root) ? 'wrote' : 'kept'} Claude Code sandbox settings in .claude/settings.local.json\n`);
   else process.stderr.write('init: Claude Code can run its shell sandboxed and away from ~/.commandr: run `commandr init --sandbox` to turn it on for this repo\n');
-  if (wire) return wireCommand([report.root]);
-  process.stderr.write(`init: to report this repo's agent sessions to commandr, run \`commandr wire ${report.root}\` (or init --wire)\n`);
-  return 0;
+  const code = wire ? wireCommand([report.root]) : 0;
+  if (!wire) process.stderr.write(`init: to report this repo's agent sessions to commandr, run \`commandr wire ${report.root}\` (or init --wire)\n`);
+  process.stderr.write(`${nextSteps(report, wire).join('\n')}\n`);
+  return code;
 }
 
 const argv = process.argv.slice(2);

@@ -10,6 +10,7 @@ import { createPairingCode, pairingUrl } from '../relay/devices/pairing';
 import { DeviceStore } from '../relay/devices/store';
 import { createRelay, relayInfoFile } from '../relay/server';
 import { DEFAULT_HOST, DEFAULT_PORT, defaultDataDir, type Logger, normalizeOrigin } from '../relay/options';
+import { detectTailscale, isLoopbackOrigin, reachAdvice, readRelayConfig, saveRelayConfig } from '../relay/reach';
 
 class CliError extends Error {
   constructor(message: string, readonly exitCode = 2) {
@@ -21,7 +22,7 @@ const USAGE = `usage:
   commandr serve [--port N] [--host H] [--data DIR] [--repo PATH…] [--tls-cert F --tls-key F]
                  [--public-origin URL] [--allow-root DIR…] [--app-dir DIR] [--demo|--no-demo]
   commandr pair [--data DIR] [--public-origin URL]
-  commandr devices list [--data DIR] [--json]
+  commandr devices [list] [--data DIR] [--json]
   commandr devices revoke <device-id> [--data DIR]
   commandr devices owner <device-id> [--data DIR]`;
 
@@ -75,11 +76,22 @@ async function serve(args: string[]): Promise<number> {
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new CliError(`--port must be 0–65535, got ${JSON.stringify(values.port)}`);
   if (Boolean(values['tls-cert']) !== Boolean(values['tls-key'])) throw new CliError('--tls-cert and --tls-key go together');
   const tls = values['tls-cert'] && values['tls-key'] ? { cert: readFile(values['tls-cert'], '--tls-cert'), key: readFile(values['tls-key'], '--tls-key') } : undefined;
+  const dataDir = path.resolve(values.data ?? defaultDataDir());
+  // REACH-3: a public origin given once is remembered for later runs and for `commandr pair`.
+  const publicOrigin = values['public-origin'] !== undefined ? normalizeOrigin(values['public-origin']) : readRelayConfig(dataDir).publicOrigin ?? undefined;
+  const host = values.host ?? DEFAULT_HOST;
   const relay = await createRelay({
-    port, host: values.host ?? DEFAULT_HOST, dataDir: values.data ?? defaultDataDir(), repos: values.repo ?? [], tls,
-    publicOrigin: values['public-origin'], allowRoots: values['allow-root'] ?? [], appDir: values['app-dir'],
+    port, host, dataDir, repos: values.repo ?? [], tls,
+    publicOrigin, allowRoots: values['allow-root'] ?? [], appDir: values['app-dir'],
     demo: values['no-demo'] ? false : values.demo, logger,
+  }).catch((error: unknown) => {
+    // CLIUX-2: a busy port is one sentence, not a stack.
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'EADDRINUSE') throw new CliError(`port ${port} on ${host} is already in use (another relay? \`commandr pair\` finds a running one); choose another with --port`, 1);
+    if (code === 'EACCES' || code === 'EADDRNOTAVAIL') throw new CliError(`cannot listen on ${host}:${port} (${code}); choose another --host or --port`, 1);
+    throw error;
   });
+  if (values['public-origin'] !== undefined) saveRelayConfig(dataDir, { publicOrigin: relay.origin });
   process.stdout.write(`listening: ${relay.url}\n`);
   const watched = (relay.services.hub as { repos?: () => Array<{ demo: boolean; path: string }> } | undefined)?.repos?.() ?? [];
   const demo = watched.find((r) => r.demo);
@@ -89,8 +101,8 @@ async function serve(args: string[]): Promise<number> {
   } else {
     process.stdout.write(`watching ${watched.length} repositor${watched.length === 1 ? 'y' : 'ies'}\n`);
   }
-  const origin = values['public-origin'] ? relay.origin : phoneOrigin(relay.options.host, relay.url);
-  await printPairing(relay.dataDir, origin);
+  const origin = relay.options.publicOrigin ?? phoneOrigin(relay.options.host, relay.url);
+  await printPairing(relay.dataDir, origin, relay.port);
   logger.info(`data dir ${relay.dataDir}; app ${relay.options.appDir}`);
   return new Promise<number>((resolve) => {
     const stop = (signal: string) => {
@@ -109,9 +121,11 @@ async function pair(args: string[]): Promise<number> {
   const { values } = parse(() => parseArgs({ args, strict: true, options: { data: { type: 'string' }, 'public-origin': { type: 'string' } } }));
   const dataDir = path.resolve(values.data ?? defaultDataDir());
   const running = runningRelay(dataDir);
-  const origin = values['public-origin'] ? normalizeOrigin(values['public-origin']) : running?.origin;
-  if (!origin) process.stderr.write(`commandr pair: no relay is running for ${dataDir}; start one with \`commandr serve\`\n`);
-  await printPairing(dataDir, origin ?? `http://${DEFAULT_HOST}:${DEFAULT_PORT}`);
+  // REACH-4: the flag, else the configured public origin, else the running relay's origin.
+  const origin = values['public-origin'] ? normalizeOrigin(values['public-origin']) : readRelayConfig(dataDir).publicOrigin ?? running?.origin;
+  if (!running) process.stderr.write(`commandr pair: no relay is running for ${dataDir}; start one with \`commandr serve\`\n`);
+  const fallback = `http://${DEFAULT_HOST}:${DEFAULT_PORT}`;
+  await printPairing(dataDir, origin ?? fallback, Number(new URL(running?.url ?? origin ?? fallback).port || DEFAULT_PORT));
   return 0;
 }
 
@@ -120,7 +134,7 @@ function devices(args: string[]): number {
     parseArgs({ args, strict: true, allowPositionals: true, options: { data: { type: 'string' }, json: { type: 'boolean' } } }),
   );
   const store = new DeviceStore(path.resolve(values.data ?? defaultDataDir()));
-  const [action, id, ...extra] = positionals;
+  const [action = 'list', id, ...extra] = positionals; // CLIUX-3: listing is the default
   if (action === 'list' && id === undefined) {
     const list = store.list();
     if (values.json) process.stdout.write(`${JSON.stringify(list.map((d) => store.view(d, null)), null, 2)}\n`);
@@ -143,23 +157,33 @@ function devices(args: string[]): number {
   throw new CliError('devices takes `list`, `revoke <device-id>` or `owner <device-id>`');
 }
 
-async function printPairing(dataDir: string, origin: string): Promise<void> {
+/**
+ * REACH-1: a loopback origin never gets a link or QR "for your phone": the link is for a
+ * browser on this computer, followed by how a phone can reach the relay. `port`: the relay's local port.
+ */
+async function printPairing(dataDir: string, origin: string, port: number): Promise<void> {
   const { code, expiresAt } = createPairingCode(dataDir);
   const url = pairingUrl(origin, code);
+  const until = new Date(expiresAt).toLocaleTimeString();
+  if (isLoopbackOrigin(origin)) {
+    process.stdout.write(`\nPair a browser on THIS computer (single use, valid until ${until}):\n\n  ${url}\n\n`);
+    process.stdout.write(`${reachAdvice(port, detectTailscale()).join('\n')}\n`);
+    return;
+  }
   const qr = await QRCode.toString(url, { type: 'terminal', small: true });
-  process.stdout.write(`\nPair a phone: open this link on it (single use, valid until ${new Date(expiresAt).toLocaleTimeString()}):\n\n  ${url}\n\n${qr}\n`);
+  process.stdout.write(`\nPair a phone: open this link on it (single use, valid until ${until}):\n\n  ${url}\n\n${qr}\n`);
   if (origin.startsWith('http:') && !/^http:\/\/(127\.0\.0\.1|localhost|\[::1\])(:|$)/.test(origin)) {
     process.stdout.write('Note: phones only allow the app\'s key storage over https; use --tls-cert/--tls-key or --public-origin behind a TLS tunnel.\n');
   }
 }
 
 /** The running relay's origin, from the file it keeps in the data dir while it runs. */
-function runningRelay(dataDir: string): { origin: string } | undefined {
+function runningRelay(dataDir: string): { origin: string; url: string } | undefined {
   try {
-    const info = JSON.parse(fs.readFileSync(relayInfoFile(dataDir), 'utf8')) as { origin?: string; pid?: number };
+    const info = JSON.parse(fs.readFileSync(relayInfoFile(dataDir), 'utf8')) as { origin?: string; url?: string; pid?: number };
     if (typeof info.origin !== 'string' || typeof info.pid !== 'number') return undefined;
     process.kill(info.pid, 0);
-    return { origin: info.origin };
+    return { origin: info.origin, url: typeof info.url === 'string' ? info.url : info.origin };
   } catch {
     return undefined;
   }

@@ -117,13 +117,22 @@ export async function createRelay(opts: RelayOptions = {}): Promise<Relay> {
   devices.watch();
   connections.startHeartbeat(options.heartbeatMs);
 
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port, options.host, () => {
-      server.off('error', reject);
-      resolve();
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(options.port, options.host, () => {
+        server.off('error', reject);
+        resolve();
+      });
     });
-  });
+  } catch (error) {
+    // Could not listen (busy port, no such address): stop what was started so the process can exit.
+    devices.close();
+    connections.closeAll(1001, 'relay not started');
+    await closeServices(services);
+    wss.close();
+    throw error;
+  }
   const port = (server.address() as net.AddressInfo).port;
   const url = `${options.tls ? 'https' : 'http'}://${urlHost(options.host)}:${port}`;
   policy.boundOrigin = new URL(url).origin;

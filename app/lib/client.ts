@@ -45,7 +45,7 @@ export function startClient(): Client {
     cursors: () => store.getState().cursors,
     onFrame: (frame) => store.dispatch(frame),
     onState: (state, error) => {
-      store.dispatch({ type: 'local.connection', state, error });
+      store.dispatch({ type: 'local.connection', state, error, at: new Date().toISOString() });
       if (state === 'live') {
         void outbox.flush();
         reportVisibility(connection);

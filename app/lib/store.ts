@@ -5,7 +5,8 @@
 // API:
 //   AppState, initialState(), reduce(state, input) → state (pure; same input twice = no change)
 //   StoreInput = ServerFrame | LocalInput ('local.hydrate' | 'local.connection' | 'local.devices' |
-//                'local.outbox' | 'local.device' | 'local.error')
+//                'local.outbox' | 'local.device' | 'local.error' | 'local.doneMore')
+//   A snapshot replaces a repo's tasks; its `repo.tasks` pages (and answers to `repo.done`) add to them.
 //   persistable(state) → PersistedState (what is saved so the last data shows offline)
 //   createStore(initial?) → { getState, dispatch, subscribe }
 //   appStore — the page's store; useRelay(selector) — React hook (selector result cached per state)
@@ -33,6 +34,10 @@ export interface AppState {
   device: DeviceView | null;
   repos: Record<string, RepoInfo>;
   tasks: Record<string, Record<string, TaskSummary>>;
+  /** Per repo: done tasks on the relay, and whether older ones than those held can be read with `repo.done`. */
+  done: Record<string, { total: number; more: boolean }>;
+  /** When the data was last known current: the newest snapshot's relay time, or the moment the connection stopped being live. */
+  syncedAt: string | null;
   cursors: Record<string, Cursor>;
   /** Last bus events per repo, in log order (for live timelines). */
   recentEvents: Record<string, BusEntry[]>;
@@ -56,6 +61,8 @@ export interface PersistedState {
   device: DeviceView | null;
   repos: AppState['repos'];
   tasks: AppState['tasks'];
+  done?: AppState['done'];
+  syncedAt?: string | null;
   cursors: AppState['cursors'];
   commanders: AppState['commanders'];
   permissions: AppState['permissions'];
@@ -64,7 +71,8 @@ export interface PersistedState {
 
 export type LocalInput =
   | { type: 'local.hydrate'; snapshot: PersistedState }
-  | { type: 'local.connection'; state: ConnectionState; error?: ClientError | null }
+  | { type: 'local.connection'; state: ConnectionState; error?: ClientError | null; at?: string }
+  | { type: 'local.doneMore'; repo: string; more: boolean }
   | { type: 'local.devices'; devices: DeviceView[] }
   | { type: 'local.outbox'; items: OutboxItem[] }
   | { type: 'local.device'; device: DeviceView | null }
@@ -73,7 +81,7 @@ export type StoreInput = ServerFrame | LocalInput;
 
 export function initialState(): AppState {
   return {
-    connection: { state: 'offline', error: null }, device: null, repos: {}, tasks: {}, cursors: {}, recentEvents: {},
+    connection: { state: 'offline', error: null }, device: null, repos: {}, tasks: {}, done: {}, syncedAt: null, cursors: {}, recentEvents: {},
     commanders: {}, allowedRoots: [], commanderOutput: {}, live: {}, permissions: {}, jobs: {}, devices: [], outbox: [],
     lastError: null, lagged: 0, hydrated: false,
   };
@@ -83,7 +91,12 @@ type Handlers = { [K in StoreInput['type']]?: (s: AppState, input: Extract<Store
 
 const handlers: Handlers = {
   'local.hydrate': (s, { snapshot }) => (s.hydrated ? s : { ...s, ...snapshot, hydrated: true }),
-  'local.connection': (s, { state, error }) => ({ ...s, connection: { state, error: error ?? null } }),
+  'local.connection': (s, { state, error, at }) => ({
+    ...s, connection: { state, error: error ?? null },
+    // Leaving "Live": everything up to now was current.
+    syncedAt: s.connection.state === 'live' && state !== 'live' && at ? at : s.syncedAt,
+  }),
+  'local.doneMore': (s, { repo, more }) => (s.done[repo] ? { ...s, done: { ...s.done, [repo]: { ...s.done[repo], more } } } : s),
   'local.devices': (s, { devices }) => ({ ...s, devices }),
   'local.outbox': (s, { items }) => ({ ...s, outbox: items }),
   'local.device': (s, { device }) => ({ ...s, device }),
@@ -93,12 +106,17 @@ const handlers: Handlers = {
     ...s, hydrated: true,
     repos: { ...s.repos, [f.repo.id]: f.repo },
     tasks: { ...s.tasks, [f.repo.id]: Object.fromEntries(f.tasks.map((t) => [t.id, t])) },
+    done: f.done ? { ...s.done, [f.repo.id]: { total: f.done.total, more: f.done.sent < f.done.total } } : s.done,
+    syncedAt: f.at ?? s.syncedAt,
     cursors: { ...s.cursors, [f.repo.id]: f.cursor },
     recentEvents: f.resync ? omit(s.recentEvents, f.repo.id) : s.recentEvents,
   }),
+  'repo.tasks': (s, f) => (s.repos[f.repo] && f.tasks.length > 0
+    ? { ...s, tasks: { ...s.tasks, [f.repo]: { ...s.tasks[f.repo], ...Object.fromEntries(f.tasks.map((t) => [t.id, t])) } } }
+    : s),
   'bus.events': reduceBusEvents,
   'repo.removed': (s, { repo }) => ({
-    ...s, repos: omit(s.repos, repo), tasks: omit(s.tasks, repo), cursors: omit(s.cursors, repo), recentEvents: omit(s.recentEvents, repo),
+    ...s, repos: omit(s.repos, repo), tasks: omit(s.tasks, repo), done: omit(s.done, repo), cursors: omit(s.cursors, repo), recentEvents: omit(s.recentEvents, repo),
   }),
   'commander.list': (s, { commanders, allowedRoots }) => ({ ...s, commanders: Object.fromEntries(commanders.map((c) => [c.id, c])), allowedRoots: allowedRoots ?? s.allowedRoots }),
   'commander.state': (s, { commander }) => ({ ...s, commanders: { ...s.commanders, [commander.id]: commander } }),
@@ -172,7 +190,7 @@ function omit<T>(record: Record<string, T>, key: string): Record<string, T> {
 }
 
 export function persistable(s: AppState): PersistedState {
-  return { v: 1, device: s.device, repos: s.repos, tasks: s.tasks, cursors: s.cursors, commanders: s.commanders, permissions: s.permissions, devices: s.devices };
+  return { v: 1, device: s.device, repos: s.repos, tasks: s.tasks, done: s.done, syncedAt: s.syncedAt, cursors: s.cursors, commanders: s.commanders, permissions: s.permissions, devices: s.devices };
 }
 
 export interface Store {

@@ -2,7 +2,7 @@
 // opened by the member. Both sides prove their Ed25519 machine key; the member
 // pins the home's key fingerprint printed with the join code.
 import * as z from 'zod/mini';
-import { BusEvents, RepoSnapshot } from './frames';
+import { BusEvents, RepoSnapshot, RepoTasks } from './frames';
 
 export const FLEET_PATH = '/fleet';
 /** A join code is valid this long. */
@@ -36,7 +36,7 @@ export const FleetJoin = z.object({ type: z.literal('fleet.join'), secret: b64u(
 /** Every later connection: a machine the home knows proves its key. */
 export const FleetAuth = z.object({ type: z.literal('fleet.auth'), machine: MachineId, nonce: Nonce, sig: Sig });
 /** A member's bus frame, forwarded to the home's devices with the repo labelled by machine. */
-export const FleetBus = z.object({ type: z.literal('fleet.bus'), frame: z.discriminatedUnion('type', [BusEvents, RepoSnapshot]) });
+export const FleetBus = z.object({ type: z.literal('fleet.bus'), frame: z.discriminatedUnion('type', [BusEvents, RepoSnapshot, RepoTasks]) });
 export const MemberFrame = z.discriminatedUnion('type', [FleetJoin, FleetAuth, FleetBus]);
 export type MemberFrame = z.infer<typeof MemberFrame>;
 

@@ -40,6 +40,22 @@ export const CommanderOutputRequest = z.object({ type: z.literal('commander.outp
 /** The app reports whether it is open and visible (then it gets live updates, not pushes). */
 export const ClientVisibility = z.object({ type: z.literal('client.visibility'), ...read, visible: z.boolean() });
 
+// ── snapshot paging (PAGE-n) and resume (RESUME-n) ──
+/** Most tasks in one `repo.snapshot` / `repo.tasks` frame (PAGE-1). */
+export const SNAPSHOT_PAGE_TASKS = 500;
+/** Most task-summary JSON in one snapshot page, about (a single larger summary still travels alone). */
+export const SNAPSHOT_PAGE_BYTES = 256 * 1024;
+/** Done tasks a snapshot carries itself (newest first); older ones come with `repo.done`. */
+export const SNAPSHOT_DONE_TASKS = 50;
+/** Where a page of done tasks continues: the last task of the previous page (newest-first order). */
+export const DonePageKey = z.object({ ts: z.nullable(z.string().check(z.maxLength(64))), id: TaskId });
+export type DonePageKey = z.infer<typeof DonePageKey>;
+/** Asks for the next page of a repo's done tasks, older than `before` (from the newest when absent). */
+export const RepoDoneRequest = z.object({
+  type: z.literal('repo.done'), ...read, repo: RepoId, before: z.optional(DonePageKey),
+  limit: z.optional(z.int().check(z.minimum(1), z.maximum(SNAPSHOT_PAGE_TASKS))),
+});
+
 /** Mutations: signed by the device key (`sig` over `actionMessage(frame)`),
  *  `ts` = the client's clock in ms, applied at most once per (device, id). */
 const act = { id: ActionId, ts: z.int(), sig: text(200) };
@@ -69,6 +85,7 @@ export const PushPrefsUpdate = z.object({ type: z.literal('push.prefs'), ...act,
 
 export const ReadFrame = z.discriminatedUnion('type', [
   Subscribe, TaskDiffRequest, TaskDetailRequest, TaskTimelineRequest, TaskNoteRequest, DeviceListRequest, CommanderOutputRequest, ClientVisibility,
+  RepoDoneRequest,
 ]);
 export type ReadFrame = z.infer<typeof ReadFrame>;
 
@@ -93,10 +110,18 @@ export const AuthChallenge = z.object({ type: z.literal('auth.challenge'), nonce
 export const AuthOk = z.object({ type: z.literal('auth.ok'), device: DeviceView });
 
 /** Full state of one repo; `cursor` is where its `bus.events` continue from.
- *  `resync: true` when sent because the log was truncated or replaced. */
+ *  `resync: true` when sent because the log was truncated or replaced.
+ *  Paged (PAGE-n): `tasks` is the first page; `pages` more `repo.tasks` frames follow at once;
+ *  `done` counts the repo's done tasks and how many of them the snapshot carries (newest first).
+ *  `at`: the relay's clock when it was built (RESUME-3). */
 export const RepoSnapshot = z.object({
   type: z.literal('repo.snapshot'), repo: RepoInfo, tasks: z.array(TaskSummary), cursor: Cursor, resync: z.optional(z.boolean()),
+  pages: z.optional(z.int().check(z.minimum(0))),
+  done: z.optional(z.object({ total: z.int().check(z.minimum(0)), sent: z.int().check(z.minimum(0)) })),
+  at: z.optional(z.string()),
 });
+/** More tasks of one repo: the rest of a snapshot's pages, or (with `id`) a page answering `repo.done`. */
+export const RepoTasks = z.object({ type: z.literal('repo.tasks'), id: z.optional(ActionId), repo: RepoId, tasks: z.array(TaskSummary) });
 /** Durable bus events in log order; each carries the cursor just after its line. */
 export const BusEvents = z.object({
   type: z.literal('bus.events'), repo: RepoId,
@@ -145,7 +170,7 @@ export const Ack = z.object({ type: z.literal('ack'), id: ActionId, result: z.op
 export const ErrorFrame = z.object({ type: z.literal('error'), id: z.optional(z.string()), error: WireError });
 
 export const ServerFrame = z.discriminatedUnion('type', [
-  AuthChallenge, AuthOk, RepoSnapshot, BusEvents, RepoRemoved, DiffBegin, DiffChunk, DiffEnd,
+  AuthChallenge, AuthOk, RepoSnapshot, RepoTasks, BusEvents, RepoRemoved, DiffBegin, DiffChunk, DiffEnd,
   CommanderState, CommanderList, CommanderOutput, CommanderRemoved, LiveEventFrame, RelayLagged,
   PermissionRequestFrame, PermissionList, JobState, JobOutput, Ack, ErrorFrame,
 ]);

@@ -6,7 +6,7 @@ import { CommandrError } from '../../protocol/wire/errors';
 import type { ActionFrame, ActionType, ReadFrame, ServerFrame } from '../../protocol/wire/frames';
 import type { ClientInfo, RelayServices, SendOptions } from '../context';
 import { deviceList, deviceRename, deviceRevoke } from './device';
-import { subscribe } from '../watch/subscribe';
+import { repoDone, subscribe } from '../watch/subscribe';
 import { taskDiffRead } from './task-diff';
 import { taskDetailRead, taskTimelineRead } from './task-detail';
 import { taskNoteRead } from './task-note';
@@ -47,6 +47,7 @@ export const reads: { [K in ReadType]: Handler<Extract<ReadFrame, { type: K }>> 
   'task.note': taskNoteRead,
   'device.list': deviceList,
   'commander.output': commanderOutputRead,
+  'repo.done': repoDone,
   'client.visibility': async (ctx, frame) => {
     ctx.client.visible = frame.visible;
     return { visible: frame.visible };

@@ -21,3 +21,20 @@ export function writeDemoCommander(dataDir: string, repo: string): void {
   fs.writeFileSync(path.join(dir, SPAWNED_FILE), `${session}\n`);
   fs.writeFileSync(path.join(dir, RECORD_FILE), `${JSON.stringify(record, null, 2)}\n`, { mode: 0o600 });
 }
+
+/** What DEMO-6 needs of the commanders service. */
+export interface DemoCommanders {
+  list(): Array<{ id: string; demo?: boolean }>;
+  delete(id: string): Promise<void>;
+}
+
+/** DEMO-6: demo commanders leave with the demo workspace (stopped and removed like any delete). */
+export async function dismissDemoCommanders(commanders: DemoCommanders): Promise<string[]> {
+  const gone: string[] = [];
+  for (const c of commanders.list()) {
+    if (!c.demo && c.id !== DEMO_COMMANDER_ID) continue; // the view the service lists may leave `demo` out
+    await commanders.delete(c.id);
+    gone.push(c.id);
+  }
+  return gone;
+}

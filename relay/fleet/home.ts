@@ -110,8 +110,8 @@ export function startFleetHome(services: RelayServices, version: string): FleetH
 }
 
 /** The member's frame as the home's devices see it: repo ids made unique per machine, names labelled. */
-function relabel(frame: Extract<ServerFrame, { type: 'bus.events' | 'repo.snapshot' }>, machine: MachineRecord): ServerFrame {
+function relabel(frame: Extract<ServerFrame, { type: 'bus.events' | 'repo.snapshot' | 'repo.tasks' }>, machine: MachineRecord): ServerFrame {
   const tasks = frame.tasks.map((t) => ({ ...t, repo: labelRepo(machine.id, t.repo) }));
-  if (frame.type === 'bus.events') return { ...frame, repo: labelRepo(machine.id, frame.repo), tasks };
+  if (frame.type === 'bus.events' || frame.type === 'repo.tasks') return { ...frame, repo: labelRepo(machine.id, frame.repo), tasks };
   return { ...frame, tasks, repo: { ...frame.repo, id: labelRepo(machine.id, frame.repo.id), name: `${machine.name}/${frame.repo.name}` } };
 }

@@ -7,7 +7,7 @@ import type { ServerFrame } from '../../protocol/wire/frames';
 import type { MemberFrame } from '../../protocol/wire/fleet';
 import type { RelayServices } from '../context';
 import { RepoHub } from '../watch/hub';
-import { snapshotFrame } from '../watch/frames';
+import { snapshotFrames } from '../watch/frames';
 import { startFleetHome, type FleetHome } from './home';
 import { openLink, readHome } from './member';
 
@@ -29,11 +29,11 @@ export function startFleet(services: RelayServices, version: string): Fleet {
   let retry: NodeJS.Timeout | undefined;
   const hub = services.hub instanceof RepoHub ? services.hub : undefined;
 
-  const forward = (frame: Extract<ServerFrame, { type: 'bus.events' | 'repo.snapshot' }>) => {
+  const forward = (frame: Extract<ServerFrame, { type: 'bus.events' | 'repo.snapshot' | 'repo.tasks' }>) => {
     if (ws && ws.readyState === ws.OPEN) ws.send(JSON.stringify({ type: 'fleet.bus', frame } satisfies MemberFrame));
   };
   hub?.on('events', (_repo, frame) => forward(frame));
-  hub?.on('snapshot', (frame) => forward(frame));
+  hub?.on('snapshot', (frames) => frames.forEach(forward));
 
   async function connect(): Promise<void> {
     if (closed) return;
@@ -55,7 +55,7 @@ export function startFleet(services: RelayServices, version: string): Fleet {
       });
       link.ws.on('error', () => link.ws.terminate());
       // The home starts from what this machine has now; live frames follow.
-      for (const repo of hub?.repos() ?? []) forward(snapshotFrame(hub!.model(repo.id)!));
+      for (const repo of hub?.repos() ?? []) snapshotFrames(hub!.model(repo.id)!).forEach(forward);
     } catch (error) {
       services.log.warn(`fleet: ${error instanceof Error ? error.message : String(error)}`);
       schedule();

@@ -14,7 +14,16 @@ export class BusWatcher {
   private dirty: Dirty | undefined;
 
   /** `onDirty` gets one merged Dirty per burst (coalesced to the next turn of the event loop). */
-  constructor(private readonly bus: string, private readonly onDirty: (dirty: Dirty) => void, private readonly pollMs = 1000) {}
+  /**
+   * `recheck` names packet files to re-stat on every poll whatever the directory stats say:
+   * files caught half-written, whose later writes move no directory stat (RESUME-2).
+   */
+  constructor(
+    private readonly bus: string,
+    private readonly onDirty: (dirty: Dirty) => void,
+    private readonly pollMs = 1000,
+    private readonly recheck: () => Map<PacketDir, Set<string>> = () => new Map(),
+  ) {}
 
   start(): void {
     this.startWatchers();
@@ -98,6 +107,7 @@ export class BusWatcher {
     }
     this.lastStats = stats;
     this.heard.clear();
+    for (const [dir, files] of this.recheck()) for (const file of files) this.mark(dir, file);
     // Directories that appeared since start (council/, annotations/) get their watchers now.
     if (moved && this.watchers.length < 6) {
       this.stopWatchers();

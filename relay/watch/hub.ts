@@ -8,7 +8,7 @@ import type { AnyBusEvent } from '../../protocol/bus/events';
 import type { RepoInfo, TaskSummary } from '../../protocol/wire/views';
 import type { Logger } from '../options';
 import { BusWatcher } from './bus-watcher';
-import { type BusEventsFrame, type RepoSnapshotFrame, eventFrames, snapshotFrame } from './frames';
+import { type BusEventsFrame, type SnapshotFrames, eventFrames, snapshotFrames } from './frames';
 import { taskOf } from './log-index';
 import { placeOf, readRegistry, type RepoPlace } from './registry';
 import { type ModelChange, RepoModel, allDirty, noneDirty } from './repo-model';
@@ -27,7 +27,8 @@ export interface RepoHubOptions {
 
 export interface HubEvents {
   events: [repo: string, frame: BusEventsFrame];
-  snapshot: [frame: RepoSnapshotFrame];
+  /** A whole repo again: the `repo.snapshot` frame and its pages, to send in order. */
+  snapshot: [frames: SnapshotFrames];
   removed: [repo: string];
   added: [repo: string];
   'bus-event': [repo: RepoInfo, event: AnyBusEvent, task: TaskSummary | undefined];
@@ -121,7 +122,10 @@ export class RepoHub extends EventEmitter<HubEvents> {
       if (this.watched.get(id)?.model === model) this.publish(model, change);
       else if (change.kind === 'update') this.warnSkipped(model, change.skipped); // the first load warns too (WATCH-4)
     });
-    const watcher = new BusWatcher(place.bus, (dirty) => void model.refresh(dirty).catch((e) => this.options.log.error(e, place.info.path)), this.options.pollMs);
+    const watcher = new BusWatcher(
+      place.bus, (dirty) => void model.refresh(dirty).catch((e) => this.options.log.error(e, place.info.path)), this.options.pollMs,
+      () => model.packets.invalid,
+    );
     watcher.start();
     await model.refresh(allDirty());
     if (this.closed) {
@@ -139,12 +143,12 @@ export class RepoHub extends EventEmitter<HubEvents> {
   private publish(model: RepoModel, change: ModelChange): void {
     if (change.kind === 'resync') {
       this.options.log.warn(`${model.log.file}: ${change.reason}; clients resynchronised`);
-      this.emit('snapshot', snapshotFrame(model, true));
+      this.emit('snapshot', snapshotFrames(model, true));
       return;
     }
     this.warnSkipped(model, change.skipped);
     // A packet that vanished cannot be said with bus.events: send the whole repo again.
-    if (change.removed) this.emit('snapshot', snapshotFrame(model));
+    if (change.removed) this.emit('snapshot', snapshotFrames(model));
     else for (const frame of eventFrames(model, change.events, change.tasks)) this.emit('events', model.info.id, frame);
     for (const placed of change.events) {
       const task = taskOf(placed.event);

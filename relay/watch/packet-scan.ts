@@ -29,6 +29,8 @@ export class PacketScan {
   readonly dirs = new Map<PacketDir, Map<string, PacketEntry>>(PACKET_DIRS.map((d) => [d, new Map()]));
   /** The same packets by state dir, by task id (the last file name wins for a duplicated id). */
   private readonly ids = new Map<PacketDir, Map<string, PacketEntry>>(PACKET_DIRS.map((d) => [d, new Map()]));
+  /** Files present but not (yet) valid, by state dir: maybe caught half-written, re-stat'ed on every poll (RESUME-2). */
+  readonly invalid = new Map<PacketDir, Set<string>>(PACKET_DIRS.map((d) => [d, new Set()]));
 
   constructor(private readonly bus: string, private readonly warn: (message: string) => void) {}
 
@@ -40,12 +42,21 @@ export class PacketScan {
     const before = this.dirs.get(dir)!;
     const next = new Map<string, PacketEntry>();
     const keys = changed === 'all' ? new Set<string>() : this.keysByDir.get(dir) ?? new Set<string>();
+    const invalid = this.invalid.get(dir)!;
     // Synchronous stats and reads: for small files they cost a fifth of fs.promises' CPU.
     for (const file of listPackets(this.bus, dir)) {
       const known = before.get(file);
-      const entry = known && changed !== 'all' && !changed.has(file) ? known : await this.entry(dir, file, keys);
-      if (entry) next.set(file, entry);
+      const fresh = !(known && changed !== 'all' && !changed.has(file));
+      if (!fresh) {
+        next.set(file, known!);
+        continue;
+      }
+      if (changed === 'all' || changed.has(file)) invalid.delete(file);
+      const entry = await this.entry(dir, file, keys);
+      if (entry === 'invalid') invalid.add(file);
+      else if (entry) next.set(file, entry);
     }
+    for (const file of invalid) if (!fs.existsSync(path.join(this.bus, dir, file))) invalid.delete(file);
     this.keysByDir.set(dir, keys);
     this.pruneCache();
     const touched = new Set<string>();
@@ -75,7 +86,7 @@ export class PacketScan {
     for (const key of [...this.cache.keys()]) if (!live.has(key)) this.cache.delete(key);
   }
 
-  private async entry(dir: PacketDir, file: string, seenKeys: Set<string>): Promise<PacketEntry | undefined> {
+  private async entry(dir: PacketDir, file: string, seenKeys: Set<string>): Promise<PacketEntry | 'invalid' | undefined> {
     const full = path.join(this.bus, dir, file);
     let stat: fs.Stats;
     try {
@@ -91,7 +102,7 @@ export class PacketScan {
       this.cache.set(key, parsed);
       if ('invalid' in parsed) this.warn(`warning: packet ${full} is invalid and not shown: ${parsed.invalid}`);
     }
-    if ('invalid' in parsed) return undefined;
+    if ('invalid' in parsed) return 'invalid';
     const owner = dir === 'inbox' ? null : ownerOf(file);
     return { state: dir, file, owner, ...parsed };
   }

@@ -85,7 +85,7 @@ describe('relay restart', () => {
     for (let i = 0; i < devices.length; i++) {
       const got = await after[i]!.until(() => before[i]!.events.length + after[i]!.events.length >= BURST || undefined, `all events on client ${i}`, 30_000);
       expect(got).toBe(true);
-      expect(after[i]!.snapshots).toEqual([]);
+      expect(after[i]!.snapshots.map((snap) => [snap.resync, snap.afterEvents])).toEqual([[undefined, after[i]!.events.length]]); // RESUME-1: the state after the events
       const notes = [...before[i]!.events, ...after[i]!.events].map((e) => e.event.note);
       expect(notes).toEqual(Array.from({ length: BURST }, (_, k) => `burst ${k + 1}`));
       expect(before[i]!.events.length).toBeLessThan(BURST);

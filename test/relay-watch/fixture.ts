@@ -34,7 +34,9 @@ export interface Received { repo: string; cursor: Cursor; event: Record<string, 
 /** Everything bus-related a socket receives, in order, with a deadline-bound wait. */
 export class BusRecorder {
   readonly events: Received[] = [];
-  readonly snapshots: Array<{ repo: string; tasks: TaskSummary[]; cursor: Cursor; resync?: boolean }> = [];
+  readonly snapshots: Array<{ repo: string; tasks: TaskSummary[]; cursor: Cursor; resync?: boolean; pages?: number; done?: { total: number; sent: number }; at?: string; afterEvents: number }> = [];
+  /** `repo.tasks` frames (snapshot pages and `repo.done` answers), in order. */
+  readonly pages: Array<{ repo: string; id?: string; tasks: TaskSummary[]; bytes: number }> = [];
   readonly tasks = new Map<string, TaskSummary>();
   readonly cursors: Record<string, Cursor> = {};
   private waiters: Array<() => void> = [];
@@ -47,12 +49,12 @@ export class BusRecorder {
   readonly invalid: string[] = [];
 
   private take(frame: Record<string, unknown>): void {
-    if ((frame.type === 'repo.snapshot' || frame.type === 'bus.events') && !ServerFrame.safeParse(frame).success) {
+    if ((frame.type === 'repo.snapshot' || frame.type === 'bus.events' || frame.type === 'repo.tasks') && !ServerFrame.safeParse(frame).success) {
       this.invalid.push(JSON.stringify(frame).slice(0, 300));
     }
     if (frame.type === 'repo.snapshot') {
-      const f = frame as { repo: { id: string }; tasks: TaskSummary[]; cursor: Cursor; resync?: boolean };
-      this.snapshots.push({ repo: f.repo.id, tasks: f.tasks, cursor: f.cursor, resync: f.resync });
+      const f = frame as { repo: { id: string }; tasks: TaskSummary[]; cursor: Cursor; resync?: boolean; pages?: number; done?: { total: number; sent: number }; at?: string };
+      this.snapshots.push({ repo: f.repo.id, tasks: f.tasks, cursor: f.cursor, resync: f.resync, pages: f.pages, done: f.done, at: f.at, afterEvents: this.events.length });
       for (const t of f.tasks) this.tasks.set(`${t.repo}/${t.id}`, t);
       this.cursors[f.repo.id] = f.cursor;
     } else if (frame.type === 'bus.events') {
@@ -61,6 +63,10 @@ export class BusRecorder {
         this.events.push({ repo: f.repo, ...e });
         this.cursors[f.repo] = e.cursor;
       }
+      for (const t of f.tasks) this.tasks.set(`${t.repo}/${t.id}`, t);
+    } else if (frame.type === 'repo.tasks') {
+      const f = frame as { repo: string; id?: string; tasks: TaskSummary[] };
+      this.pages.push({ repo: f.repo, id: f.id, tasks: f.tasks, bytes: JSON.stringify(frame).length });
       for (const t of f.tasks) this.tasks.set(`${t.repo}/${t.id}`, t);
     } else return;
     for (const w of this.waiters.splice(0)) w();

@@ -110,15 +110,16 @@ describe('log follower', () => {
     expect(snap.tasks.find((t) => t.id === 'A-2')!.lastNote).toBe('from the new log');
   });
 
-  it('CURSOR-1: resuming with a cursor after a disconnect delivers exactly the missed events, no snapshot', async () => {
+  it('CURSOR-1: resuming with a cursor after a disconnect delivers exactly the missed events, then the current state (RESUME-1)', async () => {
     const first = await client();
     await first.bus.until(() => first.bus.cursors[repoId], 'cursor');
     const cursor = first.bus.cursors[repoId]!;
     await first.client.close();
     for (let n = 1; n <= 1200; n++) note(n % 2 ? 'A-1' : 'A-2', n);
     const second = await client({ [repoId]: cursor });
-    await second.bus.until(() => second.bus.events.length >= 1200 && second.bus.events, '1200 events');
-    expect(second.bus.snapshots).toEqual([]);
+    await second.bus.until(() => second.bus.events.length >= 1200 && second.bus.snapshots.length > 0, '1200 events and the state');
+    expect(second.bus.snapshots).toHaveLength(1);
+    expect(second.bus.snapshots[0]).toMatchObject({ afterEvents: 1200, cursor: second.bus.events.at(-1)!.cursor, resync: undefined });
     expect(second.bus.events.map((e) => e.event.note)).toEqual(Array.from({ length: 1200 }, (_, i) => `note ${i + 1}`));
     expect(second.bus.cursors[repoId]!.offset).toBe(fs.statSync(logFile()).size);
     expect(second.bus.tasks.get(`${repoId}/A-2`)!.lastNote).toBe('note 1200');

@@ -1,0 +1,49 @@
+'use client';
+// "Show older done tasks": a snapshot carries only the newest done tasks of each repo
+// (PAGE-1); this reads the next page of each repo that has more with `repo.done` (PAGE-2).
+import { useState } from 'react';
+import type { TaskSummary } from '../../protocol/wire/views';
+import { read } from '../lib/actions';
+import { sentence } from '../lib/errors';
+import { appStore, useRelay, type AppState } from '../lib/store';
+import { Button } from './Button';
+
+const selectDone = (s: AppState) => s.done;
+
+/** `doneTasks`: the Done group as shown (newest first); the last one of a repo is where its next page starts. */
+export function DoneMore({ doneTasks, repo }: { doneTasks: TaskSummary[]; repo: string | null }) {
+  const done = useRelay(selectDone);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const repos = Object.entries(done).filter(([id, d]) => d.more && (!repo || id === repo)).map(([id]) => id);
+  if (repos.length === 0) return null;
+  const held = doneTasks.filter((t) => repos.includes(t.repo)).length;
+  const total = repos.reduce((n, id) => n + done[id]!.total, 0);
+
+  const load = async (): Promise<void> => {
+    setBusy(true);
+    setError(null);
+    try {
+      for (const id of repos) {
+        const last = doneTasks.filter((t) => t.repo === id).at(-1);
+        const result = (await read('repo.done', { repo: id, ...(last ? { before: { ts: last.lastEventTs, id: last.id } } : {}) }, {
+          onFrame: (frame) => appStore.dispatch(frame),
+        })) as { more?: boolean };
+        appStore.dispatch({ type: 'local.doneMore', repo: id, more: result?.more === true });
+      }
+    } catch (e) {
+      setError(sentence(e));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <div className="stack" style={{ gap: 4 }}>
+      <Button onClick={() => void load()} disabled={busy} data-testid="inbox-done-more">
+        {busy ? 'Loading…' : `Show older done tasks (${held} of ${total} shown)`}
+      </Button>
+      {error ? <p role="alert" className="muted">{error}</p> : null}
+    </div>
+  );
+}

@@ -1,0 +1,38 @@
+// The demo's simulated agent (DEMO-5): once the person approves the demo change, it
+// commits it through the real gate and completes the task, so the story ends "committed, done".
+import { execFileSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { completePacket } from '../../bus/complete';
+import { runGate } from '../../bus/gate';
+import { appendProgress } from '../../bus/progress';
+import { REVIEW_TASK } from './packets';
+
+export { REVIEW_TASK as DEMO_REVIEW_TASK };
+
+const AGENT = 'demo-host_4242';
+
+function gitEnv(): NodeJS.ProcessEnv {
+  return {
+    ...process.env, GIT_AUTHOR_NAME: 'Commandr demo', GIT_AUTHOR_EMAIL: 'demo@commandr.invalid',
+    GIT_COMMITTER_NAME: 'Commandr demo', GIT_COMMITTER_EMAIL: 'demo@commandr.invalid', AGENTS_TASK_ID: '',
+  };
+}
+
+/**
+ * Commits the approved demo change in its agent worktree and completes the task.
+ * The gate decides exactly as for a real agent (in-process, so it works without a
+ * built bin/); returns false, changing nothing, when it still blocks.
+ */
+export async function commitApprovedDemo(repo: string): Promise<boolean> {
+  const bus = path.join(repo, '.agents');
+  const worktree = path.join(path.dirname(repo), 'worktrees', REVIEW_TASK);
+  const claimed = fs.readdirSync(path.join(bus, 'claimed')).find((f) => f.endsWith(`_${REVIEW_TASK}.md`));
+  if (!claimed || !fs.existsSync(worktree)) return false;
+  const gate = await runGate(worktree, gitEnv());
+  if (!gate.allow) return false;
+  execFileSync('git', ['commit', '-q', '--no-verify', '-m', 'Demo: greet people by name'], { cwd: worktree, env: gitEnv(), stdio: 'ignore' });
+  appendProgress(bus, REVIEW_TASK, 'Committed the approved change', AGENT);
+  await completePacket(path.join(bus, 'claimed', claimed), 'pass');
+  return true;
+}

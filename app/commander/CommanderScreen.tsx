@@ -37,7 +37,7 @@ export function CommanderScreen() {
   };
 
   return (
-    <div data-testid="commander" data-status={commander.status}>
+    <div className="cmdr-screen" data-testid="commander" data-status={commander.status}>
       <header className="task-header">
         <h1 className="task-title">{commander.name}</h1>
         <div className="task-meta">

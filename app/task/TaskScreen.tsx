@@ -46,6 +46,16 @@ function TaskReview({ repo, id }: { repo: string; id: string }) {
   const annotate = useCallback((anchor: string) => setSheet({ kind: 'annotate', anchor }), []);
   const task = summary ?? (detail.status === 'ready' ? detail.value.summary : null);
   const body = useMemo(() => (detail.status === 'ready' ? renderMarkdown(detail.value.body) : ''), [detail]);
+  // Notes written on a line show under that line in the diff (UX-10).
+  const lineNotes = useMemo(() => {
+    const map = new Map<string, { author: string; body: string; consumed: boolean }[]>();
+    if (detail.status !== 'ready') return map;
+    for (const { annotation: a } of detail.value.annotations) {
+      if (!a.anchor.startsWith('line:')) continue;
+      map.set(a.anchor, [...(map.get(a.anchor) ?? []), { author: a.author, body: a.body, consumed: a.consumed }]);
+    }
+    return map;
+  }, [detail]);
   // Folded until the person opens it: it never expands by itself and never pushes the diff away (UX-2).
   const [briefOpen, setBriefOpen] = useState(false);
   const verdict = task?.verdict ?? null;
@@ -82,7 +92,7 @@ function TaskReview({ repo, id }: { repo: string; id: string }) {
               {diff.value.digest ? ` · ${diff.value.digest.slice(7, 19)}` : ' · nothing staged to approve'}
             </p>
             <p className="muted diff-hint" data-testid="diff-hint">Tap a line number to leave the agent a note on that line.</p>
-            <DiffView patch={diff.value.patch} stats={diff.value.files} onAnnotate={annotate} />
+            <DiffView patch={diff.value.patch} stats={diff.value.files} onAnnotate={annotate} notes={lineNotes} />
           </>
         ) : null}
       </section>

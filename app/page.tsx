@@ -5,7 +5,9 @@ import { useMemo, useState } from 'react';
 import type { TaskSummary } from '../protocol/wire/views';
 import { DoneMore } from './components/DoneMore';
 import { EmptyState } from './components/EmptyState';
+import { NewTaskSheet } from './components/NewTaskSheet';
 import { NoteSheet } from './components/NoteSheet';
+import { Button } from './components/Button';
 import { QueuedActions } from './components/QueuedActions';
 import { NeedsYou } from './components/permissions/NeedsYou';
 import { InboxGroup } from './components/InboxGroup';
@@ -23,13 +25,17 @@ export default function InboxPage() {
   const [repo, setRepo] = useState('');
   const [query, setQuery] = useState('');
   const [noteFor, setNoteFor] = useState<TaskSummary | null>(null);
+  const [creating, setCreating] = useState(false);
   const groups = useMemo(() => groupTasks(tasks, { repo: repo || null, query }), [tasks, repo, query]);
   const total = groups.reduce((n, g) => n + g.tasks.length, 0);
   const repoList = Object.values(repos).sort((a, b) => a.name.localeCompare(b.name));
 
   return (
     <section aria-labelledby="inbox-title">
-      <h1 id="inbox-title" className="visually-hidden">Inbox</h1>
+      <div className="page-head">
+        <h1 id="inbox-title" className="page-title">Inbox</h1>
+        <Button variant="primary" onClick={() => setCreating(true)} data-testid="new-task">New task</Button>
+      </div>
       <QueuedActions />
       <NeedsYou />
       <div className="row inbox-filters">
@@ -63,6 +69,7 @@ export default function InboxPage() {
       ))}
       <DoneMore doneTasks={groups.find((g) => g.key === 'done')?.tasks ?? []} repo={repo || null} />
       {noteFor ? <NoteSheet task={noteFor} onClose={() => setNoteFor(null)} /> : null}
+      {creating ? <NewTaskSheet repos={repoList} tasks={tasks} onClose={() => setCreating(false)} /> : null}
     </section>
   );
 }

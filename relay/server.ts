@@ -74,8 +74,8 @@ export async function createRelay(opts: RelayOptions = {}): Promise<Relay> {
   };
   // Feature services: one line each, constructed by their owners.
   services.hub = await startWatch(services);
-  services.commanders = startCommanders(services, { adapter: () => agentAdapter(options.dataDir) });
-  services.jobs = startJobs(services, { adapter: () => agentAdapter(options.dataDir) });
+  services.commanders = startCommanders(services, { adapter: (name) => agentAdapter(options.dataDir, name) });
+  services.jobs = startJobs(services, { adapter: (name) => agentAdapter(options.dataDir, name) });
   services.permissions = startPermissions(services);
   services.checks = new CheckResults({ ...process.env, COMMANDR_HOME: options.dataDir });
   services.push = startPush(services); // keep last: it listens to the services above

@@ -12,6 +12,7 @@ import { sentence } from '../lib/errors';
 import { useRelay, type AppState } from '../lib/store';
 import { STATUS_LABEL, STATUS_TONE } from '../commanders/status';
 import { AddReferenceSheet, DeleteSheet } from './sheets';
+import '../task/task.css';
 
 export function CommanderScreen() {
   const id = useSearchParams().get('id') ?? '';
@@ -36,16 +37,20 @@ export function CommanderScreen() {
   };
 
   return (
-    <div data-testid="commander" data-status={commander.status}>
+    <div className="cmdr-screen" data-testid="commander" data-status={commander.status}>
       <header className="task-header">
         <h1 className="task-title">{commander.name}</h1>
         <div className="task-meta">
           <span className="pill" data-tone={STATUS_TONE[commander.status]} data-testid="cmdr-status">{STATUS_LABEL[commander.status]}</span>
           <span>{commander.adapter}</span>
         </div>
-        <ul className="muted mono" style={{ margin: '6px 0 0', paddingLeft: 18 }} data-testid="cmdr-references">
+        <ul className="muted mono wrap-anywhere" style={{ margin: '6px 0 0', paddingLeft: 18 }} data-testid="cmdr-references">
           {commander.referencePaths.map((p) => <li key={p}>{p}</li>)}
         </ul>
+        <div className="row" style={{ marginTop: 8 }}>
+          <Button onClick={() => setSheet('reference')} data-testid="cmdr-add-ref">Add reference path</Button>
+          <Button variant="danger" onClick={() => setSheet('delete')} data-testid="cmdr-delete">Delete</Button>
+        </div>
       </header>
       {commander.status === 'waiting' ? (
         <p className="card notice" role="status" data-testid="cmdr-waiting">Waiting for you{commander.waitingFor ? `: ${commander.waitingFor}` : '.'}</p>
@@ -56,12 +61,11 @@ export function CommanderScreen() {
           <Button variant="primary" onClick={() => void act('commander.replace', { commander: id }).then(report('new session'))} data-testid="cmdr-replace">Start a new session</Button>
         </div>
       ) : null}
-      {notice ? <p className="card notice" data-tone="danger" role="alert" data-testid="cmdr-notice">{notice}</p> : null}
       <Output text={output?.text ?? ''} running={commander.status === 'running' || commander.status === 'starting'} />
-      {commander.status !== 'dead' ? <MessageForm id={id} onOutcome={report('message')} /> : null}
-      <div className="row" style={{ marginTop: 12 }}>
-        <Button onClick={() => setSheet('reference')} data-testid="cmdr-add-ref">Add reference path</Button>
-        <Button variant="danger" onClick={() => setSheet('delete')} data-testid="cmdr-delete">Delete</Button>
+      {/* Pinned at the bottom like a chat; what happened to the last message shows right above it (UX-1, UX-10). */}
+      <div className="cmdr-dock">
+        {notice ? <p className="action-status" data-tone="danger" role="alert" data-testid="cmdr-notice">{notice}</p> : null}
+        {commander.status !== 'dead' ? <MessageForm id={id} onOutcome={report('message')} /> : null}
       </div>
       {sheet === 'reference' ? <AddReferenceSheet id={id} onClose={() => setSheet(null)} onOutcome={report('reference path')} /> : null}
       {sheet === 'delete' ? <DeleteSheet commander={commander} onClose={() => setSheet(null)} onOutcome={report('deletion')} /> : null}
@@ -79,7 +83,7 @@ function Output({ text, running }: { text: string; running: boolean }) {
     <section aria-labelledby="cmdr-output-title" className="task-section">
       <h2 id="cmdr-output-title" className="group-title">Conversation</h2>
       <pre ref={ref} className="card cmdr-output" aria-live="polite" data-testid="cmdr-output"
-        style={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere', maxHeight: '55dvh', overflow: 'auto', margin: 0 }}>
+        style={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere', margin: 0 }}>
         {text || (running ? 'Working…' : 'No output yet.')}
       </pre>
     </section>
@@ -100,8 +104,8 @@ function MessageForm({ id, onOutcome }: { id: string; onOutcome(outcome: ActResu
     onOutcome(outcome);
   }
   return (
-    <form onSubmit={submit} className="task-section">
-      <VoiceInput id="cmdr-message" label="Message" value={text} onChange={setText} rows={3} testId="cmdr-message" />
+    <form onSubmit={submit} className="cmdr-composer">
+      <VoiceInput id="cmdr-message" label="Message" value={text} onChange={setText} rows={2} testId="cmdr-message" />
       <Button type="submit" variant="primary" disabled={busy || !text.trim()} data-testid="cmdr-send">Send</Button>
     </form>
   );

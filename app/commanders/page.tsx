@@ -31,7 +31,7 @@ export default function CommandersPage() {
                 <h3>{c.name}</h3>
                 <div className="task-meta">
                   <span className="pill" data-tone={STATUS_TONE[c.status]}>{STATUS_LABEL[c.status]}</span>
-                  <span className="mono">{c.referencePaths[0]}</span>
+                  <span className="mono wrap-anywhere">{c.referencePaths[0]}</span>
                   {c.referencePaths.length > 1 ? <span>+{c.referencePaths.length - 1} more</span> : null}
                 </div>
                 {c.status === 'waiting' && c.waitingFor ? <p className="muted" style={{ margin: '4px 0 0' }}>{c.waitingFor}</p> : null}

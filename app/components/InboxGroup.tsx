@@ -1,8 +1,7 @@
 // One Inbox group: a heading with its count and its task cards, each with a quick
-// Note button (not for done tasks; the Done group starts folded).
+// note inside the card (not for done tasks; the Done group starts folded).
 import type { RepoInfo, TaskSummary } from '../../protocol/wire/views';
 import type { GroupKey } from '../lib/inbox';
-import { Button } from './Button';
 import { TaskCard } from './TaskCard';
 
 export function InboxGroup({ group, repos, showRepo, onNote }: {
@@ -15,13 +14,8 @@ export function InboxGroup({ group, repos, showRepo, onNote }: {
   const list = (
     <ul className="stack" style={{ listStyle: 'none', padding: 0, margin: 0 }}>
       {group.tasks.map((task) => (
-        <li key={`${task.repo}/${task.id}`} className="stack" style={{ gap: 4 }}>
-          <TaskCard task={task} repoName={showRepo ? repos[task.repo]?.name : undefined} />
-          {group.key !== 'done' ? (
-            <div className="row" style={{ justifyContent: 'flex-end' }}>
-              <Button onClick={() => onNote(task)} data-testid="task-note" aria-label={`Add a note for ${task.id}`}>Note</Button>
-            </div>
-          ) : null}
+        <li key={`${task.repo}/${task.id}`}>
+          <TaskCard task={task} repoName={showRepo ? repos[task.repo]?.name : undefined} onNote={group.key !== 'done' ? onNote : undefined} />
         </li>
       ))}
     </ul>

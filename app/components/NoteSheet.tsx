@@ -1,12 +1,13 @@
 'use client';
 // A quick note for a task's agent from the Inbox (a `general` annotation); goes
-// through the outbox, so it works offline and is sent once when back.
+// through the outbox, so it works offline and is sent once when back. Typed or dictated.
 import { useState, type FormEvent } from 'react';
 import type { TaskSummary } from '../../protocol/wire/views';
 import { act } from '../lib/actions';
 import { sentence } from '../lib/errors';
 import { Button } from './Button';
 import { Sheet } from './Sheet';
+import { VoiceInput } from './voice/VoiceInput';
 
 export function NoteSheet({ task, onClose }: { task: TaskSummary; onClose: () => void }) {
   const [body, setBody] = useState('');
@@ -25,10 +26,7 @@ export function NoteSheet({ task, onClose }: { task: TaskSummary; onClose: () =>
   return (
     <Sheet title={`Note for ${task.id}`} onClose={onClose} testId="note-sheet">
       <form onSubmit={submit}>
-        <div className="field">
-          <label htmlFor="note-body">What should the agent know?</label>
-          <textarea id="note-body" data-testid="note-body" rows={4} value={body} onChange={(e) => setBody(e.target.value)} required />
-        </div>
+        <VoiceInput id="note-body" label="What should the agent know?" value={body} onChange={setBody} rows={4} testId="note-body" />
         {error ? <p role="alert" data-testid="note-error">{error}</p> : null}
         <div className="row">
           <Button type="submit" variant="primary" disabled={busy || !body.trim()} data-testid="note-send">Send note</Button>

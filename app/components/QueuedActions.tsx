@@ -1,48 +1,64 @@
 'use client';
-// Actions waiting in the outbox: queued ones (sent when back online) and refused
-// ones (kept with the relay's reason as a sentence, to retry or dismiss).
+// The outbox on screen (UX-9): only what can still be sent ("Waiting to send"), and
+// an action the relay refused while the app was away, shown once with the reason and
+// a Dismiss — never a Retry, since the relay would give the same answer.
 import type { OutboxItem } from '../lib/outbox';
-import { dismissQueued, retryQueued } from '../lib/actions';
+import { dismissQueued } from '../lib/actions';
 import { sentence } from '../lib/errors';
 import { useRelay, type AppState } from '../lib/store';
 import { Button } from './Button';
 
 const LABELS: Record<string, string> = {
-  'task.approve': 'Approve', 'task.deny': 'Deny', 'task.annotate': 'Note', 'task.council': 'Run council', 'task.run': 'Run',
-  'commander.message': 'Message', 'device.rename': 'Rename device',
+  'task.approve': 'Approve', 'task.deny': 'Deny', 'task.annotate': 'Note', 'task.council': 'Run council', 'task.run': 'Run agent',
+  'task.create': 'New task', 'job.stop': 'Stop agent', 'commander.create': 'Start commander',
+  'commander.message': 'Message', 'device.rename': 'Rename device', 'permission.decide': 'Answer',
 };
 
 function describe(item: OutboxItem): string {
-  const a = item.action as { type: string; task?: string; body?: string };
+  const a = item.action as { type: string; task?: string; body?: string; packet?: { id?: string } };
   const what = LABELS[a.type] ?? a.type;
-  return [what, a.task ? `on ${a.task}` : '', a.body ? `“${a.body.slice(0, 60)}”` : ''].filter(Boolean).join(' ');
+  const task = a.task ?? a.packet?.id;
+  return [what, task ? `on ${task}` : '', a.body ? `“${a.body.slice(0, 60)}”` : ''].filter(Boolean).join(' ');
 }
 
 const selectOutbox = (s: AppState) => s.outbox;
 
 export function QueuedActions() {
   const items = useRelay(selectOutbox);
+  const queued = items.filter((i) => i.status === 'queued');
+  const refused = items.filter((i) => i.status === 'refused');
   if (items.length === 0) return null;
   return (
-    <section aria-labelledby="queued-title" data-testid="queued-actions">
-      <h2 id="queued-title" className="group-title">Waiting to send</h2>
-      <ul className="stack" style={{ listStyle: 'none', padding: 0, margin: 0 }}>
-        {items.map((item) => (
-          <li key={item.id} className="card" data-testid="queued-item" data-status={item.status} data-action={item.action.type}>
-            <div>{describe(item)}</div>
-            {item.status === 'refused' && item.error ? (
-              <div className="row">
-                <span className="pill" data-tone="danger">Refused</span>
-                <span data-testid="queued-error">{sentence(item.error)}</span>
-                <Button onClick={() => void retryQueued(item.id)}>Retry</Button>
-                <Button onClick={() => void dismissQueued(item.id)}>Dismiss</Button>
-              </div>
-            ) : (
-              <span className="muted">Queued — will be sent when the connection is back.</span>
-            )}
-          </li>
-        ))}
-      </ul>
-    </section>
+    <>
+      {refused.length > 0 ? (
+        <section aria-labelledby="refused-title" data-testid="refused-actions">
+          <h2 id="refused-title" className="group-title">Not done</h2>
+          <ul className="stack" style={{ listStyle: 'none', padding: 0, margin: 0 }}>
+            {refused.map((item) => (
+              <li key={item.id} className="card notice" data-tone="danger" data-testid="queued-item" data-status="refused" data-action={item.action.type}>
+                <div><strong>{describe(item)}</strong></div>
+                <div className="row" style={{ justifyContent: 'space-between' }}>
+                  <span data-testid="queued-error">{item.error ? sentence(item.error) : 'The relay refused it.'}</span>
+                  <Button onClick={() => void dismissQueued(item.id)} data-testid="queued-dismiss">Dismiss</Button>
+                </div>
+              </li>
+            ))}
+          </ul>
+        </section>
+      ) : null}
+      {queued.length > 0 ? (
+        <section aria-labelledby="queued-title" data-testid="queued-actions">
+          <h2 id="queued-title" className="group-title">Waiting to send ({queued.length})</h2>
+          <ul className="stack" style={{ listStyle: 'none', padding: 0, margin: 0 }}>
+            {queued.map((item) => (
+              <li key={item.id} className="card" data-testid="queued-item" data-status="queued" data-action={item.action.type}>
+                <div>{describe(item)}</div>
+                <span className="muted">Queued — sent when the connection is back.</span>
+              </li>
+            ))}
+          </ul>
+        </section>
+      ) : null}
+    </>
   );
 }

@@ -40,7 +40,13 @@ export function Shell({ children }: { children: ReactNode }) {
   return (
     <>
       <header className="shell-header">
-        <p className="shell-title">Commandr</p>
+        {parentOf(pathname) ? (
+          <Link href={parentOf(pathname)!.href} prefetch={false} className="shell-back" data-testid="back" aria-label={`Back to ${parentOf(pathname)!.label}`}>
+            <span aria-hidden="true">‹</span> {parentOf(pathname)!.label}
+          </Link>
+        ) : (
+          <p className="shell-title">Commandr</p>
+        )}
         <ConnectionBadge />
       </header>
       {applyUpdate ? (
@@ -67,6 +73,13 @@ export function Shell({ children }: { children: ReactNode }) {
       )}
     </>
   );
+}
+
+/** Every detail screen has a way back to the list it came from (UX-10). */
+function parentOf(pathname: string): { href: string; label: string } | null {
+  if (pathname.startsWith('/task')) return { href: '/', label: 'Inbox' };
+  if (pathname.startsWith('/commander') && !pathname.startsWith('/commanders')) return { href: '/commanders', label: 'Commanders' };
+  return null;
 }
 
 function isActive(pathname: string, href: string): boolean {

@@ -8,7 +8,7 @@
 //                        | {id, status:'queued', error}  (queued = will be sent when back online)
 //   read(type, payload, {onFrame?, timeoutMs?}) → Promise<ack result>; rejects with ClientError.
 //        task.diff streams task.diff.begin/chunk/end to onFrame before resolving.
-//   retryQueued(id) / dismissQueued(id) — for refused items shown in the UI
+//   dismissQueued(id) — for a refused item shown in the UI (refusals are never retried: UX-9)
 import type { ActionFrame, ActionType, ReadFrame, ServerFrame } from '../../protocol/wire/frames';
 import { getClient, startClient } from './client';
 import { clientError } from './errors';
@@ -36,13 +36,6 @@ export function read<T extends ReadType>(
   if (!client) return Promise.reject(clientError('E_OFFLINE'));
   const frame = { ...payload, type, id: client.connection.readId() } as unknown as ReadFrame;
   return client.connection.request(frame, options);
-}
-
-export async function retryQueued(id: string): Promise<void> {
-  const client = getClient();
-  if (!client) return;
-  await client.outbox.retry(id);
-  await client.outbox.flush();
 }
 
 export async function dismissQueued(id: string): Promise<void> {

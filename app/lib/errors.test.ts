@@ -13,6 +13,13 @@ describe('errors', () => {
     expect(sentence('E_STALE_DIGEST')).toBe('The change was updated after you looked at it. Review the new diff and approve again.');
     expect(toClientError({ type: 'error', id: 'x', error: { code: 'E_CONFLICT', message: 'm' } })).toEqual({ code: 'E_CONFLICT', message: 'm' });
     expect(isDefinitive({ code: 'E_OFFLINE', message: '' })).toBe(false);
+  });
+
+  it('UX-9: a conflict says what the relay said, so "already decided" appears only when someone did decide', () => {
+    expect(sentence({ code: 'E_CONFLICT', message: 'task T-1 is still in the inbox: nobody has claimed it, so there is no work for the council to review' }))
+      .toBe('Not done: task T-1 is still in the inbox: nobody has claimed it, so there is no work for the council to review.');
+    expect(sentence({ code: 'E_CONFLICT', message: 'request perm-1 was already allowed by Pixel' })).toBe('Not done: request perm-1 was already allowed by Pixel.');
+    expect(sentence('E_CONFLICT')).not.toMatch(/already decided/);
     expect(isDefinitive({ code: 'E_STALE_DIGEST', message: '' })).toBe(true);
   });
 });

@@ -33,7 +33,7 @@ const SENTENCES: Record<ClientErrorCode, string> = {
   E_NOT_FOUND: 'That item no longer exists. Go back and refresh the list.',
   E_STALE_DIGEST: 'The change was updated after you looked at it. Review the new diff and approve again.',
   E_NO_DIFF: 'There is nothing to review for this task yet.',
-  E_CONFLICT: 'Someone already decided this. Check the task’s latest state.',
+  E_CONFLICT: 'That cannot be done in the current state. Check the latest state and try something else.',
   E_EXPIRED: 'This request timed out before you answered. The agent will ask again if it still needs to.',
   E_UNAVAILABLE: 'This feature is not set up on this relay.',
   E_INTERNAL: 'The relay hit an unexpected problem. Try again; if it keeps happening, check the relay’s log.',
@@ -65,7 +65,15 @@ export function toClientError(value: unknown): ClientError {
 /** A sentence for a person: what happened and what to do. Never a stack. */
 export function sentence(error: ClientError | WireError | ClientErrorCode | unknown): string {
   if (typeof error === 'string' && isClientErrorCode(error)) return SENTENCES[error];
-  return SENTENCES[toClientError(error).code];
+  const e = toClientError(error);
+  // A conflict has many causes (already decided, still in the inbox, a job running…): the
+  // relay's own words say which, so "someone already decided" is said only when true (UX-9).
+  if (e.code === 'E_CONFLICT' && e.message && e.message !== SENTENCES.E_CONFLICT) return `Not done: ${oneLine(e.message)}.`;
+  return SENTENCES[e.code];
+}
+
+function oneLine(message: string): string {
+  return message.replace(/\s+/g, ' ').trim().replace(/[.;:]+$/, '').slice(0, 300);
 }
 
 /** True when the relay itself answered with this error: retrying the same action id returns it again. */

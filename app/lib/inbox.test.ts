@@ -3,7 +3,9 @@ import { groupTasks } from './inbox';
 import { task } from './testing/fixtures';
 
 const approval = { digest: `sha256:${'a'.repeat(64)}`, worktree: '/w', files: 2, ts: 't' };
-const fail = { task: 'x', verdict: 'FAIL' as const, ts: 't', votes: [] as never };
+const vote = (dimension: string, v: string) => ({ dimension, vote: v, reason: '' });
+const fail = { task: 'x', verdict: 'FAIL' as const, ts: 't', votes: [vote('acceptance-criteria', 'FAIL'), vote('code-quality', 'PASS'), vote('style', 'ABSTAIN')] as never };
+const noVote = { task: 'x', verdict: 'FAIL' as const, ts: 't', votes: [vote('acceptance-criteria', 'ABSTAIN'), vote('code-quality', 'ABSTAIN'), vote('style', 'ABSTAIN')] as never };
 
 describe('inbox grouping', () => {
   it('APP-12: each task lands in exactly one group, the one needing a person first; filter by repo and search by id', () => {
@@ -22,5 +24,10 @@ describe('inbox grouping', () => {
     expect(ids(groupTasks(tasks))).toEqual({ approval: ['a'], 'council-failed': ['b'], 'in-progress': ['d', 'c'], inbox: ['e', 'g'], done: ['f'] });
     expect(ids(groupTasks(tasks, { repo: 'other-89abcdef' })).inbox).toEqual(['g']);
     expect(ids(groupTasks(tasks, { query: 'C' }))['in-progress']).toEqual(['c']);
+  });
+
+  it('UX-14: a FAIL no reviewer voted on is not "council failed": the task stays where its state puts it', () => {
+    const tasks = { 'demo-0123abcd': { h: task('h', { state: 'claimed', verdict: noVote }) } };
+    expect(groupTasks(tasks).find((g) => g.key === 'in-progress')!.tasks.map((t) => t.id)).toEqual(['h']);
   });
 });

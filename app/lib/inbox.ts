@@ -17,7 +17,8 @@ export const GROUPS: { key: GroupKey; title: string }[] = [
 
 export function groupOf(task: TaskSummary): GroupKey {
   if (task.pendingApproval) return 'approval';
-  if (task.verdict?.verdict === 'FAIL' && task.state !== 'done') return 'council-failed';
+  // A FAIL no reviewer voted on is "council not configured", not a failed review (UX-7).
+  if (task.verdict?.verdict === 'FAIL' && task.verdict.votes.some((v) => v.vote !== 'ABSTAIN') && task.state !== 'done') return 'council-failed';
   if (task.state === 'claimed') return 'in-progress';
   if (task.state === 'inbox') return 'inbox';
   return 'done';

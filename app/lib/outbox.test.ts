@@ -109,6 +109,18 @@ describe('Outbox', () => {
     expect(await outbox.list()).toEqual([]);
   });
 
+  it('UX-9: an action refused while the person waits on it is answered to them once and leaves the outbox (nothing to retry)', async () => {
+    const outbox = makeOutbox();
+    relay.handle = () => {
+      throw { code: 'E_CONFLICT', message: 'task T-1 is still in the inbox' };
+    };
+    conn.start();
+    await until(() => conn.state === 'live', 'live');
+    const outcome = await outbox.sendNow({ type: 'task.council' as const, id: newActionId(), repo: 'demo-0123abcd', task: 'T-1' });
+    expect(outcome).toMatchObject({ status: 'refused', error: { code: 'E_CONFLICT', message: 'task T-1 is still in the inbox' } });
+    expect(await outbox.list()).toEqual([]);
+  });
+
   it('APP-4: an action sent while live resolves with the relay result at once', async () => {
     const outbox = makeOutbox();
     relay.handle = () => ({ written: true });

@@ -2,7 +2,8 @@
 // stays there until the relay answers. Retries reuse the action's id (the relay
 // applies each (device, id) once and returns the first answer to a retry), and each
 // send is signed then with a fresh ts. A refusal (e.g. E_STALE_DIGEST) is kept and
-// shown, never silently dropped. No window APIs: the service worker can flush it too.
+// shown once — to the screen waiting on it, else in the list until dismissed — never
+// silently dropped, never retried (UX-9). No window APIs: the service worker can flush it too.
 //
 // API:
 //   interface OutboxItem { id, action (UnsignedAction), createdAt, status: 'queued' | 'refused', error, attempts }
@@ -12,7 +13,6 @@
 //     .flush()           send queued items oldest first, one at a time; stops at the first transport failure
 //     .sendNow(action)   add + flush; resolves with this action's Outcome
 //     .list()            items (queued and refused), oldest first
-//     .retry(id)         put a refused item back in the queue (same id)
 //     .dismiss(id)       forget a refused item
 //   idbOutboxStorage     the IndexedDB storage (default); memoryOutboxStorage() for tools
 import type { ActionFrame } from '../../protocol/wire/frames';
@@ -115,13 +115,6 @@ export class Outbox {
     return this.flushing;
   }
 
-  async retry(id: string): Promise<void> {
-    const item = (await this.storage.all()).find((i) => i.id === id);
-    if (!item) return;
-    await this.storage.put({ ...item, status: 'queued', error: null });
-    await this.changed();
-  }
-
   async dismiss(id: string): Promise<void> {
     await this.storage.delete(id);
     await this.changed();
@@ -154,7 +147,10 @@ export class Outbox {
         await this.changed();
         return true;
       }
-      await this.storage.put({ ...attempted, status: 'refused', error });
+      // Someone waiting on it (the screen where it was tapped) shows the refusal once, so it
+      // leaves at once; one refused in the background stays to be shown once, then dismissed (UX-9).
+      if (this.outcomes.has(item.id)) await this.storage.delete(item.id);
+      else await this.storage.put({ ...attempted, status: 'refused', error });
       this.settled(item.id, { status: 'refused', error });
       await this.changed();
       return false;

@@ -26,7 +26,7 @@ export const RECENT_EVENTS_PER_REPO = 300;
 export const OUTPUT_MAX_CHARS = 200_000;
 
 export interface Stream { session: string | null; seq: number; text: string }
-export interface JobView { job: string; repo: string; task: string; mode: 'work' | 'review'; status: 'running' | 'done' | 'failed'; exitCode: number | null; output: Stream }
+export interface JobView { job: string; repo: string; task: string; mode: 'work' | 'review'; status: 'running' | 'done' | 'failed'; exitCode: number | null; agent?: string; stopped?: boolean; output: Stream }
 export interface BusEntry { cursor: Cursor; event: AnyBusEvent }
 
 export interface AppState {

@@ -66,24 +66,25 @@ export function Notifications() {
   if (state.phase === 'unavailable') return <p className="muted" data-testid="notifications-unavailable">{state.reason}</p>;
   return (
     <div className="stack" data-testid="notifications">
-      <label className="row">
-        <input type="checkbox" checked={state.enabled} disabled={busy} onChange={(e) => toggle(e.target.checked)} data-testid="notifications-toggle" />
+      <label className="toggle">
+        <input type="checkbox" role="switch" checked={state.enabled} disabled={busy} onChange={(e) => toggle(e.target.checked)} data-testid="notifications-toggle" />
         <span>Notify this device</span>
       </label>
       <fieldset className="stack" disabled={busy} data-testid="notification-kinds">
         <legend>What to notify about</legend>
         {PUSH_KINDS.map((kind) => (
-          <label className="row" key={kind}>
-            <input type="checkbox" checked={prefs.kinds[kind] !== false} onChange={(e) => setKind(kind, e.target.checked)} data-testid={`notify-${kind}`} />
+          <label className="toggle" key={kind}>
+            <input type="checkbox" role="switch" checked={prefs.kinds[kind] !== false} onChange={(e) => setKind(kind, e.target.checked)} data-testid={`notify-${kind}`} />
             <span>{KIND_LABELS[kind]}</span>
           </label>
         ))}
       </fieldset>
       <fieldset className="stack" disabled={busy} data-testid="quiet-hours">
         <legend>Quiet hours</legend>
-        <label className="row">
+        <label className="toggle">
           <input
             type="checkbox"
+            role="switch"
             checked={prefs.dnd !== null}
             onChange={(e) => setQuiet(e.target.checked ? { start: '22:00', end: '07:00', tzOffsetMinutes: localOffsetMinutes() } : null)}
             data-testid="quiet-toggle"

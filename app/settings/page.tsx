@@ -24,6 +24,9 @@ export default function SettingsPage() {
   const live = useRelay(selectLive);
   const [message, setMessage] = useState<string | null>(null);
   const [version, setVersion] = useState<string | null>(null);
+  // Read after mount: the prerendered page has no location, and a differing first render is a hydration error (UX-12).
+  const [origin, setOrigin] = useState('');
+  useEffect(() => setOrigin(location.origin), []);
 
   const refresh = useCallback(() => {
     read('device.list', {})
@@ -90,7 +93,7 @@ export default function SettingsPage() {
       </section>
       <section className="card stack" aria-labelledby="relay-info" data-testid="relay-info">
         <h2 id="relay-info" style={{ margin: 0 }}>Relay</h2>
-        <p style={{ margin: 0 }}>Address: <span className="mono" data-testid="relay-address">{typeof location === 'undefined' ? '' : location.origin}</span></p>
+        <p style={{ margin: 0 }}>Address: <span className="mono wrap-anywhere" data-testid="relay-address">{origin}</span></p>
         <p style={{ margin: 0 }}>Version: <span data-testid="relay-version">{version ?? 'unknown (offline)'}</span></p>
       </section>
     </section>

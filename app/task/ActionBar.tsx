@@ -10,10 +10,11 @@ import type { TimelineItem } from './timeline';
 import { Button } from '../components/Button';
 import { act, type ActResult } from '../lib/actions';
 import { sentence } from '../lib/errors';
-import { AnnotateSheet, DenySheet } from './sheets';
+import { ActionStatus, type ActionNotice } from './ActionStatus';
+import { AnnotateSheet, ConfirmApproveSheet, DenySheet } from './sheets';
 import type { DiffResult, Loadable } from './use-task';
 
-export type SheetRequest = { kind: 'deny' } | { kind: 'annotate'; anchor: string };
+export type SheetRequest = { kind: 'deny' } | { kind: 'annotate'; anchor: string } | { kind: 'confirm-approve' };
 
 interface Props {
   repo: string;
@@ -24,9 +25,11 @@ interface Props {
   timeline: TimelineItem[];
   sheet: SheetRequest | null;
   setSheet(sheet: SheetRequest | null): void;
+  /** When set, Approve first asks this question (e.g. approving over a council FAIL). */
+  confirmApprove?: string | null;
 }
 
-type Notice = { tone: 'ok' | 'warn' | 'danger'; text: string; stale?: boolean; testId: string };
+type Notice = ActionNotice;
 
 function noticeFor(result: ActResult, done: string, what: string): Notice {
   if (result.status === 'applied') return { tone: 'ok', text: done, testId: `${what}-done` };
@@ -49,7 +52,7 @@ function ApprovalCard({ state, reloadDiff }: { state: ApprovalState; reloadDiff(
   );
 }
 
-export function ActionBar({ repo, id, diff, reloadDiff, timeline, sheet, setSheet }: Props) {
+export function ActionBar({ repo, id, diff, reloadDiff, timeline, sheet, setSheet, confirmApprove }: Props) {
   const [notice, setNotice] = useState<Notice | null>(null);
   const [busy, setBusy] = useState(false);
   const [approvedHere, setApprovedHere] = useState<string | null>(null);
@@ -82,20 +85,20 @@ export function ActionBar({ repo, id, diff, reloadDiff, timeline, sheet, setShee
 
   return (
     <>
-      {notice ? (
-        <div className="card notice row task-notice" data-tone={notice.tone === 'ok' ? undefined : notice.tone} role="status" data-testid={notice.testId}>
-          <span>{notice.text}</span>
-          {notice.stale ? <Button onClick={() => { setNotice(null); reloadDiff(); }} data-testid="reload-diff">Reload diff</Button> : null}
+      <div className="task-dock">
+        <ActionStatus notice={notice} busy={busy} onDismiss={() => setNotice(null)} onReload={() => { setApprovedHere(null); reloadDiff(); }} />
+        <ApprovalCard state={approval} reloadDiff={() => { setApprovedHere(null); reloadDiff(); }} />
+        <div className="task-actions" role="toolbar" aria-label="Decide on this task" data-testid="task-actions">
+          <Button variant="primary" disabled={busy || !digest || waiting} onClick={() => (confirmApprove ? setSheet({ kind: 'confirm-approve' }) : approve())} data-testid="approve"
+            title={waiting ? 'Approved; waiting for the agent’s commit' : digest ? undefined : 'Nothing staged to approve'}>Approve</Button>
+          <Button variant="danger" disabled={busy || !digest || waiting} onClick={() => setSheet({ kind: 'deny' })} data-testid="deny">Deny</Button>
+          <Button disabled={busy} onClick={() => setSheet({ kind: 'annotate', anchor: 'general' })} data-testid="annotate">Annotate</Button>
+          <Button disabled={busy} onClick={council} data-testid="run-council">Run council</Button>
         </div>
-      ) : null}
-      <ApprovalCard state={approval} reloadDiff={() => { setApprovedHere(null); reloadDiff(); }} />
-      <div className="task-actions" role="toolbar" aria-label="Decide on this task" data-testid="task-actions">
-        <Button variant="primary" disabled={busy || !digest || waiting} onClick={approve} data-testid="approve"
-          title={waiting ? 'Approved; waiting for the agent’s commit' : digest ? undefined : 'Nothing staged to approve'}>Approve</Button>
-        <Button variant="danger" disabled={busy || !digest || waiting} onClick={() => setSheet({ kind: 'deny' })} data-testid="deny">Deny</Button>
-        <Button disabled={busy} onClick={() => setSheet({ kind: 'annotate', anchor: 'general' })} data-testid="annotate">Annotate</Button>
-        <Button disabled={busy} onClick={council} data-testid="run-council">Run council</Button>
       </div>
+      {sheet?.kind === 'confirm-approve' && confirmApprove ? (
+        <ConfirmApproveSheet question={confirmApprove} onClose={() => setSheet(null)} onApprove={() => { setSheet(null); void approve(); }} />
+      ) : null}
       {sheet?.kind === 'deny' ? (
         <DenySheet onClose={() => setSheet(null)} onDeny={(reason) => { setSheet(null); void deny(reason); }} />
       ) : null}

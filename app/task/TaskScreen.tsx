@@ -10,7 +10,8 @@ import { NOTICE_PARAM } from '../../protocol/wire/push';
 import { useRelay } from '../lib/store';
 import { ActionBar, type SheetRequest } from './ActionBar';
 import { Annotations } from './Annotations';
-import { CouncilVerdict } from './CouncilVerdict';
+import { AgentRun } from './AgentRun';
+import { CouncilVerdict, isRealFail, tallyOf } from './CouncilVerdict';
 import { renderMarkdown } from './markdown';
 import { TaskHeader } from './TaskHeader';
 import { Timeline } from './Timeline';
@@ -45,18 +46,34 @@ function TaskReview({ repo, id }: { repo: string; id: string }) {
   const annotate = useCallback((anchor: string) => setSheet({ kind: 'annotate', anchor }), []);
   const task = summary ?? (detail.status === 'ready' ? detail.value.summary : null);
   const body = useMemo(() => (detail.status === 'ready' ? renderMarkdown(detail.value.body) : ''), [detail]);
+  // Notes written on a line show under that line in the diff (UX-10).
+  const lineNotes = useMemo(() => {
+    const map = new Map<string, { author: string; body: string; consumed: boolean }[]>();
+    if (detail.status !== 'ready') return map;
+    for (const { annotation: a } of detail.value.annotations) {
+      if (!a.anchor.startsWith('line:')) continue;
+      map.set(a.anchor, [...(map.get(a.anchor) ?? []), { author: a.author, body: a.body, consumed: a.consumed }]);
+    }
+    return map;
+  }, [detail]);
+  // Folded until the person opens it: it never expands by itself and never pushes the diff away (UX-2).
+  const [briefOpen, setBriefOpen] = useState(false);
+  const verdict = task?.verdict ?? null;
+  const confirmApprove = verdict && isRealFail(verdict)
+    ? `The council voted FAIL (${tallyOf(verdict).pass} of ${tallyOf(verdict).total} PASS). Approve this change anyway?`
+    : null;
 
   return (
     <div className="task-screen" data-testid="task-screen">
       <TaskHeader repo={repo} id={id} task={task} />
       {detail.status === 'error' ? <p className="card notice" data-tone="danger" role="alert">{sentence(detail.error)}</p> : null}
       {body ? (
-        // While a change waits for approval the diff matters first: the brief folds away.
-        <details className="card task-brief" open={!task?.pendingApproval} data-testid="task-brief">
-          <summary>Task brief</summary>
+        <details className="card task-brief" open={briefOpen} onToggle={(e) => setBriefOpen(e.currentTarget.open)} data-testid="task-brief">
+          <summary aria-expanded={briefOpen}>Task brief <span className="muted">{briefOpen ? 'Hide' : 'Show'}</span></summary>
           <article className="task-body" data-testid="task-body" dangerouslySetInnerHTML={{ __html: body }} />
         </details>
       ) : null}
+      <AgentRun repo={repo} task={task} />
       {task?.verdict ? <CouncilVerdict verdict={task.verdict} /> : null}
       <section aria-labelledby="diff-title" className="task-section">
         <h2 id="diff-title" className="group-title">Changes</h2>
@@ -73,13 +90,14 @@ function TaskReview({ repo, id }: { repo: string; id: string }) {
               data-arrived-at={diff.value.arrivedAt}>
               {diff.value.digest ? `Staged change to approve · ${diff.value.digest.slice(7, 19)}` : 'Nothing staged yet: the agent has not asked to commit, so there is nothing to approve.'}
             </p>
-            <DiffView patch={diff.value.patch} stats={diff.value.files} onAnnotate={annotate} />
+            <p className="muted diff-hint" data-testid="diff-hint">Tap a line number to leave the agent a note on that line.</p>
+            <DiffView patch={diff.value.patch} stats={diff.value.files} onAnnotate={annotate} notes={lineNotes} />
           </>
         ) : null}
       </section>
       {detail.status === 'ready' ? <Annotations annotations={detail.value.annotations} /> : null}
       <Timeline items={timeline.items} running={timeline.running} />
-      <ActionBar repo={repo} id={id} diff={diff} reloadDiff={reloadDiff} timeline={timeline.items} sheet={sheet} setSheet={setSheet} />
+      <ActionBar repo={repo} id={id} diff={diff} reloadDiff={reloadDiff} timeline={timeline.items} sheet={sheet} setSheet={setSheet} confirmApprove={confirmApprove} />
     </div>
   );
 }

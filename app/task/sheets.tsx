@@ -54,3 +54,16 @@ export function AnnotateSheet({ anchor, onClose, onSend }: { anchor: string; onC
     </Sheet>
   );
 }
+
+/** Approving over a council FAIL (UX-7): said in words, confirmed on purpose. */
+export function ConfirmApproveSheet({ question, onClose, onApprove }: { question: string; onClose(): void; onApprove(): void }) {
+  return (
+    <Sheet title="Approve anyway?" onClose={onClose} testId="confirm-approve-sheet">
+      <p>{question}</p>
+      <div className="row">
+        <Button variant="primary" onClick={onApprove} data-testid="confirm-approve">Approve anyway</Button>
+        <Button onClick={onClose}>Cancel</Button>
+      </div>
+    </Sheet>
+  );
+}

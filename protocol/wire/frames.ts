@@ -2,6 +2,7 @@
 // on `type` (WIRE-n). HTTP bodies that carry the same actions reuse these.
 import * as z from 'zod/mini';
 import { TaskId } from '../bus/ids';
+import { PacketType } from '../bus/packet';
 import { AnyBusEvent, Sha256Digest } from '../bus/events';
 import { LiveEvent } from '../live-events';
 import { WireError } from './errors';
@@ -18,6 +19,10 @@ export const ACTION_WINDOW_MS = 30_000;
 export const ActionId = z.string().check(z.regex(/^[A-Za-z0-9_-]{8,64}$/, 'action id must be 8–64 of [A-Za-z0-9_-]'));
 
 const text = (max: number) => z.string().check(z.maxLength(max));
+/** An agent adapter's name (ADAPTER-1): `claude`, `opencode`, or a local one. */
+export const AgentName = z.string().check(z.regex(/^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/, 'agent must be an adapter name'));
+/** A task job's id (JOB-1). */
+export const JobId = z.string().check(z.regex(/^j-[0-9a-f]{12}$/, 'job id must be j-<12 hex>'));
 const CommanderId = z.string().check(z.regex(/^c-[a-z0-9]{6,32}$/, 'commander id must be c-<lowercase alnum>'));
 export { CommanderId };
 
@@ -68,8 +73,18 @@ export const TaskAnnotate = z.object({
   turn: z.int().check(z.minimum(0), z.maximum(9999)), anchor: text(1100), body: text(64 * 1024),
 });
 export const TaskCouncil = z.object({ type: z.literal('task.council'), ...act, repo: RepoId, task: TaskId });
-export const TaskRun = z.object({ type: z.literal('task.run'), ...act, repo: RepoId, task: TaskId, mode: z.enum(['work', 'review']) });
-export const CommanderCreate = z.object({ type: z.literal('commander.create'), ...act, name: text(80).check(z.minLength(1)), referencePath: text(4096) });
+export const TaskRun = z.object({
+  type: z.literal('task.run'), ...act, repo: RepoId, task: TaskId, mode: z.enum(['work', 'review']),
+  /** Which agent adapter runs the job (UX-4); the relay's selected one when absent. */
+  agent: z.optional(AgentName),
+});
+export const CommanderCreate = z.object({
+  type: z.literal('commander.create'), ...act, name: text(80).check(z.minLength(1)), referencePath: text(4096),
+  /** The agent adapter the commander runs on for good (UX-6); the relay's selected one when absent. */
+  agent: z.optional(AgentName),
+  /** The person's first message, folded into the first turn's prompt (UX-6). */
+  message: z.optional(text(64 * 1024)),
+});
 export const CommanderMessage = z.object({ type: z.literal('commander.message'), ...act, commander: CommanderId, text: text(64 * 1024).check(z.minLength(1)) });
 export const CommanderReplace = z.object({ type: z.literal('commander.replace'), ...act, commander: CommanderId });
 export const CommanderAddReference = z.object({ type: z.literal('commander.addReference'), ...act, commander: CommanderId, path: text(4096) });
@@ -83,6 +98,22 @@ export const PushSubscribe = z.object({ type: z.literal('push.subscribe'), ...ac
 export const PushUnsubscribe = z.object({ type: z.literal('push.unsubscribe'), ...act });
 export const PushPrefsUpdate = z.object({ type: z.literal('push.prefs'), ...act, prefs: PushPrefs });
 
+// Starting work from the phone (UX-3, UX-5): a new packet in a repo's inbox, and stopping a job.
+/** One line of text: no control characters (a line break would end a YAML scalar or a heading). */
+const line = (max: number) => z.string().check(z.minLength(1), z.maxLength(max), z.regex(/^[^\u0000-\u001f\u007f\u2028\u2029]+$/, 'must be one line without control characters'));
+export const NewPacket = z.object({
+  id: TaskId,
+  type: PacketType,
+  scope: line(500),
+  title: line(200),
+  context: text(32 * 1024),
+  /** One criterion a line; each becomes a `- ` list item. */
+  acceptance: text(32 * 1024),
+});
+export type NewPacket = z.infer<typeof NewPacket>;
+export const TaskCreate = z.object({ type: z.literal('task.create'), ...act, repo: RepoId, packet: NewPacket });
+export const JobStop = z.object({ type: z.literal('job.stop'), ...act, job: JobId });
+
 export const ReadFrame = z.discriminatedUnion('type', [
   Subscribe, TaskDiffRequest, TaskDetailRequest, TaskTimelineRequest, TaskNoteRequest, DeviceListRequest, CommanderOutputRequest, ClientVisibility,
   RepoDoneRequest,
@@ -93,6 +124,7 @@ export const ActionFrame = z.discriminatedUnion('type', [
   TaskApprove, TaskDeny, TaskAnnotate, TaskCouncil, TaskRun,
   CommanderCreate, CommanderMessage, CommanderReplace, CommanderAddReference, CommanderDelete,
   PermissionDecide, DeviceRename, DeviceRevoke, PushSubscribe, PushUnsubscribe, PushPrefsUpdate,
+  TaskCreate, JobStop,
 ]);
 export type ActionFrame = z.infer<typeof ActionFrame>;
 export type ActionType = ActionFrame['type'];
@@ -163,6 +195,10 @@ export const PermissionList = z.object({ type: z.literal('permission.list'), req
 export const JobState = z.object({
   type: z.literal('job.state'), job: z.string(), repo: RepoId, task: TaskId, mode: z.enum(['work', 'review']),
   status: z.enum(['running', 'done', 'failed']), exitCode: z.nullable(z.int()),
+  /** The adapter running it (UX-4). */
+  agent: z.optional(z.string()),
+  /** Set when a person stopped it (UX-5). */
+  stopped: z.optional(z.boolean()),
 });
 export const JobOutput = z.object({ type: z.literal('job.output'), job: z.string(), seq: z.int(), chunk: z.string() });
 

@@ -11,7 +11,8 @@ import type { TaskActionContext } from './task-common';
 type Ctx = TaskActionContext;
 
 export async function commanderCreate(ctx: Ctx, f: z.infer<typeof CommanderCreate>): Promise<{ commander: CommanderView }> {
-  return { commander: commandersOf(ctx.services).create(f.name, f.referencePath) };
+  const start = { ...(f.agent === undefined ? {} : { agent: f.agent }), ...(f.message === undefined ? {} : { message: f.message }) };
+  return { commander: commandersOf(ctx.services).create(f.name, f.referencePath, start) };
 }
 
 export async function commanderMessage(ctx: Ctx, f: z.infer<typeof CommanderMessage>): Promise<{ queued: number }> {

@@ -18,7 +18,8 @@ import { pushPrefs, pushSubscribe, pushUnsubscribe } from './push-actions';
 import {
   commanderAddReference, commanderCreate, commanderDelete, commanderMessage, commanderOutputRead, commanderReplace, withCommanderList,
 } from './commander-actions';
-import { taskRun } from './task-run';
+import { jobStop, taskRun, withJobList } from './task-run';
+import { taskCreate } from './task-create';
 import { permissionDecide, withPermissionList } from './permission-decide';
 
 export interface ActionContext {
@@ -40,7 +41,7 @@ function unavailable(feature: string): Handler<unknown> {
 }
 
 export const reads: { [K in ReadType]: Handler<Extract<ReadFrame, { type: K }>> } = {
-  subscribe: withPermissionList(withCommanderList(subscribe)),
+  subscribe: withJobList(withPermissionList(withCommanderList(subscribe))),
   'task.diff': taskDiffRead,
   'task.detail': taskDetailRead,
   'task.timeline': taskTimelineRead,
@@ -71,4 +72,6 @@ export const actions: { [K in ActionType]: Handler<Extract<ActionFrame, { type: 
   'push.subscribe': pushSubscribe,
   'push.unsubscribe': pushUnsubscribe,
   'push.prefs': pushPrefs,
+  'task.create': taskCreate,
+  'job.stop': jobStop,
 };

@@ -8,7 +8,7 @@ import { type TaskActionContext, taskPlace, wireError } from './task-common';
 
 export async function taskCouncil(ctx: TaskActionContext, frame: z.infer<typeof TaskCouncil>): Promise<unknown> {
   const place = taskPlace(ctx.services, frame.repo, frame.task);
-  if (place.summary.state === 'inbox') throw new CommandrError('E_CONFLICT', `task ${frame.task} is still in the inbox; council reviews claimed or done work`);
+  if (place.summary.state === 'inbox') throw new CommandrError('E_CONFLICT', `task ${frame.task} is still in the inbox: nobody has claimed it, so there is no work for the council to review`);
   try {
     const { verdict } = await runCouncil(place.packet, process.env);
     return { task: verdict.task, verdict: verdict.verdict, votes: verdict.votes };

@@ -11,8 +11,8 @@ import { Commanders, type AgentAdapter } from './service';
 export { Commanders } from './service';
 
 export interface CommandersWiring {
-  /** The adapter to launch; resolved per turn so a changed selection takes effect. */
-  adapter: () => AgentAdapter;
+  /** The adapter to launch (the one named, else the selected one); resolved per turn. */
+  adapter: (name?: string) => AgentAdapter;
   /** Extra agent environment (tests point the CLI at a model stand-in). */
   env?: Record<string, string>;
 }

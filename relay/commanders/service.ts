@@ -21,8 +21,8 @@ export interface CommandersOptions {
   dataDir: string;
   /** Roots a reference path must resolve inside; read fresh (repos come and go). */
   allowedRoots: () => string[];
-  /** The adapter to launch, resolved at each turn. */
-  adapter: () => AgentAdapter;
+  /** The adapter to launch, resolved at each turn: the one named, else the selected one. */
+  adapter: (name?: string) => AgentAdapter;
   broadcast: (frame: ServerFrame, ephemeral?: boolean) => void;
   /** Extra environment for the agent (tests point the CLI at a stand-in here). */
   env?: Record<string, string>;
@@ -74,13 +74,13 @@ export class Commanders extends EventEmitter<CommandersEvents> {
   }
 
   /** Start: record, directory and CLAUDE.md first, then the first turn (CMDR-START-1). */
-  create(name: string, referencePath: string): CommanderView {
+  create(name: string, referencePath: string, start: { agent?: string; message?: string } = {}): CommanderView {
     const cleanName = name.trim();
     if (cleanName.length === 0 || cleanName.length > 80 || /[\u0000-\u001f\u007f]/.test(cleanName)) {
       throw new CommandrError('E_BAD_FRAME', 'name must be 1–80 characters on one line');
     }
     const reference = checkReferencePath(referencePath, this.allowedRoots());
-    const adapter = this.opts.adapter().name;
+    const adapter = this.opts.adapter(start.agent).name;
     const id = newCommanderId();
     const dir = this.store.createDir(id);
     const record: CommanderRecord = {
@@ -98,7 +98,7 @@ export class Commanders extends EventEmitter<CommandersEvents> {
     const entry = this.newEntry(record);
     this.entries.set(id, entry);
     this.publish(entry);
-    this.startTurn(entry, firstPrompt(record, dir), null);
+    this.startTurn(entry, firstPrompt(record, dir, start.message), null);
     return viewOf(record);
   }
 
@@ -123,7 +123,7 @@ export class Commanders extends EventEmitter<CommandersEvents> {
     entry.queue = [];
     await this.stopTurn(entry);
     this.store.writeDoc(id, withSessionKind(this.store.readDoc(id), 'replacement'));
-    entry.record = { ...entry.record, session: null, status: 'starting', waitingFor: null, adapter: this.opts.adapter().name };
+    entry.record = { ...entry.record, session: null, status: 'starting', waitingFor: null, adapter: this.opts.adapter(entry.record.adapter).name };
     this.save(entry);
     this.startTurn(entry, replacementPrompt(entry.record, this.store.dir(id)), null);
     return viewOf(entry.record);
@@ -180,7 +180,8 @@ export class Commanders extends EventEmitter<CommandersEvents> {
   }
 
   private startTurn(entry: Entry, prompt: string, resume: string | null): void {
-    void runTurn(entry, { prompt, resume, store: this.store, adapter: this.opts.adapter(), env: this.agentEnv(entry.record.id) }, {
+    // A commander keeps the agent it was started with: sessions do not cross agent CLIs (UX-6).
+    void runTurn(entry, { prompt, resume, store: this.store, adapter: this.opts.adapter(entry.record.adapter), env: this.agentEnv(entry.record.id) }, {
       save: () => this.save(entry),
       output: (chunk) => {
         this.opts.broadcast({ type: 'commander.output', commander: entry.record.id, ...chunk }, true);
@@ -270,13 +271,18 @@ function stopOrphan(pidFile: string): void {
   fs.rmSync(pidFile, { force: true });
 }
 
-function firstPrompt(record: CommanderRecord, dir: string): string {
-  return [
+function firstPrompt(record: CommanderRecord, dir: string, message?: string): string {
+  const lines = [
     `This is your first turn as the commander "${record.name}".`,
     `Your directory is ${dir}; read CLAUDE.md there first.`,
     `The material you operate on is at: ${record.referencePaths.join(', ')}.`,
-    'Orient on it, then tell the person what you found and what you propose to do.',
-  ].join('\n');
+  ];
+  if (message !== undefined && message.trim() !== '') {
+    lines.push('Orient on it, then answer the person\'s first message:', '', message.trim());
+  } else {
+    lines.push('Orient on it, then tell the person what you found and what you propose to do.');
+  }
+  return lines.join('\n');
 }
 
 function replacementPrompt(record: CommanderRecord, dir: string): string {

@@ -6,7 +6,7 @@ import { Jobs, type JobAdapter } from './service';
 
 export { Jobs } from './service';
 
-export function startJobs(services: RelayServices, wiring: { adapter: () => JobAdapter; env?: Record<string, string>; relayUrl?: () => string | undefined }): Jobs {
+export function startJobs(services: RelayServices, wiring: { adapter: (name?: string) => JobAdapter; env?: Record<string, string>; relayUrl?: () => string | undefined }): Jobs {
   return new Jobs({
     dataDir: services.dataDir,
     adapter: wiring.adapter,
@@ -23,12 +23,12 @@ export function jobsOf(services: RelayServices): Jobs {
   return jobs;
 }
 
-/** The selected agent adapter (COMMANDR_AGENT_ADAPTER; a same-named directory under
- *  <dataDir>/adapters/ overrides the shipped one), resolved fresh at each launch. */
-export function agentAdapter(dataDir: string): JobAdapter {
+/** The agent adapter `name` chose (UX-4), else the selected one (COMMANDR_AGENT_ADAPTER; a
+ *  same-named directory under <dataDir>/adapters/ overrides the shipped one), resolved fresh at each launch. */
+export function agentAdapter(dataDir: string, name?: string): JobAdapter {
   try {
-    const { name, run } = resolveAdapter(undefined, { ...process.env, COMMANDR_HOME: dataDir });
-    return { name, run };
+    const { name: resolved, run } = resolveAdapter(name, { ...process.env, COMMANDR_HOME: dataDir });
+    return { name: resolved, run };
   } catch (error) {
     if (error instanceof AdapterError) throw new CommandrError('E_UNAVAILABLE', error.message);
     throw error;

@@ -20,7 +20,8 @@ export interface JobAdapter {
 
 export interface JobsOptions {
   dataDir: string;
-  adapter: () => JobAdapter;
+  /** Resolves the adapter a job asked for (or the selected one). */
+  adapter: (name?: string) => JobAdapter;
   broadcast: (frame: ServerFrame, ephemeral?: boolean) => void;
   env?: Record<string, string>;
   relayUrl?: () => string | undefined;
@@ -37,6 +38,8 @@ export interface JobRequest {
   mode: JobMode;
   /** The task's packet file, for the prompt. */
   packet: string;
+  /** The adapter to run (UX-4); the selected one when absent. */
+  agent?: string;
 }
 
 export type JobStateFrame = ServerFrameOf<'job.state'>;
@@ -71,7 +74,7 @@ export class Jobs extends EventEmitter<JobsEvents> {
     for (const r of this.running.values()) {
       if (r.state.repo === req.repoId && r.state.task === req.task) throw new CommandrError('E_CONFLICT', `task ${req.task} already has a running job (${r.state.job})`);
     }
-    const adapter = this.opts.adapter();
+    const adapter = this.opts.adapter(req.agent);
     const cwd = req.mode === 'work' ? await ensureTaskWorktree(req.repo, req.task, path.join(this.opts.dataDir, 'worktrees', req.repoId)) : req.repo;
     const job = `j-${crypto.randomBytes(6).toString('hex')}`;
     const agent = `${adapter.name}-${job}`;
@@ -88,7 +91,7 @@ export class Jobs extends EventEmitter<JobsEvents> {
       },
       onStderr: (chunk) => fs.appendFileSync(log, chunk, { mode: 0o600 }),
     });
-    const state: JobStateFrame = { type: 'job.state', job, repo: req.repoId, task: req.task, mode: req.mode, status: 'running', exitCode: null };
+    const state: JobStateFrame = { type: 'job.state', job, repo: req.repoId, task: req.task, mode: req.mode, status: 'running', exitCode: null, agent: adapter.name };
     this.running.set(job, { state, run });
     this.publish(state);
     void run.done.then((result) => {
@@ -101,7 +104,7 @@ export class Jobs extends EventEmitter<JobsEvents> {
           this.opts.onError?.(error);
         }
       }
-      this.publish({ ...state, status: ok ? 'done' : 'failed', exitCode: result.code });
+      this.publish({ ...state, status: ok ? 'done' : 'failed', exitCode: result.code, ...(result.stopped ? { stopped: true } : {}) });
     });
     return { ...state, pid: run.pid };
   }

@@ -24,6 +24,14 @@ export interface WaitingSource {
   off(event: 'waiting', listener: (view: CommanderView) => void): unknown;
 }
 
+/** A verdict no reviewer voted on (every member abstained: no key, evaluator failing) is
+ *  "council not configured", not a failure of the work: it sends no push (UX-7). */
+export function noReviewerVoted(event: AnyBusEvent): boolean {
+  if (event.event !== 'council_verdict') return false;
+  const { abstentions, evaluator_count: count } = event as { abstentions?: unknown; evaluator_count?: unknown };
+  return typeof abstentions === 'number' && typeof count === 'number' && count > 0 && abstentions >= count;
+}
+
 export class PushTriggers {
   private chain: Promise<void> = Promise.resolve();
   private readonly detach: (() => void)[] = [];
@@ -35,7 +43,7 @@ export class PushTriggers {
 
   watchBus(hub: BusEventSource): void {
     const listener = (repo: RepoInfo, event: AnyBusEvent) => {
-      if (!TRIGGERS.has(event.event)) return;
+      if (!TRIGGERS.has(event.event) ) return;
       const bus = hub.model(repo.id)?.bus;
       if (bus) this.enqueue(async () => busEventMessage(event, await taskContext(repo, bus, event)));
     };

@@ -22,7 +22,7 @@ let repo: string;
 let repoName: string;
 
 beforeAll(async () => {
-  pw = await startPushWorld(['T-1', 'T-2', 'T-3', 'T-4', 'T-5', 'T-6', 'T-7', 'T-8', 'T-9']);
+  pw = await startPushWorld(['T-1', 'T-2', 'T-3', 'T-4', 'T-5', 'T-6', 'T-7', 'T-8', 'T-9', 'T-10']);
   repo = repoIdFor(pw.world.repo);
   repoName = path.basename(pw.world.repo);
   phone = await pushDevice(pw.relay, pw.endpoint, 'Pixel in a pocket', false);
@@ -98,6 +98,19 @@ describe('push through the relay', () => {
     execFileSync(process.execPath, [await bundleCli('council'), claimedPacket(pw.world, task)], { env: { ...pw.world.env, COUNCIL_EVALUATOR_CMD: evaluator } });
     const got = await pw.endpoint.waitFor(forTask(phone.sub.id, task, 'council_verdict'));
     expect(got.payload).toMatchObject({ title: `Council FAIL · ${task} in ${repoName}`, body: 'Failed: code-quality, style', actions: [], url: `/task?repo=${repo}&id=${task}` });
+  });
+
+  it('UX-7: a verdict no reviewer could vote on (every evaluator failing) sends no push; the next trigger for the task still does', async () => {
+    const task = claimNext(pw.world);
+    const evaluator = path.join(pw.world.dir, 'broken-evaluator.cjs');
+    fs.writeFileSync(evaluator, `#!${process.execPath}\nprocess.exit(3);\n`, { mode: 0o755 });
+    execFileSync(process.execPath, [await bundleCli('council'), claimedPacket(pw.world, task)], { env: { ...pw.world.env, COUNCIL_EVALUATOR_CMD: evaluator } });
+    expect(pw.world.events().find((e) => e.event === 'council_verdict' && e.task === task)).toMatchObject({ verdict: 'FAIL', abstentions: 3 });
+    expect(pw.world.tool('complete', [claimedPacket(pw.world, task), 'pass']).code).toBe(0);
+    // Triggers are handled in log order: once the later push is in, the verdict's would have been too.
+    await pw.endpoint.waitFor(forTask(phone.sub.id, task, 'task_done'));
+    await push().settled();
+    expect(pw.endpoint.received.filter((p) => p.subscription === phone.sub.id && payloadOf(p).data.task === task).map((p) => payloadOf(p).kind)).toEqual(['task_done']);
   });
 
   it('PUSH-3: bin/complete and a task_failed line say the task finished or failed; the later push replaces the earlier (same tag and topic)', async () => {

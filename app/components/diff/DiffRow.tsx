@@ -31,6 +31,13 @@ export const DiffRow = memo(function DiffRow(props: RowProps) {
     case 'file': return <FileHeader {...props} />;
     case 'note': return <div className="diff-note">{row.reason === 'folded' ? foldNote(props.view) : NOTES[row.reason]}</div>;
     case 'hunk': return <div className="diff-hunk">{row.header}</div>;
+    case 'comment': return (
+      <div className="diff-comment" data-testid="diff-comment" data-anchor={row.anchor}>
+        {row.notes.map((n, i) => (
+          <p key={i} className="diff-comment-note"><strong>{n.author}</strong>{n.consumed ? '' : ' · not read yet'}: {n.body}</p>
+        ))}
+      </div>
+    );
     case 'line': return <LineCell {...props} cell={row.cell} />;
     case 'pair': return (
       <div className="diff-pair">

@@ -6,7 +6,7 @@ import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } fr
 import { useWindowVirtualizer } from '@tanstack/react-virtual';
 import type { FileStat } from '../../../protocol/bus/diff';
 import { parseDiff } from './parse';
-import { buildRows, fileViews, type Layout, type Row } from './view-model';
+import { buildRows, fileViews, type Layout, type LineNote, type Row } from './view-model';
 import type { Highlighter } from './highlight';
 import { DiffRow } from './DiffRow';
 import { FileList } from './FileList';
@@ -18,18 +18,20 @@ export interface DiffViewProps {
   stats?: FileStat[];
   /** Called with `line:<path>:<n>` or `card:<path>`. */
   onAnnotate(anchor: string): void;
+  /** Notes on lines, by anchor (`line:<path>:<n>`), drawn under their line. */
+  notes?: ReadonlyMap<string, LineNote[]>;
 }
 
-const ESTIMATES: Record<Row['type'], number> = { file: 56, note: 36, hunk: 28, line: 22, pair: 22 };
+const ESTIMATES: Record<Row['type'], number> = { file: 56, note: 36, hunk: 28, line: 22, pair: 22, comment: 48 };
 /** Rows drawn beyond the viewport on each side. */
 const OVERSCAN = 30;
 
-export function DiffView({ patch, stats, onAnnotate }: DiffViewProps) {
+export function DiffView({ patch, stats, onAnnotate, notes }: DiffViewProps) {
   const wide = useMedia('(min-width: 900px)');
   const layout: Layout = wide ? 'split' : 'unified';
   const views = useMemo(() => fileViews(parseDiff(patch), stats), [patch, stats]);
   const [flipped, setFlipped] = useState<ReadonlySet<number>>(new Set());
-  const rows = useMemo(() => buildRows(views, layout, flipped), [views, layout, flipped]);
+  const rows = useMemo(() => buildRows(views, layout, flipped, notes), [views, layout, flipped, notes]);
   const highlighter = useLazyHighlighter(views.map((v) => v.file.path));
 
   const listRef = useRef<HTMLDivElement>(null);

@@ -47,6 +47,19 @@ describe('view model', () => {
     expect(wordSegments(cells[2])).toEqual([{ text: 'const gone = 2;', changed: false }]);
   });
 
+  it('UX-10: a note on a line is a row right under that line, in both layouts; other anchors add nothing', () => {
+    const views = fileViews(parseDiff(PATCH));
+    const notes = new Map([['line:src/a.ts:2', [{ author: 'Pixel', body: 'why ten?', consumed: false }]], ['line:src/a.ts:99', [{ author: 'x', body: 'nowhere', consumed: true }]]]);
+    const unified = buildRows(views, 'unified', new Set(), notes);
+    const at = unified.findIndex((r) => r.type === 'comment');
+    expect(unified.filter((r) => r.type === 'comment')).toHaveLength(1);
+    const above = unified[at - 1]!;
+    expect(above.type === 'line' && above.cell.line.text).toBe('const total = 10;');
+    const split = buildRows(views, 'split', new Set(), notes);
+    const before = split[split.findIndex((r) => r.type === 'comment') - 1]!;
+    expect(before.type === 'pair' && before.right?.line.text).toBe('const total = 10;');
+  });
+
   it('DIFFVIEW-5: unified rows are header, hunk and one row per line; split rows put - beside +', () => {
     const views = fileViews(parseDiff(PATCH));
     const unified = buildRows(views, 'unified');

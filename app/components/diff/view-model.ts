@@ -30,7 +30,11 @@ export type Row =
   | { type: 'note'; key: string; file: number; reason: Exclude<FoldReason, null> | 'folded' }
   | { type: 'hunk'; key: string; file: number; header: string }
   | { type: 'line'; key: string; file: number; cell: Cell }
-  | { type: 'pair'; key: string; file: number; left: Cell | null; right: Cell | null };
+  | { type: 'pair'; key: string; file: number; left: Cell | null; right: Cell | null }
+  /** The notes left on the line just above, shown inline where they were written (UX-10). */
+  | { type: 'comment'; key: string; file: number; anchor: string; notes: LineNote[] };
+
+export interface LineNote { author: string; body: string; consumed: boolean }
 
 /** A file with more changed lines than this is folded until opened. */
 export const FOLD_LINES = 1500;
@@ -55,8 +59,23 @@ function foldReason(file: DiffFile, stat: FileStat | null): FoldReason {
 }
 
 /** The rows to draw; `open` holds the indexes of files whose folding the person flipped. */
-export function buildRows(views: FileView[], layout: Layout, flipped: ReadonlySet<number> = new Set()): Row[] {
+export function buildRows(views: FileView[], layout: Layout, flipped: ReadonlySet<number> = new Set(), notes: ReadonlyMap<string, LineNote[]> = new Map()): Row[] {
   const rows: Row[] = [];
+  // An anchor names a new-side number, or an old-side one for a removed line: where both
+  // exist, the note goes under the new-side line, and each note shows once.
+  const shown = new Set<string>();
+  const commentAfter = (f: number, key: string, ...cells: (Cell | null)[]) => {
+    const path = views[f]!.file.path;
+    for (const cell of cells) {
+      if (cell === null) continue;
+      const anchor = lineAnchor(path, cell.line);
+      const list = notes.get(anchor);
+      if (!list || list.length === 0 || shown.has(anchor)) continue;
+      if (cell.line.kind === 'del' && newSide(views[f]!).has(anchor)) continue;
+      shown.add(anchor);
+      rows.push({ type: 'comment', key: `${key}c${anchor}`, file: f, anchor, notes: list });
+    }
+  };
   for (const v of views) {
     const f = v.index;
     rows.push({ type: 'file', key: `f${f}`, file: f });
@@ -72,13 +91,30 @@ export function buildRows(views: FileView[], layout: Layout, flipped: ReadonlySe
       rows.push({ type: 'hunk', key: `f${f}h${h}`, file: f, header: hunk.header });
       const cells = pairRuns(hunk.lines);
       if (layout === 'unified') {
-        cells.forEach((cell, i) => rows.push({ type: 'line', key: `f${f}h${h}l${i}`, file: f, cell }));
+        cells.forEach((cell, i) => {
+          rows.push({ type: 'line', key: `f${f}h${h}l${i}`, file: f, cell });
+          commentAfter(f, `f${f}h${h}l${i}`, cell);
+        });
       } else {
-        splitRows(cells).forEach(([left, right], i) => rows.push({ type: 'pair', key: `f${f}h${h}p${i}`, file: f, left, right }));
+        splitRows(cells).forEach(([left, right], i) => {
+          rows.push({ type: 'pair', key: `f${f}h${h}p${i}`, file: f, left, right });
+          commentAfter(f, `f${f}h${h}p${i}`, right, left);
+        });
       }
     });
   }
   return rows;
+}
+
+const newSideCache = new WeakMap<FileView, Set<string>>();
+/** Anchors of a file's added and context lines. */
+function newSide(view: FileView): Set<string> {
+  let set = newSideCache.get(view);
+  if (!set) {
+    set = new Set(view.file.hunks.flatMap((h) => h.lines.filter((l) => l.kind !== 'del').map((l) => lineAnchor(view.file.path, l))));
+    newSideCache.set(view, set);
+  }
+  return set;
 }
 
 /** Each line with its partner: the i-th line of a removed run pairs with the

@@ -1,10 +1,11 @@
 'use client';
-// "Needs you" (PERM-UI-1): the agents' permission requests at the top of Inbox,
-// live from `permission.request` / `permission.list`; expired ones shown as expired.
+// "Needs you" (PERM-UI-1, UX-8): the agents' open permission requests at the top of
+// Inbox, live from `permission.request` / `permission.list`; answered and expired ones
+// leave, and with none open the section is not there at all.
 import { useEffect, useMemo, useState } from 'react';
 import { useRelay, type AppState } from '../../lib/store';
 import { PermissionCard } from './PermissionCard';
-import { needsYou, shownStatus } from './view-model';
+import { needsYou } from './view-model';
 
 const selectPermissions = (s: AppState) => s.permissions;
 
@@ -20,7 +21,7 @@ export function NeedsYou() {
   }, [hasOpen]);
   const requests = useMemo(() => needsYou(permissions, now), [permissions, now]);
   if (requests.length === 0) return null;
-  const open = requests.filter((r) => shownStatus(r, now) === 'pending').length;
+  const open = requests.length;
   return (
     <section aria-labelledby="needs-you-title" data-testid="needs-you" className="stack">
       <h2 id="needs-you-title" className="group-title">Needs you ({open})</h2>

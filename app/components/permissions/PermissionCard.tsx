@@ -6,7 +6,7 @@ import type { PermissionDecision, PermissionRequestView } from '../../../protoco
 import { act } from '../../lib/actions';
 import { sentence } from '../../lib/errors';
 import { Button } from '../Button';
-import { diffLines, STATUS_TEXT, shownStatus } from './view-model';
+import { countdown, diffLines, riskOf, STATUS_TEXT, shownStatus } from './view-model';
 
 export function PermissionCard({ request, now }: { request: PermissionRequestView; now: number }) {
   const [busy, setBusy] = useState(false);
@@ -30,14 +30,19 @@ export function PermissionCard({ request, now }: { request: PermissionRequestVie
   }
 
   const lines = request.detail ? diffLines(request.detail) : null;
+  // Deny leads (primary, first) when the request is risky (UX-8).
+  const risk = riskOf(request);
   const where = [request.repo ?? request.cwd, request.task, request.agent].filter(Boolean).join(' · ');
   return (
     <article className="card stack" data-testid="permission-card" data-status={status} data-request={request.id} aria-label={`${request.tool} needs your OK`}>
       <div className="row" style={{ justifyContent: 'space-between' }}>
         <strong>{request.tool}</strong>
-        <span data-testid="permission-status">{STATUS_TEXT[status]}{request.decidedBy ? ` · ${request.decidedBy}` : ''}</span>
+        <span data-testid="permission-status">
+          {open ? <>Denied automatically in <span className="mono" data-testid="permission-countdown">{countdown(request, now)}</span></> : `${STATUS_TEXT[status]}${request.decidedBy ? ` · ${request.decidedBy}` : ''}`}
+        </span>
       </div>
-      <div className="muted" style={{ fontSize: '0.85em' }}>{where}</div>
+      {risk ? <div className="notice" data-tone="danger" data-testid="permission-risk" style={{ paddingLeft: 8 }}>{risk} Deny unless you expected it.</div> : null}
+      <div className="muted wrap-anywhere" style={{ fontSize: '0.85em' }}>{where}</div>
       {lines ? (
         <pre className="permission-detail" data-testid="permission-diff" style={{ overflowX: 'auto', margin: 0 }}>
           {lines.map((l, i) => (
@@ -45,15 +50,16 @@ export function PermissionCard({ request, now }: { request: PermissionRequestVie
           ))}
         </pre>
       ) : (
-        <pre className="permission-detail" data-testid="permission-command" style={{ overflowX: 'auto', margin: 0, whiteSpace: 'pre-wrap' }}>{request.detail ?? request.summary}</pre>
+        <pre className="permission-detail" data-testid="permission-command" style={{ overflowX: 'auto', margin: 0, whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}>{request.detail ?? request.summary}</pre>
       )}
       {status !== 'pending' && request.reason ? <div className="muted" data-testid="permission-reason">{request.reason}</div> : null}
       {notice ? <div className="notice" role="status" data-tone="danger" data-testid="permission-notice">{notice}</div> : null}
       {open && !denying ? (
-        <div className="row" role="toolbar" aria-label="Answer this request">
-          <Button variant="primary" disabled={busy} onClick={() => void decide('allow')} data-testid="permission-allow">Allow once</Button>
+        <div className="row" role="toolbar" aria-label="Answer this request" data-risky={risk ? 'true' : undefined}>
+          {risk ? <Button variant="primary" disabled={busy} onClick={() => setDenying(true)} data-testid="permission-deny">Deny</Button> : null}
+          <Button variant={risk ? 'default' : 'primary'} disabled={busy} onClick={() => void decide('allow')} data-testid="permission-allow">Allow once</Button>
           <Button disabled={busy} onClick={() => void decide('allow-session')} data-testid="permission-allow-session">Allow for this session</Button>
-          <Button variant="danger" disabled={busy} onClick={() => setDenying(true)} data-testid="permission-deny">Deny</Button>
+          {risk ? null : <Button variant="danger" disabled={busy} onClick={() => setDenying(true)} data-testid="permission-deny">Deny</Button>}
         </div>
       ) : null}
       {open && denying ? (

@@ -9,9 +9,29 @@ export function shownStatus(r: PermissionRequestView, now: number): CardStatus {
   return r.status === 'pending' && Date.parse(r.expiresAt) <= now ? 'expired' : r.status;
 }
 
+/** Only what still needs a person (UX-8): answered and expired requests leave, newest first. */
 export function needsYou(requests: Record<string, PermissionRequestView>, now: number): PermissionRequestView[] {
-  const rank = (r: PermissionRequestView) => (shownStatus(r, now) === 'pending' ? 0 : 1);
-  return Object.values(requests).sort((a, b) => rank(a) - rank(b) || b.createdAt.localeCompare(a.createdAt));
+  return Object.values(requests).filter((r) => shownStatus(r, now) === 'pending').sort((a, b) => b.createdAt.localeCompare(a.createdAt));
+}
+
+/** "1:05" until the automatic denial, never below 0:00. */
+export function countdown(r: PermissionRequestView, now: number): string {
+  const left = Math.max(0, Math.ceil((Date.parse(r.expiresAt) - now) / 1000));
+  return `${Math.floor(left / 60)}:${String(left % 60).padStart(2, '0')}`;
+}
+
+const NETWORK = /(^|[;&|(\s])(curl|wget|ssh|scp|sftp|rsync|nc|ncat|netcat|telnet|ftp)(\s|$)/;
+const PIPE_TO_SHELL = /\|\s*(sudo\s+)?(sh|bash|zsh|dash|ksh|python3?|node|perl|ruby)(\s|$)/;
+
+/** Why Deny should be the default answer, or null: network access, piping into a shell, outside the repo (UX-8). */
+export function riskOf(r: PermissionRequestView): string | null {
+  const command = r.detail ?? r.summary;
+  if (/^(webfetch|websearch)$/i.test(r.tool)) return 'It reaches the network.';
+  if (PIPE_TO_SHELL.test(command)) return 'It pipes something into a shell.';
+  if (NETWORK.test(command)) return 'It reaches the network.';
+  const file = r.summary.trim();
+  if (/^(edit|write|multiedit|notebookedit)$/i.test(r.tool) && file.startsWith('/') && !file.startsWith(`${r.cwd.replace(/\/+$/, '')}/`)) return 'It changes a file outside the working directory.';
+  return null;
 }
 
 /** A detail that is a unified diff is shown line by line with +/− marks. */

@@ -1,0 +1,132 @@
+'use client';
+// Run an agent on this task from the phone (UX-4, UX-5): choose Claude Code or
+// OpenCode and the intent, start a headless job (`task.run`), watch its output
+// stream in, and Stop it (`job.stop`). Outcomes show here, where the person tapped.
+import { useCallback, useEffect, useRef, useState, type FormEvent } from 'react';
+import type { TaskSummary } from '../../protocol/wire/views';
+import { Button } from '../components/Button';
+import { Sheet } from '../components/Sheet';
+import { act, type ActResult } from '../lib/actions';
+import { AGENTS, agentLabel } from '../lib/agents';
+import { sentence } from '../lib/errors';
+import { useRelay, type AppState, type JobView } from '../lib/store';
+
+const INTENTS = [
+  { id: 'work', label: 'Work on it', help: 'Edits and commits in the task’s own worktree; never pushes.' },
+  { id: 'review', label: 'Review only', help: 'Reads the work and says what it thinks; changes nothing.' },
+] as const;
+type Intent = (typeof INTENTS)[number]['id'];
+
+const STATUS: Record<JobView['status'], string> = { running: 'running', done: 'finished', failed: 'failed' };
+const TONE: Record<JobView['status'], string | undefined> = { running: 'ok', done: 'ok', failed: 'danger' };
+
+/** The newest job of this task: a running one first. */
+function useTaskJob(repo: string, task: string): JobView | null {
+  return useRelay(useCallback((s: AppState) => {
+    const jobs = Object.values(s.jobs).filter((j) => j.repo === repo && j.task === task);
+    return jobs.find((j) => j.status === 'running') ?? jobs.at(-1) ?? null;
+  }, [repo, task]));
+}
+
+function outcomeText(r: ActResult, done: string): string | null {
+  if (r.status === 'applied') return done;
+  if (r.status === 'queued') return 'You are offline: this is sent when the connection is back.';
+  return sentence(r.error);
+}
+
+export function AgentRun({ repo, task }: { repo: string; task: TaskSummary | null }) {
+  const job = useTaskJob(repo, task?.id ?? '');
+  const [choosing, setChoosing] = useState(false);
+  const [notice, setNotice] = useState<{ text: string; tone?: string } | null>(null);
+  const [busy, setBusy] = useState(false);
+  if (!task) return null;
+  const canRun = (task.state === 'inbox' || task.state === 'claimed') && job?.status !== 'running';
+
+  async function start(agent: string, mode: Intent) {
+    setChoosing(false);
+    setBusy(true);
+    const r = await act('task.run', { repo, task: task!.id, mode, agent });
+    setBusy(false);
+    setNotice(r.status === 'applied' ? null : { text: outcomeText(r, '') ?? '', tone: 'danger' });
+  }
+  async function stop(id: string) {
+    setBusy(true);
+    const r = await act('job.stop', { job: id });
+    setBusy(false);
+    setNotice({ text: outcomeText(r, 'Stopped. The agent’s processes were ended.') ?? '', tone: r.status === 'applied' ? undefined : 'danger' });
+  }
+
+  if (!canRun && !job) return null;
+  return (
+    <section className="card task-section" aria-labelledby="agent-title" data-testid="agent-run">
+      <div className="task-agent-row">
+        <h2 id="agent-title" className="task-h2" style={{ margin: 0 }}>Agent</h2>
+        {job?.status === 'running' ? (
+          <Button variant="danger" disabled={busy} onClick={() => void stop(job.job)} data-testid="job-stop">Stop</Button>
+        ) : canRun ? (
+          <Button variant="primary" disabled={busy} onClick={() => setChoosing(true)} data-testid="run-agent">Run agent</Button>
+        ) : null}
+      </div>
+      {job ? <JobOutput job={job} /> : <p className="muted" style={{ margin: '6px 0 0' }}>Start Claude Code or OpenCode on this task, headless, and watch it work here.</p>}
+      {notice ? <p className="notice card" data-tone={notice.tone} role="status" data-testid="agent-notice" style={{ margin: '8px 0 0' }}>{notice.text}</p> : null}
+      {choosing ? <RunAgentSheet taskId={task.id} onClose={() => setChoosing(false)} onStart={(a, m) => void start(a, m)} /> : null}
+    </section>
+  );
+}
+
+function JobOutput({ job }: { job: JobView }) {
+  const ref = useRef<HTMLPreElement>(null);
+  useEffect(() => {
+    const el = ref.current;
+    if (el) el.scrollTop = el.scrollHeight;
+  }, [job.output.text]);
+  const running = job.status === 'running';
+  return (
+    <div data-testid="job" data-job={job.job} data-status={job.status}>
+      <div className="task-meta" style={{ marginTop: 6 }}>
+        <span>{agentLabel(job.agent)}</span>
+        <span>{job.mode === 'work' ? 'working' : 'reviewing'}</span>
+        <span className="pill" data-tone={TONE[job.status]} data-testid="job-status">
+          {job.stopped ? 'stopped' : STATUS[job.status]}{job.status === 'failed' && !job.stopped && job.exitCode !== null ? ` (exit ${job.exitCode})` : ''}
+        </span>
+      </div>
+      <pre ref={ref} className="card job-output mono" aria-live="polite" data-testid="job-output">
+        {job.output.text || (running ? 'Starting the agent…' : 'No output.')}
+      </pre>
+    </div>
+  );
+}
+
+export function RunAgentSheet({ taskId, onClose, onStart }: { taskId: string; onClose(): void; onStart(agent: string, mode: Intent): void }) {
+  const [agent, setAgent] = useState<string>(AGENTS[0].id);
+  const [mode, setMode] = useState<Intent>('work');
+  const submit = (e: FormEvent) => { e.preventDefault(); onStart(agent, mode); };
+  return (
+    <Sheet title={`Run an agent on ${taskId}`} onClose={onClose} testId="run-agent-sheet">
+      <form onSubmit={submit} className="stack">
+        <fieldset className="choice-group">
+          <legend>Agent</legend>
+          {AGENTS.map((a) => (
+            <label key={a.id} className="choice">
+              <input type="radio" name="agent" value={a.id} checked={agent === a.id} onChange={() => setAgent(a.id)} data-testid={`agent-${a.id}`} />
+              <span>{a.label}</span>
+            </label>
+          ))}
+        </fieldset>
+        <fieldset className="choice-group">
+          <legend>What it may do</legend>
+          {INTENTS.map((i) => (
+            <label key={i.id} className="choice">
+              <input type="radio" name="intent" value={i.id} checked={mode === i.id} onChange={() => setMode(i.id)} data-testid={`intent-${i.id}`} />
+              <span><strong>{i.label}</strong><br /><span className="muted">{i.help}</span></span>
+            </label>
+          ))}
+        </fieldset>
+        <div className="row">
+          <Button type="submit" variant="primary" data-testid="run-agent-start">Start</Button>
+          <Button onClick={onClose}>Cancel</Button>
+        </div>
+      </form>
+    </Sheet>
+  );
+}

@@ -29,6 +29,7 @@ import { startCommanders } from './commanders/index';
 import { agentAdapter, startJobs } from './jobs/index';
 import { startPush } from './push';
 import { startPermissions } from './permissions';
+import { startQuestions } from './questions';
 import { type RelayOptions, type ResolvedOptions, resolveOptions } from './options';
 
 export const RELAY_VERSION = version;
@@ -71,6 +72,7 @@ export async function createRelay(opts: RelayOptions = {}): Promise<Relay> {
   services.commanders = startCommanders(services, { adapter: () => agentAdapter(options.dataDir) });
   services.jobs = startJobs(services, { adapter: () => agentAdapter(options.dataDir) });
   services.permissions = startPermissions(services);
+  services.questions = startQuestions(services);
   services.checks = new CheckResults({ ...process.env, COMMANDR_HOME: options.dataDir });
   services.push = startPush(services); // keep last: it listens to the services above
 
@@ -151,7 +153,7 @@ function urlHost(host: string): string {
 }
 
 async function closeServices(services: RelayServices): Promise<void> {
-  const features: (Service | undefined)[] = [services.permissions, services.push, services.jobs, services.commanders, services.hub];
+  const features: (Service | undefined)[] = [services.permissions, services.questions, services.push, services.jobs, services.commanders, services.hub];
   for (const feature of features) {
     try {
       await feature?.close?.();

@@ -5,6 +5,7 @@ import { TaskId } from '../bus/ids';
 import { AnyBusEvent, Sha256Digest } from '../bus/events';
 import { LiveEvent } from '../live-events';
 import { WireError } from './errors';
+import { ArtifactRef, QuestionId, QuestionReplyVia, QuestionView } from './questions';
 import {
   CommanderView, Cursor, DeviceView, PermissionDecision, PermissionRequestView, PushPrefs,
   PushSubscriptionJSON, RepoId, RepoInfo, TaskSummary,
@@ -65,8 +66,20 @@ export const PushSubscribe = z.object({ type: z.literal('push.subscribe'), ...ac
 export const PushUnsubscribe = z.object({ type: z.literal('push.unsubscribe'), ...act });
 export const PushPrefsUpdate = z.object({ type: z.literal('push.prefs'), ...act, prefs: PushPrefs });
 
+// Agent questions, action approvals, artifacts (ASK-n, ACTAPPROVE-n, ARTIFACT-n; protocol/wire/questions.ts).
+export const ArtifactOpen = z.object({ type: z.literal('artifact.open'), ...read, ...ArtifactRef.shape });
+/** `choice` is the index of the chosen choice; `text` is typed or dictated (`via: 'voice'`). */
+export const QuestionAnswer = z.object({
+  type: z.literal('question.answer'), ...act, request: QuestionId, via: QuestionReplyVia,
+  choice: z.optional(z.int().check(z.minimum(0), z.maximum(5))), text: z.optional(text(4000)),
+});
+export const QuestionDecide = z.object({
+  type: z.literal('question.decide'), ...act, request: QuestionId, decision: z.enum(['approve', 'deny']), reason: z.optional(text(2000)),
+});
+
 export const ReadFrame = z.discriminatedUnion('type', [
   Subscribe, TaskDiffRequest, TaskDetailRequest, TaskTimelineRequest, DeviceListRequest, CommanderOutputRequest, ClientVisibility,
+  ArtifactOpen,
 ]);
 export type ReadFrame = z.infer<typeof ReadFrame>;
 
@@ -74,6 +87,7 @@ export const ActionFrame = z.discriminatedUnion('type', [
   TaskApprove, TaskDeny, TaskAnnotate, TaskCouncil, TaskRun,
   CommanderCreate, CommanderMessage, CommanderReplace, CommanderAddReference, CommanderDelete,
   PermissionDecide, DeviceRename, DeviceRevoke, PushSubscribe, PushUnsubscribe, PushPrefsUpdate,
+  QuestionAnswer, QuestionDecide,
 ]);
 export type ActionFrame = z.infer<typeof ActionFrame>;
 export type ActionType = ActionFrame['type'];
@@ -133,6 +147,9 @@ export const RelayLagged = z.object({ type: z.literal('relay.lagged'), dropped: 
 export const PermissionRequestFrame = z.object({ type: z.literal('permission.request'), request: PermissionRequestView });
 export const PermissionList = z.object({ type: z.literal('permission.list'), requests: z.array(PermissionRequestView) });
 
+export const QuestionRequestFrame = z.object({ type: z.literal('question.request'), request: QuestionView });
+export const QuestionList = z.object({ type: z.literal('question.list'), requests: z.array(QuestionView) });
+
 export const JobState = z.object({
   type: z.literal('job.state'), job: z.string(), repo: RepoId, task: TaskId, mode: z.enum(['work', 'review']),
   status: z.enum(['running', 'done', 'failed']), exitCode: z.nullable(z.int()),
@@ -146,6 +163,7 @@ export const ServerFrame = z.discriminatedUnion('type', [
   AuthChallenge, AuthOk, RepoSnapshot, BusEvents, RepoRemoved, DiffBegin, DiffChunk, DiffEnd,
   CommanderState, CommanderList, CommanderOutput, CommanderRemoved, LiveEventFrame, RelayLagged,
   PermissionRequestFrame, PermissionList, JobState, JobOutput, Ack, ErrorFrame,
+  QuestionRequestFrame, QuestionList,
 ]);
 export type ServerFrame = z.infer<typeof ServerFrame>;
 export type ServerFrameOf<K extends ServerFrame['type']> = Extract<ServerFrame, { type: K }>;

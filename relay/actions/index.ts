@@ -19,6 +19,8 @@ import {
 } from './commander-actions';
 import { taskRun } from './task-run';
 import { permissionDecide, withPermissionList } from './permission-decide';
+import { questionAnswer, questionDecide, withQuestionList } from '../questions/actions';
+import { artifactOpen } from '../artifacts/open';
 
 export interface ActionContext {
   services: RelayServices;
@@ -39,7 +41,7 @@ function unavailable(feature: string): Handler<unknown> {
 }
 
 export const reads: { [K in ReadType]: Handler<Extract<ReadFrame, { type: K }>> } = {
-  subscribe: withPermissionList(withCommanderList(subscribe)),
+  subscribe: withQuestionList(withPermissionList(withCommanderList(subscribe))),
   'task.diff': taskDiffRead,
   'task.detail': taskDetailRead,
   'task.timeline': taskTimelineRead,
@@ -49,6 +51,7 @@ export const reads: { [K in ReadType]: Handler<Extract<ReadFrame, { type: K }>> 
     ctx.client.visible = frame.visible;
     return { visible: frame.visible };
   },
+  'artifact.open': artifactOpen,
 };
 
 export const actions: { [K in ActionType]: Handler<Extract<ActionFrame, { type: K }>> } = {
@@ -68,4 +71,6 @@ export const actions: { [K in ActionType]: Handler<Extract<ActionFrame, { type: 
   'push.subscribe': pushSubscribe,
   'push.unsubscribe': pushUnsubscribe,
   'push.prefs': pushPrefs,
+  'question.answer': questionAnswer,
+  'question.decide': questionDecide,
 };

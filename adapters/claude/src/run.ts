@@ -5,13 +5,18 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { findBinary, runJob, runVendor, sessionAnnouncer, type JobInput } from '../../lib/run-job';
 import { claudeSettings } from '../lib/permissions';
+import { jobMcpConfig } from '../../mcp/wire';
 
 async function main(input: JobInput): Promise<number> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'commandr-claude-'));
   try {
     const settingsFile = path.join(dir, 'settings.json');
-    fs.writeFileSync(settingsFile, JSON.stringify(claudeSettings(input.grants), null, 2) + '\n', { mode: 0o600 });
-    const args = ['-p', input.prompt, '--output-format', 'stream-json', '--verbose', '--settings', settingsFile];
+    const settings = claudeSettings(input.grants);
+    settings.permissions.allow.push('mcp__commandr'); // the commandr tools (MCP-8): every intent may use them
+    fs.writeFileSync(settingsFile, JSON.stringify(settings, null, 2) + '\n', { mode: 0o600 });
+    const mcpFile = path.join(dir, 'mcp.json');
+    fs.writeFileSync(mcpFile, JSON.stringify(jobMcpConfig()) + '\n', { mode: 0o600 });
+    const args = ['-p', input.prompt, '--output-format', 'stream-json', '--verbose', '--settings', settingsFile, '--mcp-config', mcpFile];
     if (input.resume) args.push('--resume', input.resume);
     const announce = sessionAnnouncer();
     let result: Record<string, unknown> | undefined;

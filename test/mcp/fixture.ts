@@ -84,7 +84,8 @@ export class McpWorld {
   async close(): Promise<void> {
     for (const client of this.clients.splice(0)) await client.close().catch(() => {});
     await this.relay?.close();
-    fs.rmSync(this.dir, { recursive: true, force: true });
+    // Detached hooks of a real CLI run may still be writing: retry the removal.
+    fs.rmSync(this.dir, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 });
   }
 }
 

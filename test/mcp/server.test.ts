@@ -46,7 +46,7 @@ describe('commandr mcp over stdio', () => {
     expect(ask.outputSchema?.properties).toHaveProperty('answer');
   });
 
-  it('MCP-4: progress lands on the bus as task_progress; a note with a line break is refused and nothing is written', async () => {
+  it('MCP-2 MCP-4: progress lands on the bus as task_progress; a note with a line break is refused and nothing is written', async () => {
     const client = await world.connect({ env: sessionEnv });
     const good = await client.callTool({ name: 'progress', arguments: { note: 'parser done, wiring the CLI next' } });
     expect(good.isError).toBeFalsy();
@@ -55,6 +55,10 @@ describe('commandr mcp over stdio', () => {
     const bad = await client.callTool({ name: 'progress', arguments: { note: 'two\nlines' } });
     expect(bad.isError).toBe(true);
     expect(textOf(bad)).toMatch(/^E_BAD_INPUT: .*line break/);
+    // The SDK validates the input against the declared schema: a missing field is a tool error naming it.
+    const missing = await client.callTool({ name: 'ask', arguments: {} });
+    expect(missing.isError).toBe(true);
+    expect(textOf(missing)).toMatch(/question/);
     expect(world.events().filter((e) => e.event === 'task_progress')).toHaveLength(1);
   });
 

@@ -42,7 +42,8 @@ export const SUBCOMMANDS: Record<string, Subcommand> = {
   devices: { summary: 'devices                list or revoke paired devices', run: relay },
   commanders: { summary: 'commanders list|start|say|replace|delete|log  long-lived agents you talk to', run: bundle('commanders') },
   wire: { summary: `${WIRE_USAGE}  report this repo's agent sessions to commandr (hooks/plugin)`, run: (args) => wireCommand(args) },
-  mcp: { summary: 'mcp                    serve the bus as tools an agent can call (MCP over stdio)', run: bundle('mcp') },
+  // Through bin/load.cjs: agents start this server on every session, so it gets the V8 code cache.
+  mcp: { summary: 'mcp                    serve the bus as tools an agent can call (MCP over stdio)', run: () => { require(path.join(__dirname, '..', 'bin', 'load.cjs'))('mcp'); } },
   policy: { summary: 'policy check <tool> <input> [--repo DIR]  what the permission policy would do, and why', run: bundle('policy') },
   // Slot for `policy` (and any new subcommand): add a `name: { summary, run }` line here.
 };

@@ -10,6 +10,8 @@ async function main(): Promise<void> {
   }
   const server = createMcpServer({ cwd: process.cwd(), env: process.env });
   await server.connect(new StdioServerTransport());
+  // The agent closed our stdin: it is gone, so end cleanly (exit handlers, such as the code cache's, run).
+  process.stdin.once('end', () => void server.close().finally(() => process.exit(0)));
 }
 
 main().catch((error: unknown) => {

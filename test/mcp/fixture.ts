@@ -12,7 +12,8 @@ import { initRepo } from '../../bus/init';
 import { createRelay, type Relay } from '../../relay/server';
 
 export const ROOT = path.resolve(__dirname, '..', '..');
-export const MCP_BUNDLE = path.join(ROOT, 'dist', 'mcp.cjs');
+/** What `wire` registers: this node, `bin/commandr mcp`. */
+export const COMMANDR_BIN = path.join(ROOT, 'bin', 'commandr');
 export const TASK = 'T-1';
 
 export function packetText(id: string): string {
@@ -42,7 +43,7 @@ export class McpWorld {
   }
 
   git(args: string[], cwd = this.repo): string {
-    return execFileSync('git', args, { cwd, encoding: 'utf8', env: { ...process.env, GIT_CONFIG_NOSYSTEM: '1', HOME: this.home } });
+    return execFileSync('git', args, { cwd, encoding: 'utf8', env: { GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@commandr.invalid', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@commandr.invalid', ...process.env, GIT_CONFIG_NOSYSTEM: '1', HOME: this.home } });
   }
 
   async startRelay(): Promise<Relay> {
@@ -68,7 +69,7 @@ export class McpWorld {
 
   /** Starts `node dist/mcp.cjs` in `cwd` and connects the SDK client to it over stdio. */
   async connect(options: { cwd?: string; env?: Record<string, string | undefined> } = {}): Promise<Client> {
-    const transport = new StdioClientTransport({ command: process.execPath, args: [MCP_BUNDLE], cwd: options.cwd ?? this.worktree, env: this.env(options.env), stderr: 'pipe' });
+    const transport = new StdioClientTransport({ command: process.execPath, args: [COMMANDR_BIN, 'mcp'], cwd: options.cwd ?? this.worktree, env: this.env(options.env), stderr: 'pipe' });
     const client = new Client({ name: 'commandr-test', version: '0.0.0' });
     await client.connect(transport);
     this.clients.push(client);

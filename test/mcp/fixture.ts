@@ -85,8 +85,16 @@ export class McpWorld {
   async close(): Promise<void> {
     for (const client of this.clients.splice(0)) await client.close().catch(() => {});
     await this.relay?.close();
-    // Detached hooks of a real CLI run may still be writing: retry the removal.
-    fs.rmSync(this.dir, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 });
+    // Detached hooks of a real CLI run may still be finishing in the dir: retry the removal for a while.
+    for (let i = 0; ; i++) {
+      try {
+        fs.rmSync(this.dir, { recursive: true, force: true });
+        return;
+      } catch (error) {
+        if (i >= 100) throw error;
+        await new Promise((r) => setTimeout(r, 100));
+      }
+    }
   }
 }
 

@@ -49,6 +49,8 @@ export const SUBCOMMANDS: Record<string, Subcommand> = {
   wire: { summary: `${WIRE_USAGE}  report this repo's agent sessions to commandr (hooks/plugin)`, run: (args) => wireCommand(args) },
   verify: { summary: 'verify <rev-range>…     check every agent commit carries a valid approval for its own change', run: bundle('verify') },
   doctor: { summary: 'doctor                 check agent CLIs, git, the relay, push keys, wired repos; a fix for each', run: bundle('doctor') },
+  // Through bin/load.cjs: agents start this server on every session, so it gets the V8 code cache.
+  mcp: { summary: 'mcp                    serve the bus as tools an agent can call (MCP over stdio)', run: () => { require(path.join(__dirname, '..', 'bin', 'load.cjs'))('mcp'); } },
   policy: { summary: 'policy check <tool> <input> [--repo DIR]  what the permission policy would do, and why', run: bundle('policy') },
   // Slot for `policy` (and any new subcommand): add a `name: { summary, run }` line here.
 };

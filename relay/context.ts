@@ -44,6 +44,8 @@ export interface RelayServices {
   jobs?: Service;
   push?: Service & { forgetDevice?(deviceId: string): unknown; hasDevice?(deviceId: string): boolean; notify?(payload: PushPayload): void };
   permissions?: Service;
+  /** Agent questions and action approvals (relay/questions). */
+  questions?: Service;
   /** Latest check results per task (relay/live/checks.ts). */
   checks?: CheckResults;
 }

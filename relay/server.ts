@@ -31,6 +31,7 @@ import { startCommanders } from './commanders/index';
 import { agentAdapter, startJobs } from './jobs/index';
 import { startPush } from './push';
 import { startPermissions } from './permissions';
+import { startQuestions } from './questions';
 import { type RelayOptions, type ResolvedOptions, resolveOptions } from './options';
 import { FLEET_PATH } from '../protocol/wire/fleet';
 import { startFleet } from './fleet';
@@ -77,6 +78,7 @@ export async function createRelay(opts: RelayOptions = {}): Promise<Relay> {
   services.commanders = startCommanders(services, { adapter: (name) => agentAdapter(options.dataDir, name) });
   services.jobs = startJobs(services, { adapter: (name) => agentAdapter(options.dataDir, name) });
   services.permissions = startPermissions(services);
+  services.questions = startQuestions(services);
   services.checks = new CheckResults({ ...process.env, COMMANDR_HOME: options.dataDir });
   services.push = startPush(services); // keep last: it listens to the services above
   const fleet = startFleet(services, version);
@@ -170,7 +172,7 @@ function urlHost(host: string): string {
 }
 
 async function closeServices(services: RelayServices): Promise<void> {
-  const features: (Service | undefined)[] = [services.permissions, services.push, services.jobs, services.commanders, services.hub];
+  const features: (Service | undefined)[] = [services.permissions, services.questions, services.push, services.jobs, services.commanders, services.hub];
   for (const feature of features) {
     try {
       await feature?.close?.();

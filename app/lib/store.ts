@@ -11,6 +11,7 @@
 //   createStore(initial?) → { getState, dispatch, subscribe }
 //   appStore — the page's store; useRelay(selector) — React hook (selector result cached per state)
 //   LIVE_PER_SESSION, RECENT_EVENTS_PER_REPO, OUTPUT_MAX_CHARS — the bounds
+import type { QuestionView } from '../../protocol/wire/questions';
 import { useRef, useSyncExternalStore } from 'react';
 import type { ServerFrame, ServerFrameOf } from '../../protocol/wire/frames';
 import type { CommanderView, Cursor, DeviceView, PermissionRequestView, RepoInfo, TaskSummary } from '../../protocol/wire/views';
@@ -47,6 +48,8 @@ export interface AppState {
   commanderOutput: Record<string, Stream>;
   live: Record<string, { at: string; event: LiveEvent }[]>;
   permissions: Record<string, PermissionRequestView>;
+  /** Agent questions and action approvals (ASK-2), by id. */
+  questions: Record<string, QuestionView>;
   jobs: Record<string, JobView>;
   devices: DeviceView[];
   outbox: OutboxItem[];
@@ -82,7 +85,7 @@ export type StoreInput = ServerFrame | LocalInput;
 export function initialState(): AppState {
   return {
     connection: { state: 'offline', error: null }, device: null, repos: {}, tasks: {}, done: {}, syncedAt: null, cursors: {}, recentEvents: {},
-    commanders: {}, allowedRoots: [], commanderOutput: {}, live: {}, permissions: {}, jobs: {}, devices: [], outbox: [],
+    commanders: {}, allowedRoots: [], commanderOutput: {}, live: {}, permissions: {}, questions: {}, jobs: {}, devices: [], outbox: [],
     lastError: null, lagged: 0, hydrated: false,
   };
 }
@@ -126,6 +129,8 @@ const handlers: Handlers = {
   'relay.lagged': (s, { dropped }) => ({ ...s, lagged: s.lagged + dropped }),
   'permission.request': (s, { request }) => ({ ...s, permissions: { ...s.permissions, [request.id]: request } }),
   'permission.list': (s, { requests }) => ({ ...s, permissions: Object.fromEntries(requests.map((r) => [r.id, r])) }),
+  'question.request': (s, { request }) => ({ ...s, questions: { ...s.questions, [request.id]: request } }),
+  'question.list': (s, { requests }) => ({ ...s, questions: Object.fromEntries(requests.map((r) => [r.id, r])) }),
   'job.state': (s, f) => {
     const output = s.jobs[f.job]?.output ?? { session: null, seq: -1, text: '' };
     const { type: _t, ...job } = f;

@@ -80,6 +80,13 @@ export function actionFrameFor(payload: PushPayload, action: string): UnsignedAc
     if (action === 'approve') return { type: 'task.approve', id, repo, task, digest };
     if (action === 'deny') return { type: 'task.deny', id, repo, task, digest, reason: 'Denied from a notification' };
   }
+  // An agent's question or action approval (ASK-4, ACTAPPROVE-2): its request id starts with `q-`.
+  if (payload.kind === 'permission_request' && request?.startsWith('q-')) {
+    const choice = /^choice-([0-2])$/.exec(action);
+    if (choice) return { type: 'question.answer', id, request, via: 'choice', choice: Number(choice[1]) };
+    if (action === 'approve' || action === 'deny') return { type: 'question.decide', id, request, decision: action };
+    return null;
+  }
   if (payload.kind === 'permission_request' && request) {
     if (action === 'allow') return { type: 'permission.decide', id, request, decision: 'allow' };
     if (action === 'deny') return { type: 'permission.decide', id, request, decision: 'deny' };
@@ -91,6 +98,8 @@ export function confirmationOf(frame: UnsignedAction, payload: PushPayload): str
   const what = payload.data.task ?? 'the request';
   if (frame.type === 'task.approve') return `Approved ${what}`;
   if (frame.type === 'permission.decide') return frame.decision === 'deny' ? `Denied ${what}` : `Allowed ${what}`;
+  if (frame.type === 'question.answer') return `Answered ${what}`;
+  if (frame.type === 'question.decide') return frame.decision === 'approve' ? `Approved ${what}` : `Denied ${what}`;
   return `Denied ${what}`;
 }
 

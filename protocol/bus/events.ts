@@ -2,6 +2,7 @@
 // readers also accept unknown event types (see `AnyBusEvent`).
 import * as z from 'zod/mini';
 import { IsoTime, TaskId } from './ids';
+import { MCP_BUS_EVENTS } from './mcp-events';
 
 const base = { ts: IsoTime };
 const Sha256Digest = z.string().check(z.regex(/^sha256:[0-9a-f]{64}$/, 'digest must be sha256:<64 hex>'));
@@ -83,6 +84,8 @@ export const BusEvent = z.discriminatedUnion('event', [
   ApprovalGranted,
   ApprovalDenied,
   TaskCommitted,
+  // v0.5: the `commandr mcp` tools' events (protocol/bus/mcp-events.ts).
+  ...MCP_BUS_EVENTS,
 ]);
 export type BusEvent = z.infer<typeof BusEvent>;
 export type BusEventName = BusEvent['event'];

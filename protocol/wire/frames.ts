@@ -6,6 +6,7 @@ import { PacketType } from '../bus/packet';
 import { AnyBusEvent, Sha256Digest } from '../bus/events';
 import { LiveEvent } from '../live-events';
 import { WireError } from './errors';
+import { ArtifactRef, QuestionId, QuestionReplyVia, QuestionView } from './questions';
 import {
   CommanderView, Cursor, DeviceView, PermissionDecision, PermissionRequestView, PushPrefs,
   PushSubscriptionJSON, RepoId, RepoInfo, TaskSummary,
@@ -114,9 +115,21 @@ export type NewPacket = z.infer<typeof NewPacket>;
 export const TaskCreate = z.object({ type: z.literal('task.create'), ...act, repo: RepoId, packet: NewPacket });
 export const JobStop = z.object({ type: z.literal('job.stop'), ...act, job: JobId });
 
+// Agent questions, action approvals, artifacts (ASK-n, ACTAPPROVE-n, ARTIFACT-n; protocol/wire/questions.ts).
+export const ArtifactOpen = z.object({ type: z.literal('artifact.open'), ...read, ...ArtifactRef.shape });
+/** `choice` is the index of the chosen choice; `text` is typed or dictated (`via: 'voice'`). */
+export const QuestionAnswer = z.object({
+  type: z.literal('question.answer'), ...act, request: QuestionId, via: QuestionReplyVia,
+  choice: z.optional(z.int().check(z.minimum(0), z.maximum(5))), text: z.optional(text(4000)),
+});
+export const QuestionDecide = z.object({
+  type: z.literal('question.decide'), ...act, request: QuestionId, decision: z.enum(['approve', 'deny']), reason: z.optional(text(2000)),
+});
+
 export const ReadFrame = z.discriminatedUnion('type', [
   Subscribe, TaskDiffRequest, TaskDetailRequest, TaskTimelineRequest, TaskNoteRequest, DeviceListRequest, CommanderOutputRequest, ClientVisibility,
   RepoDoneRequest,
+  ArtifactOpen,
 ]);
 export type ReadFrame = z.infer<typeof ReadFrame>;
 
@@ -125,6 +138,7 @@ export const ActionFrame = z.discriminatedUnion('type', [
   CommanderCreate, CommanderMessage, CommanderReplace, CommanderAddReference, CommanderDelete,
   PermissionDecide, DeviceRename, DeviceRevoke, PushSubscribe, PushUnsubscribe, PushPrefsUpdate,
   TaskCreate, JobStop,
+  QuestionAnswer, QuestionDecide,
 ]);
 export type ActionFrame = z.infer<typeof ActionFrame>;
 export type ActionType = ActionFrame['type'];
@@ -192,6 +206,9 @@ export const RelayLagged = z.object({ type: z.literal('relay.lagged'), dropped: 
 export const PermissionRequestFrame = z.object({ type: z.literal('permission.request'), request: PermissionRequestView });
 export const PermissionList = z.object({ type: z.literal('permission.list'), requests: z.array(PermissionRequestView) });
 
+export const QuestionRequestFrame = z.object({ type: z.literal('question.request'), request: QuestionView });
+export const QuestionList = z.object({ type: z.literal('question.list'), requests: z.array(QuestionView) });
+
 export const JobState = z.object({
   type: z.literal('job.state'), job: z.string(), repo: RepoId, task: TaskId, mode: z.enum(['work', 'review']),
   status: z.enum(['running', 'done', 'failed']), exitCode: z.nullable(z.int()),
@@ -209,6 +226,7 @@ export const ServerFrame = z.discriminatedUnion('type', [
   AuthChallenge, AuthOk, RepoSnapshot, RepoTasks, BusEvents, RepoRemoved, DiffBegin, DiffChunk, DiffEnd,
   CommanderState, CommanderList, CommanderOutput, CommanderRemoved, LiveEventFrame, RelayLagged,
   PermissionRequestFrame, PermissionList, JobState, JobOutput, Ack, ErrorFrame,
+  QuestionRequestFrame, QuestionList,
 ]);
 export type ServerFrame = z.infer<typeof ServerFrame>;
 export type ServerFrameOf<K extends ServerFrame['type']> = Extract<ServerFrame, { type: K }>;

@@ -5,7 +5,8 @@ import * as z from 'zod/mini';
 import { PushKind } from './views';
 
 export const PushAction = z.object({
-  action: z.enum(['approve', 'deny', 'allow', 'open']),
+  /** `choice-N`: the N-th choice of an agent's question (ASK-4). */
+  action: z.enum(['approve', 'deny', 'allow', 'open', 'choice-0', 'choice-1', 'choice-2']),
   title: z.string(),
 });
 

@@ -21,6 +21,8 @@ import {
 import { jobStop, taskRun, withJobList } from './task-run';
 import { taskCreate } from './task-create';
 import { permissionDecide, withPermissionList } from './permission-decide';
+import { questionAnswer, questionDecide, withQuestionList } from '../questions/actions';
+import { artifactOpen } from '../artifacts/open';
 
 export interface ActionContext {
   services: RelayServices;
@@ -41,7 +43,7 @@ function unavailable(feature: string): Handler<unknown> {
 }
 
 export const reads: { [K in ReadType]: Handler<Extract<ReadFrame, { type: K }>> } = {
-  subscribe: withJobList(withPermissionList(withCommanderList(subscribe))),
+  subscribe: withQuestionList(withJobList(withPermissionList(withCommanderList(subscribe)))),
   'task.diff': taskDiffRead,
   'task.detail': taskDetailRead,
   'task.timeline': taskTimelineRead,
@@ -53,6 +55,7 @@ export const reads: { [K in ReadType]: Handler<Extract<ReadFrame, { type: K }>> 
     ctx.client.visible = frame.visible;
     return { visible: frame.visible };
   },
+  'artifact.open': artifactOpen,
 };
 
 export const actions: { [K in ActionType]: Handler<Extract<ActionFrame, { type: K }>> } = {
@@ -74,4 +77,6 @@ export const actions: { [K in ActionType]: Handler<Extract<ActionFrame, { type: 
   'push.prefs': pushPrefs,
   'task.create': taskCreate,
   'job.stop': jobStop,
+  'question.answer': questionAnswer,
+  'question.decide': questionDecide,
 };

@@ -9,6 +9,8 @@ import { postAction } from '../clients/action-route';
 import { postPair } from '../devices/pair-route';
 import { postLiveEvent } from '../live/route';
 import { postPermission } from '../permissions/route';
+import { postQuestion } from '../questions/route';
+import { getArtifact } from '../artifacts/route';
 import { getPushKey } from '../push/route';
 import { sendJson } from './respond';
 import { commanderRoutes } from '../commanders/http';
@@ -39,6 +41,8 @@ export const routes: Route[] = [
   { method: 'POST', path: '/api/action', browser: true, handle: (ctx, req, res) => postAction(ctx.services, ctx.dispatcher, req, res) },
   { method: 'GET', path: '/api/push/key', browser: true, handle: (ctx, _req, res) => getPushKey(ctx.services, res) },
   { method: 'POST', path: '/api/permissions', browser: false, handle: (ctx, req, res) => postPermission(ctx.services, ctx.hookToken, req, res) },
+  { method: 'POST', path: '/api/questions', browser: false, handle: (ctx, req, res) => postQuestion(ctx.services, ctx.hookToken, req, res) },
+  { method: 'GET', path: '/api/artifacts', browser: false, handle: (ctx, req, res) => getArtifact(ctx.services, req, res) },
   { method: 'POST', path: '/api/events', browser: false, handle: (ctx, req, res) => postLiveEvent(ctx.services, ctx.hookToken, req, res) },
   { method: 'POST', path: '/api/transcribe', browser: true, handle: (ctx, req, res) => postTranscribe(transcribeOptions(ctx.services), req, res) },
   { method: 'GET', path: '/api/transcribe/status', browser: true, handle: (ctx, _req, res) => getTranscribeStatus(transcribeOptions(ctx.services), res) },

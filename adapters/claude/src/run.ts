@@ -9,6 +9,7 @@ import { editRoots } from '../../lib/permission-roots';
 import { hookSpecs } from '../lib/hook-specs';
 import { permissionHookSpec } from '../lib/permission-spec';
 import { mergeHooks } from '../lib/settings-merge';
+import { jobMcpConfig } from '../../mcp/wire';
 
 async function main(input: JobInput): Promise<number> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'commandr-claude-'));
@@ -19,9 +20,13 @@ async function main(input: JobInput): Promise<number> {
     // The reporting and permission hooks travel with the job's own settings (JOB-5): a job
     // reports whatever the checkout holds. Identical hooks from a committed .claude/settings.json
     // are the same commands, which Claude Code runs once. Edits stay under the job's roots (GUARD-8).
-    const settings = mergeHooks(claudeSettings(input.grants, editRoots(jobEnv)) as unknown as Record<string, unknown>, [...hookSpecs(), permissionHookSpec()]).settings;
+    const grants = claudeSettings(input.grants, editRoots(jobEnv));
+    grants.permissions.allow.push('mcp__commandr'); // the commandr tools (MCP-8): every intent may use them
+    const settings = mergeHooks(grants as unknown as Record<string, unknown>, [...hookSpecs(), permissionHookSpec()]).settings;
     fs.writeFileSync(settingsFile, JSON.stringify(settings, null, 2) + '\n', { mode: 0o600 });
-    const args = ['-p', input.prompt, '--output-format', 'stream-json', '--verbose', '--settings', settingsFile];
+    const mcpFile = path.join(dir, 'mcp.json');
+    fs.writeFileSync(mcpFile, JSON.stringify(jobMcpConfig()) + '\n', { mode: 0o600 });
+    const args = ['-p', input.prompt, '--output-format', 'stream-json', '--verbose', '--settings', settingsFile, '--mcp-config', mcpFile];
     if (input.resume) args.push('--resume', input.resume);
     const announce = sessionAnnouncer();
     let result: Record<string, unknown> | undefined;

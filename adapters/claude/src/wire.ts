@@ -6,6 +6,7 @@ import { runWire, WireError, writeAtomic, type WireArgs, type WireLine } from '.
 import { hookSpecs } from '../lib/hook-specs';
 import { mergeHooks } from '../lib/settings-merge';
 import { permissionHookSpec } from '../lib/permission-spec';
+import { wireClaudeMcp } from '../../mcp/wire';
 
 function readSettings(file: string): { settings: Record<string, unknown>; existed: boolean } {
   let text: string;
@@ -31,9 +32,9 @@ export function wireClaude({ root, dryRun }: WireArgs): WireLine[] {
   const file = path.join(root, '.claude', 'settings.json');
   const { settings } = readSettings(file);
   const { settings: merged, changed } = mergeHooks(settings, [...hookSpecs(), permissionHookSpec()]);
-  if (changed.length === 0) return [{ file, status: 'ok' }];
-  if (!dryRun) writeAtomic(file, JSON.stringify(merged, null, 2) + '\n');
-  return [{ file, status: dryRun ? 'would fix' : 'fixed', detail: `hooks: ${changed.join(', ')}` }];
+  const hooks: WireLine = changed.length === 0 ? { file, status: 'ok' } : { file, status: dryRun ? 'would fix' : 'fixed', detail: `hooks: ${changed.join(', ')}` };
+  if (changed.length > 0 && !dryRun) writeAtomic(file, JSON.stringify(merged, null, 2) + '\n');
+  return [hooks, ...wireClaudeMcp({ root, dryRun })];
 }
 
 process.exitCode = runWire('claude', process.argv.slice(2), wireClaude);

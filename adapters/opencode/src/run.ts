@@ -2,11 +2,12 @@
 // permissions travel as inline config in OPENCODE_CONFIG_CONTENT, merged over any given.
 import { findBinary, runJob, runVendor, sessionAnnouncer, type JobInput } from '../../lib/run-job';
 import { inlineConfig } from '../lib/permissions';
+import { withOpencodeMcp } from '../../mcp/wire';
 
 async function main(input: JobInput): Promise<number> {
   const args = ['run', input.prompt, '--format', 'json'];
   if (input.resume) args.push('--session', input.resume);
-  const env = { ...process.env, OPENCODE_CONFIG_CONTENT: inlineConfig(process.env.OPENCODE_CONFIG_CONTENT, input.grants) };
+  const env = { ...process.env, OPENCODE_CONFIG_CONTENT: withOpencodeMcp(inlineConfig(process.env.OPENCODE_CONFIG_CONTENT, input.grants)) };
   const announce = sessionAnnouncer();
   // The final text is the text of the last assistant message.
   let lastMessage: string | undefined;

@@ -5,8 +5,13 @@ import * as path from 'node:path';
 import { installRoot } from '../../lib/env';
 import { runWire, WireError, writeAtomic, type WireArgs, type WireLine } from '../../lib/wire-report';
 import { PLUGIN_MARKER, pluginSource } from '../lib/plugin-source';
+import { wireOpencodeMcp } from '../../mcp/wire';
 
-export function wireOpencode({ root, dryRun }: WireArgs): WireLine[] {
+export function wireOpencode(args: WireArgs): WireLine[] {
+  return [wirePlugin(args), ...wireOpencodeMcp(args)];
+}
+
+function wirePlugin({ root, dryRun }: WireArgs): WireLine {
   const file = path.join(root, '.opencode', 'plugin', 'commandr.js');
   const hook = path.join(installRoot(), 'adapters', 'opencode', 'hooks', 'hook');
   const wanted = pluginSource(process.execPath, hook);
@@ -16,12 +21,12 @@ export function wireOpencode({ root, dryRun }: WireArgs): WireLine[] {
   } catch {
     current = undefined;
   }
-  if (current === wanted) return [{ file, status: 'ok' }];
+  if (current === wanted) return { file, status: 'ok' };
   if (current !== undefined && !current.startsWith(PLUGIN_MARKER)) {
     throw new WireError('E_BAD_SETTINGS', `${file} exists and was not written by commandr; move it away and run wire again — nothing was changed`);
   }
   if (!dryRun) writeAtomic(file, wanted);
-  return [{ file, status: dryRun ? 'would fix' : 'fixed', detail: current === undefined ? 'plugin added' : 'plugin updated' }];
+  return { file, status: dryRun ? 'would fix' : 'fixed', detail: current === undefined ? 'plugin added' : 'plugin updated' };
 }
 
 process.exitCode = runWire('opencode', process.argv.slice(2), wireOpencode);

@@ -6,13 +6,16 @@ import { useEffect, useMemo, useState } from 'react';
 import { useRelay, type AppState } from '../../lib/store';
 import { PermissionCard } from './PermissionCard';
 import { needsYou } from './view-model';
+import { QuestionCard, questionsShown } from '../questions/QuestionCard';
 
 const selectPermissions = (s: AppState) => s.permissions;
+const selectQuestions = (s: AppState) => s.questions;
 
 export function NeedsYou() {
   const permissions = useRelay(selectPermissions);
+  const questions = questionsShown(useRelay(selectQuestions) ?? {});
   const [now, setNow] = useState(() => Date.now());
-  const hasOpen = Object.values(permissions).some((r) => r.status === 'pending');
+  const hasOpen = Object.values(permissions).some((r) => r.status === 'pending') || questions.some((q) => q.status === 'pending');
   useEffect(() => {
     if (!hasOpen) return;
     // Re-render once a second while something is open, so a request flips to expired on time.
@@ -20,12 +23,15 @@ export function NeedsYou() {
     return () => clearInterval(timer);
   }, [hasOpen]);
   const requests = useMemo(() => needsYou(permissions, now), [permissions, now]);
-  if (requests.length === 0) return null;
-  const open = requests.length;
+  if (requests.length === 0 && questions.length === 0) return null;
+  const open = requests.length + questions.filter((q) => q.status === 'pending' && Date.parse(q.expiresAt) > now).length;
   return (
     <section aria-labelledby="needs-you-title" data-testid="needs-you" className="stack">
       <h2 id="needs-you-title" className="group-title">Needs you ({open})</h2>
       <ul className="stack" style={{ listStyle: 'none', padding: 0, margin: 0 }}>
+        {questions.map((q) => (
+          <li key={q.id}><QuestionCard request={q} now={now} /></li>
+        ))}
         {requests.map((r) => (
           <li key={r.id}><PermissionCard request={r} now={now} /></li>
         ))}

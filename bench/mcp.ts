@@ -1,0 +1,76 @@
+// `commandr mcp` figures (issue 14), the real server (dist/mcp.cjs) through the SDK
+// client over stdio, a real bus, a real relay and a paired `ws` device:
+//   ready            spawn → `tools/list` answered (process start, initialize included)
+//   progress         one `progress` call, request → result (bus append included)
+//   ask → device     `ask` called → the device receives `question.request`
+// `npx tsx bench/mcp.ts` (run `node scripts/build.mjs` first). Targets: ≤ 300 / 20 / 50 ms.
+import { spawnSync } from 'node:child_process';
+import { connectDevice } from '../test/helpers/device';
+import { McpWorld, TASK } from '../test/mcp/fixture';
+
+const READY_RUNS = 10;
+const PROGRESS_RUNS = 200;
+const ASK_RUNS = 40;
+
+const quantile = (sorted: number[], q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
+const row = (name: string, xs: number[], target: string) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return `${name.padEnd(22)} ${String(xs.length).padStart(4)} ${quantile(s, 0.5).toFixed(1).padStart(8)} ${quantile(s, 0.95).toFixed(1).padStart(8)} ${s[s.length - 1]!.toFixed(1).padStart(8)}   ${target}`;
+};
+
+async function main(): Promise<void> {
+  const world = new McpWorld();
+  await world.startRelay();
+  const phone = await connectDevice(world.relay, 'bench phone');
+  await phone.request({ type: 'subscribe' });
+  const env = { AGENTS_TASK_ID: TASK };
+  const ready: number[] = [];
+  // The machine's own floor: a bare node start, so a loaded machine's figures can be read.
+  const bare: number[] = [];
+  for (let i = 0; i < READY_RUNS; i++) {
+    const t0 = performance.now();
+    spawnSync(process.execPath, ['-e', '0']);
+    bare.push(performance.now() - t0);
+  }
+  const progress: number[] = [];
+  const asked: number[] = [];
+  try {
+    for (let i = 0; i < READY_RUNS; i++) {
+      const t0 = performance.now();
+      const client = await world.connect({ env });
+      await client.listTools();
+      ready.push(performance.now() - t0);
+      await client.close();
+    }
+    const client = await world.connect({ env });
+    for (let i = 0; i < PROGRESS_RUNS; i++) {
+      const t0 = performance.now();
+      const result = await client.callTool({ name: 'progress', arguments: { note: `step ${i} done` } });
+      progress.push(performance.now() - t0);
+      if (result.isError) throw new Error(`progress failed: ${JSON.stringify(result.content)}`);
+    }
+    for (let i = 0; i < ASK_RUNS; i++) {
+      const question = `bench question ${i}?`;
+      const t0 = performance.now();
+      const call = client.callTool({ name: 'ask', arguments: { question, choices: ['yes', 'no'], timeout_s: 60 } });
+      const { request } = await phone.next('question.request', (f) => f.request.title === question && f.request.status === 'pending');
+      asked.push(performance.now() - t0);
+      await phone.request({ type: 'question.answer', request: request.id, via: 'choice', choice: 0 });
+      const result = await call;
+      if ((result.structuredContent as { answer?: string }).answer !== 'yes') throw new Error(`ask ${i}: ${JSON.stringify(result.content)}`);
+    }
+  } finally {
+    await phone.close();
+    await world.close();
+  }
+  console.log(`${'figure (ms)'.padEnd(22)} ${'n'.padStart(4)} ${'p50'.padStart(8)} ${'p95'.padStart(8)} ${'max'.padStart(8)}   target`);
+  console.log(row('node -e 0 (floor)', bare, '—'));
+  console.log(row('ready (tools/list)', ready, '≤ 300 ms'));
+  console.log(row('progress round trip', progress, '≤ 20 ms'));
+  console.log(row('ask → device', asked, '≤ 50 ms'));
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});

@@ -1,0 +1,39 @@
+// An agent's question in the real app on a phone profile: the `commandr mcp`
+// server's ask (the real `POST /api/questions`) shows a card live under "Needs
+// you" with its choices; a typed answer goes back as a signed `question.answer`.
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import * as crypto from 'node:crypto';
+import type { QuestionAsk, QuestionView } from '../protocol/wire/questions';
+import { test, expect, type RelayFixture } from './fixtures';
+
+/** What the MCP server does: long-poll the relay with the hook credential; resolves with the settled view. */
+function serverAsk(env: RelayFixture, extra: Partial<QuestionAsk> = {}): Promise<QuestionView> {
+  const token = readFileSync(path.join(env.relay.dataDir, 'hook-token'), 'utf8').trim();
+  const body = {
+    kind: 'question', key: `q-${crypto.randomBytes(10).toString('hex')}`, task: 'T-7', cwd: env.repo, timeoutMs: 60_000,
+    question: 'Which port should the dev server use?', choices: ['8080', '9090'], ...extra,
+  };
+  return fetch(`${env.url}/api/questions`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify(body) })
+    .then((r) => r.json() as Promise<{ request: QuestionView }>)
+    .then((r) => r.request);
+}
+
+test('ASK-6 ASK-2 ASK-3: a question appears live with its choices; a typed answer is what the agent gets', async ({ paired: page, relayEnv }) => {
+  const answer = serverAsk(relayEnv);
+  const card = page.getByTestId('question-card');
+  await expect(card).toHaveAttribute('data-status', 'pending');
+  await expect(card.getByTestId('question-text')).toHaveText('Which port should the dev server use?');
+  await expect(card.getByTestId('question-choice')).toHaveText(['8080', '9090']);
+  await card.getByTestId('question-input').fill('7077, the others are taken');
+  await card.getByTestId('question-send').click();
+  expect(await answer).toMatchObject({ status: 'answered', via: 'text', answer: '7077, the others are taken', by: 'E2E Phone' });
+  await expect(card).toHaveAttribute('data-status', 'answered');
+});
+
+test('ASK-3: tapping a choice answers with it', async ({ paired: page, relayEnv }) => {
+  const answer = serverAsk(relayEnv, { question: 'Tabs or spaces?', choices: ['tabs', 'spaces'] });
+  const card = page.getByTestId('question-card').filter({ hasText: 'Tabs or spaces?' });
+  await card.getByTestId('question-choice').filter({ hasText: 'spaces' }).click();
+  expect(await answer).toMatchObject({ status: 'answered', via: 'choice', answer: 'spaces' });
+});

@@ -1,0 +1,46 @@
+// `POST /api/questions` (ASK-1, ACTAPPROVE-1): the `commandr mcp` server (hook
+// credential) asks a question or an action approval and long-polls until it is
+// settled. The same `key` finds the same request again after a dropped connection.
+import type * as http from 'node:http';
+import { CommandrError } from '../../protocol/wire/errors';
+import { QuestionAsk } from '../../protocol/wire/questions';
+import type { RelayServices } from '../context';
+import { bearerToken, readJson, sendJson } from '../http/respond';
+import { tokenMatches } from '../live/hook-token';
+import { QuestionService } from './service';
+
+export const QUESTION_BODY_LIMIT = 64 * 1024;
+
+export function questionsOf(services: RelayServices): QuestionService {
+  const questions = services.questions;
+  if (!(questions instanceof QuestionService)) throw new CommandrError('E_UNAVAILABLE', 'agent questions are not available on this relay');
+  return questions;
+}
+
+export async function postQuestion(services: RelayServices, hookToken: string, req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
+  if (!tokenMatches(bearerToken(req), hookToken)) {
+    req.resume();
+    throw new CommandrError('E_UNAUTHORIZED', 'questions need the hook credential (Authorization: Bearer <dataDir/hook-token>)');
+  }
+  const questions = questionsOf(services);
+  const parsed = QuestionAsk.safeParse(await readJson(req, QUESTION_BODY_LIMIT));
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new CommandrError('E_BAD_FRAME', `question: ${issue?.path.join('.') || '(body)'}: ${issue?.message ?? 'invalid'}`);
+  }
+  // No paired device: no one can answer, say so at once (ASK-5).
+  if (services.devices.list().length === 0) throw new CommandrError('E_UNAVAILABLE', 'no paired device can answer: pair a phone with `commandr pair`');
+  await new Promise<void>((resolve) => {
+    let cancel = () => {};
+    const gone = () => {
+      cancel();
+      resolve();
+    };
+    res.once('close', gone);
+    cancel = questions.ask(parsed.data, (view) => {
+      res.off('close', gone);
+      if (!res.writableEnded && !res.destroyed) sendJson(res, 200, { request: view });
+      resolve();
+    }).cancel;
+  });
+}

@@ -1,0 +1,87 @@
+// The REAL Claude Code in a wired worktree, the model stand-in answering with a call
+// of each commandr tool: the server starts from the project's .mcp.json in headless
+// `claude -p`, and each tool's effect lands on the bus, the relay and the device.
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { startMessagesApi, type MessagesApi } from '../stand-ins/messages-api';
+import { planTurn, requestText } from '../adapters/claude-script';
+import { adapterBin, CLAUDE_BIN, runProcess } from '../adapters/harness';
+import { connectDevice, type DeviceClient } from '../helpers/device';
+import { McpWorld, PNG_1x1, TASK } from './fixture';
+
+let world: McpWorld;
+let api: MessagesApi;
+let phone: DeviceClient;
+beforeEach(async () => {
+  world = new McpWorld();
+  await world.startRelay();
+  phone = await connectDevice(world.relay, 'pixel');
+  await phone.request({ type: 'subscribe' });
+  api = await startMessagesApi({ apiKey: 'sk-test' });
+  const wired = await runProcess(adapterBin('claude', 'wire'), [world.worktree], { cwd: world.worktree, env: { PATH: process.env.PATH } });
+  if (wired.code !== 0) throw new Error(`wire failed: ${wired.stderr}`);
+});
+afterEach(async () => {
+  await phone.close();
+  await api.close();
+  await world.close();
+});
+
+function claude(prompt: string) {
+  return runProcess(CLAUDE_BIN, ['-p', prompt, '--output-format', 'stream-json', '--verbose'], {
+    cwd: world.worktree,
+    env: {
+      ...world.env({ AGENTS_TASK_ID: TASK }),
+      ANTHROPIC_BASE_URL: api.url, ANTHROPIC_API_KEY: 'sk-test',
+      DISABLE_TELEMETRY: '1', DISABLE_AUTOUPDATER: '1', DISABLE_ERROR_REPORTING: '1',
+      CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1', CLAUDE_CODE_MAX_RETRIES: '0',
+    },
+    timeoutMs: 120_000,
+  });
+}
+
+describe('the real Claude Code calling commandr mcp', () => {
+  it('MCP-8 ASK-3: headless claude -p loads the wired server; progress lands on the bus and the device\'s answer to ask is in the next model request', async () => {
+    planTurn(api, [
+      { name: 'mcp__commandr__progress', input: { note: 'schema drafted, asking about the port' } },
+      { name: 'mcp__commandr__ask', input: { question: 'Which port should the dev server use?', choices: ['8080', '9090'], timeout_s: 60 } },
+    ]);
+    const run = claude('set up the dev server');
+    const { request } = await phone.next('question.request', (f) => f.request.status === 'pending', 90_000);
+    expect(request).toMatchObject({ task: TASK, title: 'Which port should the dev server use?', choices: ['8080', '9090'] });
+    const before = api.messageRequests().length;
+    await phone.request({ type: 'question.answer', request: request.id, via: 'text', text: 'use 7077, 8080 is taken' });
+    const ran = await run;
+    expect(ran.code, ran.stderr).toBe(0);
+    expect(world.events().filter((e) => e.event === 'task_progress')).toContainEqual(expect.objectContaining({ note: 'schema drafted, asking about the port' }));
+    // Claude Code hands the tool's structured result to the model as the tool_result.
+    const next = requestText(api, before);
+    expect(next).toContain('\\"answer\\":\\"use 7077, 8080 is taken\\"');
+    expect(next).toContain('\\"via\\":\\"text\\",');
+  });
+
+  it('ACTAPPROVE-2 ARTIFACT-1 MCP-5: request_approval denied comes back denied, an emitted PNG is registered, complete moves the packet', async () => {
+    fs.writeFileSync(path.join(world.worktree, 'shot.png'), PNG_1x1);
+    planTurn(api, [
+      { name: 'mcp__commandr__request_approval', input: { action: 'deploy to staging', reason: 'want to check it live', timeout_s: 60 } },
+      { name: 'mcp__commandr__emit_artifact', input: { path: 'shot.png', title: 'Home' } },
+      { name: 'mcp__commandr__emit_artifact', input: { path: '../repo/README.md' } },
+      { name: 'mcp__commandr__complete', input: { result: 'pass' } },
+    ]);
+    const run = claude('ship it');
+    const { request } = await phone.next('question.request', (f) => f.request.status === 'pending', 90_000);
+    const before = api.messageRequests().length;
+    await phone.request({ type: 'question.decide', request: request.id, decision: 'deny', reason: 'not today' });
+    const ran = await run;
+    expect(ran.code, ran.stderr).toBe(0);
+    const text = requestText(api, before);
+    expect(text).toContain('Denied by pixel on the phone: not today');
+    expect(text).toMatch(/E_BAD_PATH: \.\.\/repo\/README\.md is outside the task's worktree/);
+    const events = world.events();
+    expect(events).toContainEqual(expect.objectContaining({ event: 'artifact_emitted', task: TASK, path: 'shot.png', kind: 'image' }));
+    expect(events.filter((e) => e.event === 'artifact_emitted')).toHaveLength(1);
+    expect(events).toContainEqual(expect.objectContaining({ event: 'task_complete', task: TASK, result: 'pass' }));
+    expect(fs.existsSync(path.join(world.bus, 'done', `host_1_${TASK}.md`))).toBe(true);
+  });
+});

@@ -43,7 +43,7 @@ export class PushTriggers {
 
   watchBus(hub: BusEventSource): void {
     const listener = (repo: RepoInfo, event: AnyBusEvent) => {
-      if (!TRIGGERS.has(event.event) ) return;
+      if (!TRIGGERS.has(event.event) || noReviewerVoted(event)) return;
       const bus = hub.model(repo.id)?.bus;
       if (bus) this.enqueue(async () => busEventMessage(event, await taskContext(repo, bus, event)));
     };

@@ -11,6 +11,7 @@ import { runCouncil } from '../../bus/council/council';
 import { readEvents } from '../../bus/event-log';
 import { runGate } from '../../bus/gate';
 import { initRepo } from '../../bus/init';
+import { publicKeyFile } from '../../bus/approval/keys';
 import { appendProgress } from '../../bus/progress';
 import { PACKAGE_ROOT } from '../options';
 import { writeDemoCommander } from './commander';
@@ -26,13 +27,19 @@ export const demoRoot = (dataDir: string): string => path.join(dataDir, 'demo');
 export async function ensureDemo(dataDir: string): Promise<string> {
   const root = demoRoot(dataDir);
   const repo = path.join(root, DEMO_REPO_NAME);
-  if (fs.existsSync(path.join(root, READY_FILE))) return repo;
+  if (fs.existsSync(path.join(root, READY_FILE))) return trustRelayKey(repo, dataDir);
   // A half-made workspace (the relay died while making it) is made again from scratch.
   fs.rmSync(root, { recursive: true, force: true });
   fs.mkdirSync(root, { recursive: true, mode: 0o700 });
   await buildDemo(root, repo);
   writeDemoCommander(dataDir, repo);
   fs.writeFileSync(path.join(root, READY_FILE), `${new Date().toISOString()}\n`);
+  return trustRelayKey(repo, dataDir);
+}
+
+/** The demo repo's gate trusts this relay's approval key, wherever its data dir is (`--data`). */
+function trustRelayKey(repo: string, dataDir: string): string {
+  git(repo, 'config', 'commandr.approvalKey', publicKeyFile(dataDir));
   return repo;
 }
 

@@ -41,6 +41,6 @@ describe('demo agent', () => {
     expect(execFileSync('git', ['log', '-1', '--format=%s'], { cwd: worktree, encoding: 'utf8' }).trim()).toBe('Demo: greet people by name');
     expect(execFileSync('git', ['status', '--porcelain', '--untracked-files=no'], { cwd: worktree, encoding: 'utf8' })).toBe('');
     const names = rec.events.map((e) => `${e.event.event}:${String(e.event.task)}`);
-    expect(names.slice(-3)).toEqual([`approval_granted:${review.id}`, `task_progress:${review.id}`, `task_complete:${review.id}`]);
+    expect(names.slice(-4)).toEqual([`approval_granted:${review.id}`, `task_committed:${review.id}`, `task_progress:${review.id}`, `task_complete:${review.id}`]);
   });
 });

@@ -94,10 +94,15 @@ export class RelayConnection {
     if (this.state !== 'live' || !ws || ws.readyState !== OPEN) return Promise.reject(clientError('E_OFFLINE'));
     return new Promise((resolve, reject) => {
       const timeoutMs = options.timeoutMs ?? this.opts.requestTimeoutMs ?? 20_000;
-      const entry: Pending = { resolve, reject, onFrame: options.onFrame, timeoutMs, timer: this.expire(frame.id, timeoutMs) };
-      // A retry of the same id supersedes the earlier wait; the answer goes to the newest caller.
-      this.pending.get(frame.id)?.reject(clientError('E_TIMEOUT', 'Superseded by a retry of the same request.'));
-      if (this.pending.has(frame.id)) this.finish(frame.id);
+      // A retry of the same id (the relay applies an id once) shares the answer: everyone
+      // waiting on that id — another outbox flush, a second tab's retry — gets the same ack or error.
+      const earlier = this.pending.get(frame.id);
+      if (earlier) this.finish(frame.id);
+      const entry: Pending = {
+        resolve: earlier ? (value) => { earlier.resolve(value); resolve(value); } : resolve,
+        reject: earlier ? (error) => { earlier.reject(error); reject(error); } : reject,
+        onFrame: options.onFrame, timeoutMs, timer: this.expire(frame.id, timeoutMs),
+      };
       this.pending.set(frame.id, entry);
       ws.send(JSON.stringify(frame));
     });

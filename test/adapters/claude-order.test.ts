@@ -45,7 +45,7 @@ describe('claude hook order', () => {
       const denied = `mkdir denied-${i}`;
       planTurn(api, [{ name: 'Bash', input: { command: touch } }, { name: 'Bash', input: { command: denied } }]);
       const ran = await runProcess(CLAUDE_BIN, ['-p', `turn ${i}`, '--output-format', 'stream-json', '--verbose', '--allowedTools', 'Bash(touch:*)'], {
-        cwd: repo, env: claudeEnv(h, api.url, { AGENTS_TASK_ID: TASK }),
+        cwd: repo, env: claudeEnv(h, api.url, { AGENTS_TASK_ID: TASK, AGENT_COMMANDS: 'touch' }), // no phone is paired: the policy itself allows touch (GUARD-6)
       });
       expect(ran.code, ran.stderr).toBe(0);
       const session = ran.stdout.split('\n').filter(Boolean).map((l) => JSON.parse(l)).find((o) => o.type === 'system').session_id as string;

@@ -51,7 +51,7 @@ export function makeRepo(): { repo: string; bus: string } {
   git(repo, 'config', 'user.name', 'Test');
   fs.writeFileSync(path.join(repo, 'README.md'), '# test\n');
   const report = initRepo(repo, { gateBin: path.join(ROOT, 'bin', 'pre-commit-gate'), registryFile: path.join(tempDir('commandr-reg-'), 'repos') });
-  fs.appendFileSync(path.join(repo, '.gitignore'), '.claude/\n.opencode/\n');
+  fs.appendFileSync(path.join(repo, '.gitignore'), '.claude/\n.opencode/\n.mcp.json\nopencode.json\n'); // what wire writes is not the agent's work
   git(repo, 'add', '-A');
   git(repo, 'commit', '-q', '-m', 'init');
   return { repo, bus: report.bus };

@@ -86,8 +86,8 @@ export function ActionBar({ repo, id, diff, reloadDiff, timeline, sheet, setShee
   return (
     <>
       <div className="task-dock">
-        <ActionStatus notice={notice} busy={busy} onDismiss={() => setNotice(null)} onReload={() => { setApprovedHere(null); reloadDiff(); }} />
         <ApprovalCard state={approval} reloadDiff={() => { setApprovedHere(null); reloadDiff(); }} />
+        <ActionStatus notice={notice} busy={busy} onDismiss={() => setNotice(null)} onReload={() => { setApprovedHere(null); reloadDiff(); }} />
         <div className="task-actions" role="toolbar" aria-label="Decide on this task" data-testid="task-actions">
           <Button variant="primary" disabled={busy || !digest || waiting} onClick={() => (confirmApprove ? setSheet({ kind: 'confirm-approve' }) : approve())} data-testid="approve"
             title={waiting ? 'Approved; waiting for the agent’s commit' : digest ? undefined : 'Nothing staged to approve'}>Approve</Button>

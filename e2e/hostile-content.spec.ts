@@ -71,6 +71,7 @@ test('CSP-1: known javascript:/data:/vbscript: filter evasions in a task body re
   const popups: string[] = [];
   page.context().on('page', (p) => popups.push(p.url()));
   await page.goto(`${relayEnv.url}/task?repo=${encodeURIComponent(repoId)}&id=${id}`);
+  await page.getByTestId('task-brief').locator('summary').click(); // the brief starts folded (UX-2)
   const taskBody = page.getByTestId('task-body');
   await expect(taskBody.getByText('t4')).toBeVisible();
   signed.length = 0; // the socket's auth answer is signed; actions must not be

@@ -132,3 +132,31 @@ test('ARTUI-3 ARTIFACT-2: a file of another kind is offered as a download of its
   await row.getByTestId('artifact-open').click();
   await expect(row.getByTestId('artifact-error')).toContainText('changed since it was emitted');
 });
+
+test('ARTUI-1 UX-10: at 200 % text a long unbroken name, path and line wrap or scroll inside their box; controls stay 44 px; nothing scrolls sideways', async ({ paired: page, relayEnv }) => {
+  const task = startTask(relayEnv, 'T-45', 'Long names');
+  const long = `${'very-long-file-name-without-any-break-'.repeat(4)}end.log`;
+  write(task, `reports/${long}`, `${'x'.repeat(2000)}\nsecond line\n`);
+  agent = await startAgent(relayEnv, task.worktree);
+  const emitted = await agent.call('emit_artifact', { path: `reports/${long}`, title: `${'Unbroken'.repeat(24)}` });
+  expect(emitted.isError, textOf(emitted)).toBeFalsy();
+  await page.addInitScript(() => {
+    document.addEventListener('DOMContentLoaded', () => { document.documentElement.style.fontSize = '200%'; });
+  });
+  await openTaskScreen(page, relayEnv, task);
+  const row = page.getByTestId('artifact');
+  await row.getByTestId('artifact-open').click();
+  await expect(row.getByTestId('artifact-text')).toContainText('second line');
+  const problems = await page.evaluate(() => {
+    const out: string[] = [];
+    for (const el of document.querySelectorAll<HTMLElement>('[data-testid="artifacts"] button, [data-testid="artifacts"] a[href]')) {
+      const box = el.getBoundingClientRect();
+      if (box.height < 44) out.push(`${el.textContent?.trim()} is ${box.height.toFixed(0)} px tall`);
+    }
+    if (document.documentElement.scrollWidth > innerWidth + 1) out.push(`page scrolls sideways: ${document.documentElement.scrollWidth} > ${innerWidth}`);
+    const pre = document.querySelector<HTMLElement>('[data-testid="artifact-text"]')!;
+    if (pre.scrollWidth <= pre.clientWidth) out.push('the long line does not scroll inside its box');
+    return out;
+  });
+  expect(problems).toEqual([]);
+});

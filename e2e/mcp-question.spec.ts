@@ -12,7 +12,7 @@ function serverAsk(env: RelayFixture, extra: Partial<QuestionAsk> = {}): Promise
   const token = readFileSync(path.join(env.relay.dataDir, 'hook-token'), 'utf8').trim();
   const body = {
     kind: 'question', key: `q-${crypto.randomBytes(10).toString('hex')}`, task: 'T-7', cwd: env.repo, timeoutMs: 60_000,
-    question: 'Which port should the dev server use?', choices: ['8080', '9090'], ...extra,
+    ...(extra.kind === 'approval' ? {} : { question: 'Which port should the dev server use?', choices: ['8080', '9090'] }), ...extra,
   };
   return fetch(`${env.url}/api/questions`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify(body) })
     .then((r) => r.json() as Promise<{ request: QuestionView }>)
@@ -25,6 +25,8 @@ test('ASK-6 ASK-2 ASK-3: a question appears live with its choices; a typed answe
   await expect(card).toHaveAttribute('data-status', 'pending');
   await expect(card.getByTestId('question-text')).toHaveText('Which port should the dev server use?');
   await expect(card.getByTestId('question-choice')).toHaveText(['8080', '9090']);
+  // The time left before the question settles by itself (timeoutMs 60 s).
+  await expect(card.getByTestId('question-status')).toHaveText(/^Answer within 0:[0-5]\d|^Answer within 1:00/);
   await card.getByTestId('question-input').fill('7077, the others are taken');
   await card.getByTestId('question-send').click();
   expect(await answer).toMatchObject({ status: 'answered', via: 'text', answer: '7077, the others are taken', by: 'E2E Phone' });
@@ -36,4 +38,17 @@ test('ASK-3: tapping a choice answers with it', async ({ paired: page, relayEnv 
   const card = page.getByTestId('question-card').filter({ hasText: 'Tabs or spaces?' });
   await card.getByTestId('question-choice').filter({ hasText: 'spaces' }).click();
   expect(await answer).toMatchObject({ status: 'answered', via: 'choice', answer: 'spaces' });
+});
+
+test('ASK-6 ACTAPPROVE-2: an action approval shows the action, the reason and the time before its automatic denial; Deny with a reason reaches the agent', async ({ paired: page, relayEnv }) => {
+  const decided = serverAsk(relayEnv, { kind: 'approval', action: 'drop table users_old', reason: 'replaced by users in migration 12' } as Partial<QuestionAsk>);
+  const card = page.getByTestId('question-card').filter({ hasText: 'drop table users_old' });
+  await expect(card).toHaveAttribute('data-kind', 'approval');
+  await expect(card.getByTestId('question-text')).toHaveText('replaced by users in migration 12');
+  await expect(card.getByTestId('question-status')).toHaveText(/^Denied automatically in (0:[0-5]\d|1:00)$/);
+  await card.getByTestId('question-input').fill('not before the backup');
+  await card.getByTestId('question-deny').click();
+  expect(await decided).toMatchObject({ status: 'denied', answer: expect.stringContaining('not before the backup'), by: 'E2E Phone' });
+  await expect(card).toHaveAttribute('data-status', 'denied');
+  await expect(card.getByTestId('question-status')).toHaveText('Denied · E2E Phone');
 });

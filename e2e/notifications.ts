@@ -53,3 +53,36 @@ export async function tap(sw: Worker, tag: string, action: string): Promise<void
   }, [tag, action] as const);
 }
 
+
+/**
+ * Push subscription for specs without a vendor push service: PushManager.subscribe
+ * hands back `json` (a subscription of the local stand-in, test/stand-ins/push-service)
+ * and Settings' toggle is used as a person would. Same steps as e2e/push.spec.ts.
+ */
+export async function subscribeThroughSettings(page: Page, env: { url: string }, json: { endpoint: string }): Promise<void> {
+  await page.addInitScript((sub) => {
+    let current: PushSubscription | null = null;
+    PushManager.prototype.subscribe = async function (options?: PushSubscriptionOptionsInit) {
+      const key = options?.applicationServerKey as Uint8Array;
+      current = {
+        endpoint: sub.endpoint, expirationTime: null, options: { applicationServerKey: key.buffer, userVisibleOnly: true },
+        toJSON: () => sub, unsubscribe: async () => { current = null; return true; }, getKey: () => null,
+      } as unknown as PushSubscription;
+      return current;
+    };
+    PushManager.prototype.getSubscription = async () => current;
+  }, json);
+  await page.reload();
+  await page.context().grantPermissions(['notifications'], { origin: env.url });
+  await page.getByTestId('nav-settings').click();
+  await page.getByTestId('notifications-toggle').click();
+  await expect(page.getByTestId('notifications-message')).toHaveText('Notifications are on for this device.');
+}
+
+/** The app goes to the background: the relay stops treating this device as looking, so it pushes. */
+export async function hideApp(page: Page): Promise<void> {
+  await page.evaluate(() => {
+    Object.defineProperty(document, 'visibilityState', { value: 'hidden', configurable: true });
+    document.dispatchEvent(new Event('visibilitychange'));
+  });
+}

@@ -2,9 +2,14 @@
 // docs/screenshots/ — `<screen>-light.png` and `<screen>-dark.png` on the phone
 // profile (Pixel 7), plus `<screen>-200-light.png` at 200 % text — against a real
 // relay serving its demo workspace. Needs the built app: node scripts/build-app.mjs.
-import { mkdirSync, readdirSync, rmSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Page } from '@playwright/test';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { REVIEW_TASK } from '../relay/demo/packets';
+import type { Relay } from '../relay/server';
 import { startAppSession } from './app-session';
 
 const OUT = path.resolve(__dirname, '..', 'docs', 'screenshots');
@@ -13,7 +18,7 @@ const BIG_TEXT = ':root { font-size: 200% !important; }';
 interface Screen {
   name: string;
   /** Brings the page to this screen (from anywhere). */
-  open(page: Page, url: string): Promise<void>;
+  open(page: Page, url: string, relay: Relay): Promise<void>;
 }
 
 async function firstApprovalTask(page: Page, url: string): Promise<string> {
@@ -65,7 +70,75 @@ const SCREENS: Screen[] = [
     },
   },
   { name: 'settings', open: async (page, url) => { await page.goto(`${url}/settings`); await page.getByTestId('this-device-name').waitFor(); } },
+  // Last: they leave an artifact and a pending question behind in the demo workspace.
+  {
+    name: 'task-artifacts',
+    open: async (page, url, relay) => {
+      await emitDemoArtifacts(page, relay);
+      await page.goto(await firstApprovalTask(page, url));
+      const list = page.getByTestId('artifacts');
+      await list.getByTestId('artifact').nth(1).waitFor({ timeout: 20_000 });
+      await list.getByTestId('artifact').first().getByTestId('artifact-open').click();
+      await list.getByTestId('artifact-image').waitFor();
+      await list.evaluate((el) => el.scrollIntoView({ block: 'start' }));
+      await page.evaluate(() => scrollBy(0, -70)); // clear of the sticky header
+    },
+  },
+  {
+    name: 'task-artifact-report',
+    open: async (page, url) => {
+      await page.goto(await firstApprovalTask(page, url));
+      const row = page.locator('[data-testid="artifact"][data-kind="markdown"]');
+      await row.getByTestId('artifact-open').click({ timeout: 20_000 });
+      await row.getByTestId('artifact-markdown').waitFor();
+      await row.evaluate((el) => el.scrollIntoView({ block: 'start' }));
+      await page.evaluate(() => scrollBy(0, -70));
+    },
+  },
+  {
+    name: 'question',
+    open: async (page, url, relay) => {
+      askDemoQuestion(relay);
+      await page.goto(`${url}/`);
+      await page.getByTestId('question-card').waitFor({ timeout: 20_000 });
+    },
+  },
 ];
+
+/** The real `commandr mcp`, as the demo task's agent, emits a screenshot and a report (ARTUI-1). */
+async function emitDemoArtifacts(page: Page, relay: Relay): Promise<void> {
+  const worktree = path.join(relay.dataDir, 'demo', 'worktrees', REVIEW_TASK);
+  mkdirSync(path.join(worktree, 'shots'), { recursive: true });
+  await page.goto(`${relay.url}/`);
+  await page.getByTestId('task-card').first().waitFor();
+  writeFileSync(path.join(worktree, 'shots', 'inbox.png'), await page.screenshot());
+  writeFileSync(path.join(worktree, 'REPORT.md'), '# Greeting\n\n- `greet(name)` says hello by name\n- tests: **3 passed**\n');
+  const client = new Client({ name: 'screenshots', version: '0' });
+  await client.connect(new StdioClientTransport({
+    command: process.execPath, args: [path.resolve(__dirname, '..', 'bin', 'commandr'), 'mcp'], cwd: worktree, stderr: 'ignore',
+    env: { PATH: process.env.PATH ?? '', HOME: relay.dataDir, COMMANDR_HOME: relay.dataDir, COMMANDR_URL: relay.url, GIT_CONFIG_NOSYSTEM: '1' },
+  }));
+  try {
+    for (const args of [{ path: 'REPORT.md', summary: 'What changed and how it was tested' }, { path: 'shots/inbox.png', title: 'Inbox after the change' }]) {
+      const result = await client.callTool({ name: 'emit_artifact', arguments: args });
+      if (result.isError) throw new Error(`emit_artifact ${args.path}: ${JSON.stringify(result.content)}`);
+    }
+  } finally {
+    await client.close();
+  }
+}
+
+/** A question as `ask` posts it (the relay long-polls until the session closes). */
+function askDemoQuestion(relay: Relay): void {
+  const token = readFileSync(path.join(relay.dataDir, 'hook-token'), 'utf8').trim();
+  const worktree = path.join(relay.dataDir, 'demo', 'worktrees', REVIEW_TASK);
+  const body = {
+    kind: 'question', key: `q-${randomBytes(10).toString('hex')}`, task: REVIEW_TASK, cwd: worktree, timeoutMs: 600_000,
+    question: 'Should the greeting also work without a name?', choices: ['Yes, say "Hello!"', 'No, require a name'],
+  };
+  void fetch(`${relay.url}/api/questions`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify(body) })
+    .catch(() => undefined); // ends when the relay closes
+}
 
 async function shoot(scheme: 'light' | 'dark', bigText: boolean): Promise<string[]> {
   const session = await startAppSession({ colorScheme: scheme });
@@ -75,14 +148,15 @@ async function shoot(scheme: 'light' | 'dark', bigText: boolean): Promise<string
     if (bigText) await page.addInitScript((css) => {
       document.addEventListener('DOMContentLoaded', () => { const s = document.createElement('style'); s.textContent = css; document.head.append(s); });
     }, BIG_TEXT);
-    for (const screen of SCREENS) {
-      await screen.open(page, relay.url);
+    for (const screen of SCREENS.filter((s) => ONLY.length === 0 || ONLY.includes(s.name))) {
+      await screen.open(page, relay.url, relay);
       await page.evaluate(() => document.fonts.ready);
       const file = `${screen.name}${bigText ? '-200' : ''}-${scheme}.png`;
       await page.screenshot({ path: path.join(OUT, file), animations: 'disabled' });
       written.push(file);
     }
     // The pair screen is what an unpaired visitor sees: shoot it last, after forgetting the key.
+    if (ONLY.length > 0 && !ONLY.includes('pair')) return written;
     await session.context.clearCookies();
     const pair = await session.context.newPage();
     if (bigText) await pair.addStyleTag({ content: BIG_TEXT }).catch(() => undefined);
@@ -98,9 +172,12 @@ async function shoot(scheme: 'light' | 'dark', bigText: boolean): Promise<string
   return written;
 }
 
+/** `npx tsx scripts/screenshots.ts task-artifacts question` regenerates only those screens. */
+const ONLY = process.argv.slice(2);
+
 async function main(): Promise<void> {
   mkdirSync(OUT, { recursive: true });
-  for (const old of readdirSync(OUT)) if (old.endsWith('.png')) rmSync(path.join(OUT, old));
+  if (ONLY.length === 0) for (const old of readdirSync(OUT)) if (old.endsWith('.png')) rmSync(path.join(OUT, old));
   const written = [...await shoot('light', false), ...await shoot('dark', false), ...await shoot('light', true)];
   console.log(`${written.length} screenshots written to ${path.relative(process.cwd(), OUT)}/`);
 }

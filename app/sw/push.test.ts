@@ -2,7 +2,7 @@
 // the confirmation text, and the notice added when an action failed.
 import { describe, expect, it } from 'vitest';
 import type { PushPayload } from '../../protocol/wire/push';
-import { actionFrameFor, confirmationOf, parsePayload, withNotice } from './push';
+import { actionFrameFor, confirmationOf, fitActions, parsePayload, withNotice } from './push';
 
 const digest = `sha256:${'a'.repeat(64)}`;
 const approval: PushPayload = {
@@ -31,6 +31,17 @@ describe('service worker push helpers', () => {
     expect(confirmationOf(actionFrameFor(approval, 'approve')!, approval)).toBe('Approved T-7');
     expect(confirmationOf(actionFrameFor(approval, 'deny')!, approval)).toBe('Denied T-7');
     expect(withNotice(approval.url, 'E_STALE_DIGEST')).toBe('/task?repo=app-0123abcd&id=T-7&notice=E_STALE_DIGEST');
+  });
+
+  it('ASK-4: a question\'s choices beyond the buttons the platform shows are named in the body; other pushes keep theirs', () => {
+    const question: PushPayload = {
+      ...permission, tag: 'question:q-0123456789abcdef0123', title: 'T-1 asks you', body: 'Which database?', data: { request: 'q-0123456789abcdef0123' },
+      actions: [{ action: 'choice-0', title: 'sqlite' }, { action: 'choice-1', title: 'redis' }, { action: 'choice-2', title: 'postgres' }],
+    };
+    expect(fitActions(question, 2)).toEqual({ body: 'Which database?\nMore choices in the app: postgres', actions: question.actions.slice(0, 2) });
+    expect(fitActions(question, 1).body).toBe('Which database?\nMore choices in the app: redis · postgres');
+    expect(fitActions(question, Number.POSITIVE_INFINITY)).toEqual({ body: 'Which database?', actions: question.actions });
+    expect(fitActions(permission, 1)).toEqual({ body: 'rm -rf build', actions: permission.actions.slice(0, 1) });
   });
 
   it('PUSH-4: only a valid PushPayload is shown as sent; junk is rejected', () => {

@@ -35,15 +35,33 @@ export async function showPush(registration: ServiceWorkerRegistration, data: Pu
     await registration.showNotification('Commandr', { body: 'Something needs your attention.', tag: 'commandr', icon: ICON, data: { url: '/' } });
     return;
   }
+  const shown = fitActions(payload, maxActions());
   await registration.showNotification(payload.title, {
-    body: payload.body,
+    body: shown.body,
     tag: payload.tag,
     renotify: true,
     icon: ICON,
     badge: ICON,
     data: payload,
-    actions: payload.actions.map((a) => ({ action: a.action, title: a.title })),
+    actions: shown.actions.map((a) => ({ action: a.action, title: a.title })),
   } as NotificationOptions);
+}
+
+/** How many buttons this browser shows on a notification (Chromium: 2). */
+function maxActions(): number {
+  const n = (globalThis as { Notification?: { maxActions?: number } }).Notification?.maxActions;
+  return typeof n === 'number' && n >= 0 ? n : Number.POSITIVE_INFINITY;
+}
+
+/**
+ * The buttons the platform can show; a question's choices that get no button are
+ * named in the body, so no choice silently disappears from the lock screen (ASK-4).
+ */
+export function fitActions(payload: PushPayload, max: number): { body: string; actions: PushPayload['actions'] } {
+  const actions = payload.actions.slice(0, max);
+  const cut = payload.actions.slice(actions.length).filter((a) => a.action.startsWith('choice-'));
+  if (cut.length === 0) return { body: payload.body, actions };
+  return { body: `${payload.body}\nMore choices in the app: ${cut.map((a) => a.title).join(' · ')}`, actions };
 }
 
 export function parsePayload(data: PushMessageData | null): PushPayload | null {

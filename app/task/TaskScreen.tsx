@@ -10,6 +10,7 @@ import { NOTICE_PARAM } from '../../protocol/wire/push';
 import { useRelay } from '../lib/store';
 import { ActionBar, type SheetRequest } from './ActionBar';
 import { Annotations } from './Annotations';
+import { Artifacts } from './Artifacts';
 import { AgentRun } from './AgentRun';
 import { CouncilVerdict, isRealFail, tallyOf } from './CouncilVerdict';
 import { renderMarkdown } from './markdown';
@@ -75,6 +76,7 @@ function TaskReview({ repo, id }: { repo: string; id: string }) {
       ) : null}
       <AgentRun repo={repo} task={task} />
       {task?.verdict ? <CouncilVerdict verdict={task.verdict} /> : null}
+      <Artifacts repo={repo} task={id} items={timeline.items} />
       <section aria-labelledby="diff-title" className="task-section">
         <h2 id="diff-title" className="group-title">Changes</h2>
         {diff.status === 'loading' ? (

@@ -19,6 +19,7 @@ export function describeBusEvent(e: AnyBusEvent): string {
     case 'approval_granted': return `Approved by ${f.by}`;
     case 'approval_denied': return `Denied by ${f.by}${f.reason ? `: ${f.reason}` : ''}`;
     case 'task_committed': return `Committed ${String(f.commit).slice(0, 10)}${f.digest ? '' : ' without an approval'}: ${f.subject}`;
+    case 'artifact_emitted': return `Artifact: ${f.title ?? f.path}`;
     default: return e.event.replace(/_/g, ' ');
   }
 }

@@ -56,7 +56,8 @@ export type QuestionResult = z.infer<typeof QuestionResult>;
 /** Answer to the `artifact.open` read: a short-lived URL only this device was given. */
 export const ArtifactOpenResult = z.object({
   artifact: ArtifactId,
-  url: z.string().check(z.startsWith('/api/artifacts/')),
+  /** Relative to the relay, and nothing else: the app fetches only this shape (never another origin). */
+  url: z.string().check(z.regex(/^\/api\/artifacts\?t=[A-Za-z0-9_-]{43}$/, 'url must be /api/artifacts?t=<token>')),
   kind: ArtifactKind,
   mime: z.string(),
   bytes: z.int(),

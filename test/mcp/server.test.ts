@@ -7,6 +7,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { writeAnnotation } from '../../bus/annotations';
 import { connectDevice, openSocket, type DeviceClient } from '../helpers/device';
 import { McpWorld, PNG_1x1, TASK, textOf } from './fixture';
+import { ArtifactOpenResult } from '../../protocol/wire/questions';
 
 let world: McpWorld;
 let phone: DeviceClient;
@@ -172,6 +173,8 @@ describe('commandr mcp over stdio', () => {
     const ack = await phone.request({ type: 'artifact.open', repo, task: TASK, artifact });
     const opened = ack.result as { url: string; mime: string };
     expect(opened).toMatchObject({ artifact, kind: 'image', mime: 'image/png', bytes: PNG_1x1.length });
+    // The app validates the answer with the wire schema before it fetches anything.
+    expect(ArtifactOpenResult.safeParse(opened).success).toBe(true);
     const served = await get(`${world.relay.url}${opened.url}`);
     expect(served.status).toBe(200);
     expect(served.type).toBe('image/png');

@@ -42,16 +42,21 @@ export function QuestionCard({ request, now }: { request: QuestionView; now: num
       aria-label={approval ? `Approve ${request.title}?` : 'The agent asks you'}>
       <div className="row" style={{ justifyContent: 'space-between' }}>
         <strong>{approval ? `Approve: ${request.title}` : 'The agent asks'}</strong>
-        <span data-testid="question-status">{STATUS[status]}{request.by ? ` · ${request.by}` : ''}</span>
+        <span data-testid="question-status">
+          {open
+            ? <>{approval ? 'Denied automatically in' : 'Answer within'} <span className="mono" data-testid="question-countdown">{timeLeft(request.expiresAt, now)}</span></>
+            : `${STATUS[status]}${request.by ? ` · ${request.by}` : ''}`}
+        </span>
       </div>
-      <div className="muted" style={{ fontSize: '0.85em' }}>{where}</div>
-      <p style={{ margin: 0, whiteSpace: 'pre-wrap' }} data-testid="question-text">{approval ? request.reason : request.title}</p>
-      {!open && request.answer ? <div className="muted" data-testid="question-answer">{request.answer}</div> : null}
+      <div className="muted wrap-anywhere" style={{ fontSize: '0.85em' }}>{where}</div>
+      <p className="wrap-anywhere" style={{ margin: 0, whiteSpace: 'pre-wrap' }} data-testid="question-text">{approval ? request.reason : request.title}</p>
+      {!open && request.answer ? <div className="muted wrap-anywhere" data-testid="question-answer">{request.answer}</div> : null}
       {notice ? <div className="notice" role="status" data-tone="danger" data-testid="question-notice">{notice}</div> : null}
       {open && !approval && request.choices.length > 0 ? (
-        <div className="row" role="toolbar" aria-label="Choices">
+        <div role="toolbar" aria-label="Choices" data-testid="question-choices"
+          style={{ display: 'grid', gridTemplateColumns: 'repeat(auto-fit, minmax(9rem, 1fr))', gap: 8 }}>
           {request.choices.map((choice, i) => (
-            <Button key={i} disabled={busy} onClick={() => void answerChoice(i)} data-testid="question-choice">{choice}</Button>
+            <Button key={i} disabled={busy} onClick={() => void answerChoice(i)} data-testid="question-choice" style={{ overflowWrap: 'anywhere' }}>{choice}</Button>
           ))}
         </div>
       ) : null}
@@ -72,6 +77,12 @@ export function QuestionCard({ request, now }: { request: QuestionView; now: num
       ) : null}
     </article>
   );
+}
+
+/** "4:59": what is left before the question settles by itself (no answer, or a denial: ASK-5, ACTAPPROVE-3). */
+export function timeLeft(expiresAt: string, now: number): string {
+  const left = Math.max(0, Math.ceil((Date.parse(expiresAt) - now) / 1000));
+  return `${Math.floor(left / 60)}:${String(left % 60).padStart(2, '0')}`;
 }
 
 /** Open questions first (newest first), then the recently settled ones. */

@@ -1,0 +1,89 @@
+// An agent's question reaches a phone that is not looking, as a Web Push: the real
+// `commandr mcp` server (SDK client as the agent) calls `ask`, the relay pushes to the
+// local push-service stand-in (which decrypts it, like a vendor's would deliver it),
+// the test hands that exact payload to the app's real service worker over CDP, and a
+// choice tapped on the notification is answered by the worker itself with a signed
+// `question.answer` — which comes back to the agent as the tool's result.
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { PushService as LocalPushService } from '../test/stand-ins/push-service';
+import { test, expect, controlledByWorker } from './fixtures';
+import { startAgent, textOf, type Agent } from './mcp-agent';
+import { deliverUntilShown, hideApp, shown, subscribeThroughSettings, tap } from './notifications';
+import { startTask } from './task-setup';
+
+let endpoint: LocalPushService;
+let caDir: string;
+let agent: Agent | undefined;
+
+test.beforeAll(async () => {
+  endpoint = await new LocalPushService().start();
+  caDir = mkdtempSync(path.join(tmpdir(), 'e2e-mcp-push-ca-'));
+  writeFileSync(path.join(caDir, 'ca.pem'), endpoint.certificate.cert);
+  process.env.COMMANDR_PUSH_CA = path.join(caDir, 'ca.pem'); // read when the relay fixture starts
+});
+
+test.afterAll(async () => {
+  delete process.env.COMMANDR_PUSH_CA;
+  await endpoint?.close();
+  rmSync(caDir, { recursive: true, force: true });
+});
+
+test.afterEach(async () => { await agent?.close(); agent = undefined; });
+
+test('ASK-4: an agent\'s ask is pushed with its choices as actions; a choice tapped in the service worker is the agent\'s tool result', async ({ paired: page, relayEnv }) => {
+  const task = startTask(relayEnv, 'T-43', 'Deploy the preview');
+  await controlledByWorker(page);
+  const sub = endpoint.subscribe();
+  await subscribeThroughSettings(page, relayEnv, sub.json);
+  await hideApp(page);
+
+  agent = await startAgent(relayEnv, task.worktree);
+  const asked = agent.call('ask', { question: 'Where should the preview go?', choices: ['staging', 'production', 'nowhere yet', 'a fourth'], timeout_s: 120 });
+  const received = await endpoint.waitFor((p) => p.subscription === sub.id, 30_000);
+  const payload = received.payload as { tag: string; data: { request: string } };
+  const question = relayEnv.events().find((e) => e.event === 'question_asked' && e.task === 'T-43');
+  expect(question).toBeDefined();
+  expect(payload.tag).toBe(`question:${question!.question as string}`);
+
+  const sw = await deliverUntilShown(page, relayEnv.url, received.text, payload.tag);
+  // The relay sends three choices as actions (the fourth stays in the app); Chromium shows
+  // two buttons (Notification.maxActions), so the choice without a button is named in the body.
+  expect(await sw.evaluate(() => (Notification as unknown as { maxActions: number }).maxActions)).toBe(2);
+  expect(await shown(sw, payload.tag)).toEqual([expect.objectContaining({
+    title: 'T-43 asks you', body: 'Where should the preview go?\nMore choices in the app: nowhere yet',
+    actions: [{ action: 'choice-0', title: 'staging' }, { action: 'choice-1', title: 'production' }],
+  })]);
+
+  await tap(sw, payload.tag, 'choice-1');
+  const result = await asked;
+  expect(result.isError, textOf(result)).toBeFalsy();
+  expect(result.structuredContent).toMatchObject({ task: 'T-43', answered: true, via: 'choice', answer: 'production', by: 'E2E Phone' });
+  expect(textOf(result)).toContain('production');
+  await expect.poll(async () => (await shown(sw, payload.tag)).map((n) => n.title)).toEqual(['Answered T-43']);
+  expect(relayEnv.events().filter((e) => e.event === 'question_answered' && e.task === 'T-43')).toEqual([
+    expect.objectContaining({ question: question!.question, via: 'choice', by: 'E2E Phone' }),
+  ]);
+});
+
+test('ACTAPPROVE-2 ASK-4: an agent\'s request_approval is pushed with Approve / Deny; Deny in the service worker comes back to the agent as denied', async ({ paired: page, relayEnv }) => {
+  const task = startTask(relayEnv, 'T-44', 'Drop the old table');
+  await controlledByWorker(page);
+  const sub = endpoint.subscribe();
+  await subscribeThroughSettings(page, relayEnv, sub.json);
+  await hideApp(page);
+
+  agent = await startAgent(relayEnv, task.worktree);
+  const requested = agent.call('request_approval', { action: 'drop table users_old', reason: 'replaced by users in migration 12', timeout_s: 120 });
+  const received = await endpoint.waitFor((p) => p.subscription === sub.id, 30_000);
+  const payload = received.payload as { tag: string };
+  const sw = await deliverUntilShown(page, relayEnv.url, received.text, payload.tag);
+  expect((await shown(sw, payload.tag)).map((n) => ({ title: n.title, body: n.body, actions: n.actions.map((a) => a.action) })))
+    .toEqual([{ title: 'Approve "drop table users_old"? · T-44', body: 'replaced by users in migration 12', actions: ['approve', 'deny'] }]);
+
+  await tap(sw, payload.tag, 'deny');
+  const result = await requested;
+  expect(result.structuredContent).toMatchObject({ approved: false, decision: 'denied', by: 'E2E Phone' });
+  expect(relayEnv.events().some((e) => e.event === 'action_approval_decided' && e.task === 'T-44' && e.decision === 'denied')).toBe(true);
+});

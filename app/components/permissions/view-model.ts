@@ -48,3 +48,14 @@ export function diffLines(detail: string): Array<{ mark: '+' | '-' | ' ' | '@'; 
 export const STATUS_TEXT: Record<CardStatus, string> = {
   pending: 'Waiting for you', allowed: 'Allowed', denied: 'Denied', expired: 'Expired — denied because no one answered',
 };
+
+/** Descriptions longer than this are folded to three lines until the person opens them (CARD-3). */
+export const SAID_FOLD_AT = 160;
+
+/** The policy's reason as one sentence (CARD-3): why, the part of a compound command that decided, the rule. */
+export function policyLine(r: PermissionRequestView): string {
+  if (!r.policy) return '';
+  const { why, part, rule } = r.policy;
+  const shownPart = part && part !== (r.detail ?? r.summary).trim() ? ` (in \`${part}\`)` : '';
+  return `${why}${shownPart} — rule ${rule}`;
+}

@@ -39,3 +39,14 @@ test('CARD-4: on a phone each line number is a 44 px target of its own, and a ta
     await expect(page.getByTestId('annotate-sheet')).toHaveCount(0);
   }
 });
+
+test('CARD-4: with a mouse the rows stay compact and a click on a number still notes its line', async ({ paired: page, relayEnv, isMobile }) => {
+  test.skip(isMobile, 'the compact rows are for a fine pointer');
+  const task = startTask(relayEnv, 'T-45', 'Twelve steps');
+  requestApproval(relayEnv, task, { 'src/steps.js': LINES });
+  await openTask(page, relayEnv, task);
+  const gutter = page.locator('[data-testid="diff-line"][data-anchor="line:src/steps.js:7"] [data-testid="diff-gutter"]');
+  expect((await gutter.boundingBox())!.height).toBeLessThan(30);
+  await gutter.click();
+  await expect(page.getByTestId('annotate-anchor')).toHaveValue('line:src/steps.js:7');
+});

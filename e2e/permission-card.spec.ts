@@ -35,7 +35,9 @@ test('CARD-3: the card says what the agent is doing and why the policy asks, fro
   const answer = hook(relayEnv, 'curl -fsSL https://example.com/setup.sh -o setup.sh', 'Download the setup script to read it first');
   const card = page.getByTestId('permission-card');
   await expect(card.getByTestId('permission-description')).toHaveText('Download the setup script to read it first');
-  await expect(card.getByTestId('permission-why')).toHaveText('Why you are asked: `curl` reaches the network or another machine — rule ask.commands');
+  const why = card.getByTestId('permission-why');
+  await expect(why).toHaveText('Why you are asked: curl reaches the network or another machine — rule ask.commands');
+  await expect(why.locator('code')).toHaveText(['curl']);
   await expect(card.getByTestId('permission-description-toggle')).toHaveCount(0);
   await card.getByTestId('permission-deny').click();
   await card.getByTestId('permission-deny-confirm').click();

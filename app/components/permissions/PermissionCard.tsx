@@ -7,7 +7,7 @@ import type { PermissionDecision, PermissionRequestView } from '../../../protoco
 import { act } from '../../lib/actions';
 import { sentence } from '../../lib/errors';
 import { Button } from '../Button';
-import { countdown, diffLines, policyLine, riskOf, SAID_FOLD_AT, STATUS_TEXT, shownStatus } from './view-model';
+import { countdown, diffLines, policySegments, riskOf, SAID_FOLD_AT, STATUS_TEXT, shownStatus } from './view-model';
 
 export function PermissionCard({ request, now }: { request: PermissionRequestView; now: number }) {
   const [busy, setBusy] = useState(false);
@@ -47,7 +47,8 @@ export function PermissionCard({ request, now }: { request: PermissionRequestVie
       {request.description ? <Said text={request.description} open={saidOpen} onToggle={() => setSaidOpen(!saidOpen)} /> : null}
       {request.policy ? (
         <div className="wrap-anywhere" data-testid="permission-why" style={{ fontSize: '0.9em' }}>
-          <span className="muted">Why you are asked: </span>{policyLine(request)}
+          <span className="muted">Why you are asked: </span>
+          {policySegments(request).map((s, i) => (s.code ? <code key={i} className="mono">{s.text}</code> : <span key={i}>{s.text}</span>))}
         </div>
       ) : null}
       <div className="muted wrap-anywhere" style={{ fontSize: '0.85em' }}>{where}</div>

@@ -59,3 +59,8 @@ export function policyLine(r: PermissionRequestView): string {
   const shownPart = part && part !== (r.detail ?? r.summary).trim() ? ` (in \`${part}\`)` : '';
   return `${why}${shownPart} — rule ${rule}`;
 }
+
+/** The policy line cut at its backticks: odd pieces are code (a program, a command part), shown as such — still text only. */
+export function policySegments(r: PermissionRequestView): Array<{ code: boolean; text: string }> {
+  return policyLine(r).split('`').map((text, i) => ({ code: i % 2 === 1, text })).filter((s) => s.text !== '');
+}

@@ -12,6 +12,8 @@ import { locateGit } from '../../bus/locate';
 import { loadPolicy } from '../../policy/load';
 import { commandPrefix, evaluate, type Policy, type Verdict } from '../../policy/policy';
 import type { PermissionAsk } from '../../protocol/wire/http';
+import { plainLine } from '../../protocol/wire/plain-text';
+import { PERMISSION_DESCRIPTION_MAX, PERMISSION_WHY_MAX, type PermissionPolicyWhy } from '../../protocol/wire/views';
 import { classifyTool } from './classify';
 import { type Env, commandrHome, installRoot } from './env';
 import { taskContext } from './task-context';
@@ -82,11 +84,14 @@ export function checkPermission(call: PermissionCall, env: Env = process.env): C
   });
   const command = typeof call.input.command === 'string' ? call.input.command : undefined;
   const detail = command ?? editDetail(call.input) ?? JSON.stringify(call.input, null, 2);
+  const said = description(call.input);
   const ask: PermissionAsk = {
     session: call.session.slice(0, 256), tool: call.tool.slice(0, 256), cwd: call.cwd.slice(0, 4096),
     summary: classifyTool({ tool: call.tool, input: call.input }, []).summary.slice(0, 2000),
     detail: detail.slice(0, 64 * 1024), key: askKey(call), timeoutMs: policy.timeoutMs,
     prefix: (command !== undefined ? commandPrefix(command) : '').slice(0, 512) || undefined,
+    policy: policyWhy(verdict),
+    ...(said ? { description: said } : {}),
     ...(task ? { task: task.slice(0, 128) } : {}),
     ...(env.COMMANDR_AGENT_ID?.trim() ? { agent: env.COMMANDR_AGENT_ID.trim().slice(0, 256) } : {}),
   };
@@ -101,4 +106,19 @@ function editDetail(input: Record<string, unknown>): string | undefined {
   if (after === undefined) return undefined;
   const lines = (text: string, mark: string) => text.split('\n').slice(0, 200).map((l) => `${mark}${l}`);
   return [`--- ${file}`, `+++ ${file}`, '@@', ...(before !== undefined ? lines(before, '-') : []), ...lines(after, '+')].join('\n');
+}
+
+/** The verdict as the card shows it (CARD-1): rule, sentence and deciding part, each one bounded line. */
+function policyWhy(verdict: Verdict): PermissionPolicyWhy {
+  const part = verdict.part ? plainLine(verdict.part, PERMISSION_WHY_MAX) : '';
+  return {
+    rule: plainLine(verdict.rule, 64) || 'default',
+    why: plainLine(verdict.why, PERMISSION_WHY_MAX) || 'the policy needs a person',
+    ...(part ? { part } : {}),
+  };
+}
+
+/** What the agent said the call does: the tool input's own `description` (Claude Code's and OpenCode's Bash, Task), cut to size (CARD-1). */
+function description(input: Record<string, unknown>): string | undefined {
+  return typeof input.description === 'string' ? plainLine(input.description, PERMISSION_DESCRIPTION_MAX) || undefined : undefined;
 }

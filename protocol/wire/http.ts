@@ -1,6 +1,6 @@
 // Bodies of the relay's HTTP endpoints (HTTP-n). Every body is validated at the edge.
 import * as z from 'zod/mini';
-import { DeviceView } from './views';
+import { DeviceView, PERMISSION_DESCRIPTION_MAX, PermissionPolicyWhy } from './views';
 
 /** `POST /api/pair`: one-time code from `commandr pair`, the device's name and public key. */
 export const PairRequest = z.object({
@@ -35,6 +35,10 @@ export const PermissionAsk = z.object({
   summary: z.string().check(z.maxLength(2000)),
   detail: z.optional(z.string().check(z.maxLength(64 * 1024))),
   cwd: z.string().check(z.maxLength(4096)),
+  /** The policy's reason for asking (CARD-1). */
+  policy: z.optional(PermissionPolicyWhy),
+  /** What the agent said the call does, from the tool's own input (CARD-1): agent-written, so shown only as plain text. */
+  description: z.optional(z.string().check(z.maxLength(PERMISSION_DESCRIPTION_MAX))),
   /** Command prefix used for allow-for-session matching. */
   prefix: z.optional(z.string().check(z.maxLength(512))),
   /** Retries reuse the key so a restarted relay or a reconnecting hook finds its request. */

@@ -97,6 +97,18 @@ export type CommanderView = CommanderRecord;
 export const PermissionDecision = z.enum(['allow', 'allow-session', 'deny']);
 export type PermissionDecision = z.infer<typeof PermissionDecision>;
 
+/** Longest tool description / policy sentence a permission request carries (CARD-1); the hook cuts to it, the relay refuses more. */
+export const PERMISSION_DESCRIPTION_MAX = 500;
+export const PERMISSION_WHY_MAX = 500;
+
+/** Why the policy asks a person (CARD-1), as `commandr policy check` says it: the rule, its sentence, the part of a command that decided. */
+export const PermissionPolicyWhy = z.object({
+  rule: z.string().check(z.minLength(1), z.maxLength(64)),
+  why: z.string().check(z.minLength(1), z.maxLength(PERMISSION_WHY_MAX)),
+  part: z.optional(z.string().check(z.maxLength(PERMISSION_WHY_MAX))),
+});
+export type PermissionPolicyWhy = z.infer<typeof PermissionPolicyWhy>;
+
 export const PermissionRequestView = z.object({
   id: z.string(),
   session: z.string(),
@@ -114,6 +126,10 @@ export const PermissionRequestView = z.object({
   status: z.enum(['pending', 'allowed', 'denied', 'expired']),
   decidedBy: z.nullable(z.string()),
   reason: z.nullable(z.string()),
+  /** Why the policy asks a person (CARD-1); absent on requests recorded before it existed. */
+  policy: z.optional(PermissionPolicyWhy),
+  /** The tool's own description of the call, agent-written plain text (CARD-1). */
+  description: z.optional(z.string().check(z.maxLength(PERMISSION_DESCRIPTION_MAX))),
 });
 export type PermissionRequestView = z.infer<typeof PermissionRequestView>;
 

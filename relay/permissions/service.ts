@@ -5,7 +5,8 @@ import type { LiveEvent } from '../../protocol/live-events';
 import { CommandrError } from '../../protocol/wire/errors';
 import type { ServerFrame } from '../../protocol/wire/frames';
 import type { PermissionAnswer, PermissionAsk } from '../../protocol/wire/http';
-import type { PermissionDecision, PermissionRequestView } from '../../protocol/wire/views';
+import { plainLine } from '../../protocol/wire/plain-text';
+import { PERMISSION_DESCRIPTION_MAX, PERMISSION_WHY_MAX, type PermissionDecision, type PermissionRequestView } from '../../protocol/wire/views';
 import { appendAudit } from './audit';
 import { type PermissionRecord, PermissionFiles, requestIdFor, type SessionGrant } from './store';
 
@@ -29,6 +30,24 @@ type Waiter = (answer: PermissionAnswer) => void;
 
 export function timeoutReason(ms: number): string {
   return `No one answered on the phone within ${Math.round(ms / 1000)} s; the request was denied. Ask the person to allow it, or continue without this step.`;
+}
+
+/**
+ * The policy's reason and the tool's description as the card shows them (CARD-2): the ask's
+ * schema already bounds their length; agent-written text is cleaned again here, whatever the
+ * hook did, so invisible or reordering characters never reach a screen.
+ */
+export function cardText(ask: PermissionAsk): Pick<PermissionRequestView, 'policy' | 'description'> {
+  const out: Pick<PermissionRequestView, 'policy' | 'description'> = {};
+  if (ask.policy) {
+    const part = ask.policy.part ? plainLine(ask.policy.part, PERMISSION_WHY_MAX) : '';
+    const why = plainLine(ask.policy.why, PERMISSION_WHY_MAX);
+    const rule = plainLine(ask.policy.rule, 64);
+    if (why && rule) out.policy = { rule, why, ...(part ? { part } : {}) };
+  }
+  const description = ask.description ? plainLine(ask.description, PERMISSION_DESCRIPTION_MAX) : '';
+  if (description) out.description = description;
+  return out;
 }
 
 export class PermissionService {
@@ -78,7 +97,7 @@ export class PermissionService {
       id, session: ask.session, task: ask.task ?? null, agent: ask.agent ?? null, repo: this.deps.repoOf?.(ask.cwd) ?? null,
       tool: ask.tool, summary: ask.summary, detail: ask.detail ?? null, cwd: ask.cwd,
       createdAt: new Date(now).toISOString(), expiresAt: new Date(Math.min(now, ask.ackBy ?? now)).toISOString(),
-      status: 'expired', decidedBy: null, reason,
+      status: 'expired', decidedBy: null, reason, ...cardText(ask),
     };
     const record: PermissionRecord = { view, key: ask.key, prefix: ask.prefix ?? null, answer: { decision: 'deny', reason, by: null } };
     this.records.set(id, record);
@@ -135,7 +154,7 @@ export class PermissionService {
       id, session: ask.session, task: ask.task ?? null, agent: ask.agent ?? null, repo: this.deps.repoOf?.(ask.cwd) ?? null,
       tool: ask.tool, summary: ask.summary, detail: ask.detail ?? null, cwd: ask.cwd,
       createdAt: new Date(now).toISOString(), expiresAt: new Date(now + timeoutMs).toISOString(),
-      status: 'pending', decidedBy: null, reason: null,
+      status: 'pending', decidedBy: null, reason: null, ...cardText(ask),
     };
     const record: PermissionRecord = { view, key: ask.key, prefix: ask.prefix ?? null, answer: null };
     this.records.set(id, record);

@@ -23,11 +23,14 @@ export interface DiffViewProps {
 }
 
 const ESTIMATES: Record<Row['type'], number> = { file: 56, note: 36, hunk: 28, line: 22, pair: 22, comment: 48 };
+/** On a touch screen a line row is at least its 44 px line-number target (CARD-4). */
+const TOUCH_LINE = 44;
 /** Rows drawn beyond the viewport on each side. */
 const OVERSCAN = 30;
 
 export function DiffView({ patch, stats, onAnnotate, notes }: DiffViewProps) {
   const wide = useMedia('(min-width: 900px)');
+  const touch = useMedia('(pointer: coarse)');
   const layout: Layout = wide ? 'split' : 'unified';
   const views = useMemo(() => fileViews(parseDiff(patch), stats), [patch, stats]);
   const [flipped, setFlipped] = useState<ReadonlySet<number>>(new Set());
@@ -42,7 +45,7 @@ export function DiffView({ patch, stats, onAnnotate, notes }: DiffViewProps) {
   });
   const virtualizer = useWindowVirtualizer({
     count: rows.length,
-    estimateSize: (i) => ESTIMATES[rows[i].type],
+    estimateSize: (i) => (touch && (rows[i].type === 'line' || rows[i].type === 'pair') ? TOUCH_LINE : ESTIMATES[rows[i].type]),
     getItemKey: (i) => rows[i].key,
     overscan: OVERSCAN,
     scrollMargin: margin,

@@ -1,18 +1,20 @@
 'use client';
-// One permission request (PERM-UI-1): the tool, the command or a small diff, repo,
+// One permission request (PERM-UI-1): the tool, what the agent says it is doing and
+// why the policy asks (CARD-3, plain text only), the command or a small diff, repo,
 // task and agent; Allow once, Allow for this session, Deny (with an optional reason).
 import { useState } from 'react';
 import type { PermissionDecision, PermissionRequestView } from '../../../protocol/wire/views';
 import { act } from '../../lib/actions';
 import { sentence } from '../../lib/errors';
 import { Button } from '../Button';
-import { countdown, diffLines, riskOf, STATUS_TEXT, shownStatus } from './view-model';
+import { countdown, diffLines, policySegments, riskOf, SAID_FOLD_AT, STATUS_TEXT, shownStatus } from './view-model';
 
 export function PermissionCard({ request, now }: { request: PermissionRequestView; now: number }) {
   const [busy, setBusy] = useState(false);
   const [notice, setNotice] = useState<string | null>(null);
   const [denying, setDenying] = useState(false);
   const [reason, setReason] = useState('');
+  const [saidOpen, setSaidOpen] = useState(false);
   const status = shownStatus(request, now);
   const open = status === 'pending';
 
@@ -42,6 +44,13 @@ export function PermissionCard({ request, now }: { request: PermissionRequestVie
         </span>
       </div>
       {risk ? <div className="notice" data-tone="danger" data-testid="permission-risk" style={{ paddingLeft: 8 }}>{risk} Deny unless you expected it.</div> : null}
+      {request.description ? <Said text={request.description} open={saidOpen} onToggle={() => setSaidOpen(!saidOpen)} /> : null}
+      {request.policy ? (
+        <div className="wrap-anywhere" data-testid="permission-why" style={{ fontSize: '0.9em' }}>
+          <span className="muted">Why you are asked: </span>
+          {policySegments(request).map((s, i) => (s.code ? <code key={i} className="mono">{s.text}</code> : <span key={i}>{s.text}</span>))}
+        </div>
+      ) : null}
       <div className="muted wrap-anywhere" style={{ fontSize: '0.85em' }}>{where}</div>
       {lines ? (
         <pre className="permission-detail" data-testid="permission-diff" style={{ overflowX: 'auto', margin: 0 }}>
@@ -73,5 +82,29 @@ export function PermissionCard({ request, now }: { request: PermissionRequestVie
         </form>
       ) : null}
     </article>
+  );
+}
+
+/**
+ * What the agent says the call does (CARD-3): agent-written, so only ever a React text node
+ * (never HTML); already one line of at most 500 characters (CARD-2), and folded to three
+ * lines past SAID_FOLD_AT characters so a long one cannot push the buttons away.
+ */
+function Said({ text, open, onToggle }: { text: string; open: boolean; onToggle(): void }) {
+  const folds = text.length > SAID_FOLD_AT;
+  const folded = folds && !open;
+  return (
+    <div className="stack" style={{ gap: 2 }}>
+      <span className="muted" style={{ fontSize: '0.85em' }}>The agent says</span>
+      <p
+        data-testid="permission-description" data-folded={folded ? 'true' : undefined} className="wrap-anywhere"
+        style={{ margin: 0, whiteSpace: 'normal', ...(folded ? { display: '-webkit-box', WebkitLineClamp: 3, WebkitBoxOrient: 'vertical', overflow: 'hidden' } : {}) }}
+      >{text}</p>
+      {folds ? (
+        <button type="button" className="link-button" data-testid="permission-description-toggle" aria-expanded={open} onClick={onToggle} style={{ alignSelf: 'flex-start', paddingLeft: 0 }}>
+          {open ? 'Show less' : 'Show all'}
+        </button>
+      ) : null}
+    </div>
   );
 }

@@ -1,7 +1,7 @@
 // The "Needs you" ordering and status rules as a table.
 import { describe, expect, it } from 'vitest';
 import type { PermissionRequestView } from '../../../protocol/wire/views';
-import { countdown, diffLines, needsYou, riskOf, shownStatus } from './view-model';
+import { countdown, diffLines, needsYou, policyLine, policySegments, riskOf, shownStatus } from './view-model';
 
 const at = (s: number) => new Date(1_700_000_000_000 + s * 1000).toISOString();
 const request = (id: string, created: number, status: PermissionRequestView['status'] = 'pending', expires = created + 120): PermissionRequestView => ({
@@ -33,5 +33,18 @@ describe('needs you', () => {
     expect(riskOf({ ...request('x', 0), tool: 'Write', summary: '/r/src/a.ts', detail: null })).toBeNull();
     expect(riskOf(cmd('npm install left-pad'))).toBeNull();
     expect(riskOf(cmd('git push origin main'))).toBeNull();
+  });
+});
+
+describe('the policy line', () => {
+  it('CARD-3: why, the deciding part only when it is not the whole command, and the rule', () => {
+    const base = request('p', 0);
+    expect(policyLine(base)).toBe('');
+    expect(policyLine({ ...base, detail: 'curl x', policy: { rule: 'ask.commands', why: '`curl` reaches the network', part: 'curl x' } })).toBe('`curl` reaches the network — rule ask.commands');
+    expect(policyLine({ ...base, detail: 'ls && curl x', policy: { rule: 'ask.commands', why: '`curl` reaches the network', part: 'curl x' } }))
+      .toBe('`curl` reaches the network (in `curl x`) — rule ask.commands');
+    expect(policySegments({ ...base, detail: 'ls && curl x', policy: { rule: 'ask.commands', why: '`curl` reaches the network', part: 'curl x' } })).toEqual([
+      { code: true, text: 'curl' }, { code: false, text: ' reaches the network (in ' }, { code: true, text: 'curl x' }, { code: false, text: ') — rule ask.commands' },
+    ]);
   });
 });

@@ -48,3 +48,19 @@ export function diffLines(detail: string): Array<{ mark: '+' | '-' | ' ' | '@'; 
 export const STATUS_TEXT: Record<CardStatus, string> = {
   pending: 'Waiting for you', allowed: 'Allowed', denied: 'Denied', expired: 'Expired — denied because no one answered',
 };
+
+/** Descriptions longer than this are folded to three lines until the person opens them (CARD-3). */
+export const SAID_FOLD_AT = 160;
+
+/** The policy's reason as one sentence (CARD-3): why, the part of a compound command that decided, the rule. */
+export function policyLine(r: PermissionRequestView): string {
+  if (!r.policy) return '';
+  const { why, part, rule } = r.policy;
+  const shownPart = part && part !== (r.detail ?? r.summary).trim() ? ` (in \`${part}\`)` : '';
+  return `${why}${shownPart} — rule ${rule}`;
+}
+
+/** The policy line cut at its backticks: odd pieces are code (a program, a command part), shown as such — still text only. */
+export function policySegments(r: PermissionRequestView): Array<{ code: boolean; text: string }> {
+  return policyLine(r).split('`').map((text, i) => ({ code: i % 2 === 1, text })).filter((s) => s.text !== '');
+}

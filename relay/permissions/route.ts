@@ -37,13 +37,15 @@ export async function postPermission(services: RelayServices, hookToken: string,
   res.flushHeaders();
   await new Promise<void>((resolve) => {
     let cancel = () => {};
+    const id = requestIdFor(parsed.data.key);
     const gone = () => {
-      // The hook went away (it retries with the same key): stop waiting, keep the request.
+      // The hook went away: stop waiting. A retry with the same key keeps the request;
+      // none within the grace period and it is abandoned (GUARD-11).
       cancel();
+      permissions.hookGone(id);
       resolve();
     };
     res.once('close', gone);
-    const id = requestIdFor(parsed.data.key);
     cancel = permissions.ask(parsed.data, (answer) => {
       res.off('close', gone);
       if (!res.writableEnded && !res.destroyed) res.end(JSON.stringify({ id, ...answer }));

@@ -13,6 +13,8 @@ import { type PermissionRecord, PermissionFiles, requestIdFor, type SessionGrant
 export const DEFAULT_PERMISSION_TIMEOUT_MS = 120_000;
 /** Decided requests still listed to a newly subscribed client (so "expired" can be shown). */
 export const RECENT_MS = 10 * 60 * 1000;
+/** How long a request whose every hook went away waits for a retry with its key before it is abandoned (GUARD-11). */
+export const ABANDON_GRACE_MS = 5_000;
 
 export interface PermissionDeps {
   dataDir: string;
@@ -21,6 +23,8 @@ export interface PermissionDeps {
   notify?(view: PermissionRequestView): void;
   /** A line in the session's timeline (a live event). */
   timeline?(event: LiveEvent): void;
+  /** Overrides ABANDON_GRACE_MS. */
+  abandonGraceMs?: number;
   /** The repo a working directory belongs to, if the relay knows it. */
   repoOf?(cwd: string): string | null;
   now?(): number;
@@ -55,6 +59,7 @@ export class PermissionService {
   private readonly records = new Map<string, PermissionRecord>();
   private readonly waiters = new Map<string, Set<Waiter>>();
   private readonly timers = new Map<string, NodeJS.Timeout>();
+  private readonly orphans = new Map<string, NodeJS.Timeout>();
   private grants: SessionGrant[];
   private readonly now: () => number;
 
@@ -71,6 +76,8 @@ export class PermissionService {
   /** Finds or creates the request for `ask`; `onAnswer` fires once it is decided (maybe at once). Returns the id and an unsubscribe. */
   ask(ask: PermissionAsk, onAnswer: Waiter): { id: string; cancel(): void } {
     const id = requestIdFor(ask.key);
+    clearTimeout(this.orphans.get(id)); // a retry with the key: its hook is back
+    this.orphans.delete(id);
     const record = this.records.get(id) ?? this.create(id, ask);
     if (record.answer) {
       onAnswer(record.answer);
@@ -80,6 +87,26 @@ export class PermissionService {
     set.add(onAnswer);
     this.waiters.set(id, set);
     return { id, cancel: () => set.delete(onAnswer) };
+  }
+
+  /**
+   * The hook holding `id` went away (GUARD-11): the agent was stopped, or the hook died. A
+   * retry with the same key within the grace period (a hook reconnecting) keeps the request;
+   * otherwise it is expired as abandoned, so no phone answers a call nobody waits for.
+   */
+  hookGone(id: string): void {
+    const record = this.records.get(id);
+    if (!record || record.view.status !== 'pending' || (this.waiters.get(id)?.size ?? 0) > 0 || this.orphans.has(id)) return;
+    const timer = setTimeout(() => {
+      this.orphans.delete(id);
+      const current = this.records.get(id);
+      if (!current || current.view.status !== 'pending' || (this.waiters.get(id)?.size ?? 0) > 0) return;
+      const reason = 'The agent stopped waiting for this request (its session ended or its hook was stopped); it was denied and cannot be answered.';
+      this.settle(current, 'expired', { decision: 'deny', reason, by: null });
+      appendAudit(this.deps.dataDir, { kind: 'permission.decision', request: id, decision: 'expired', by: null, reason });
+    }, this.deps.abandonGraceMs ?? ABANDON_GRACE_MS);
+    timer.unref?.();
+    this.orphans.set(id, timer);
   }
 
   /**
@@ -142,8 +169,9 @@ export class PermissionService {
   }
 
   close(): void {
-    for (const timer of this.timers.values()) clearTimeout(timer);
+    for (const timer of [...this.timers.values(), ...this.orphans.values()]) clearTimeout(timer);
     this.timers.clear();
+    this.orphans.clear();
     this.waiters.clear();
   }
 

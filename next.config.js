@@ -22,7 +22,7 @@ module.exports = {
         chunks: 'all',
         enforce: true,
         priority: 20,
-        test: /[\\/]app[\\/](lib[\\/](store|errors|device-key|db)\.ts|components[\\/](Button|ConnectionBadge)\.tsx)$|[\\/]node_modules[\\/]idb[\\/]/,
+        test: /[\\/]app[\\/](lib[\\/](store|errors|device-key|db)\.ts|components[\\/](Button|ConnectionBadge|Link)\.tsx)$|[\\/]node_modules[\\/]idb[\\/]/,
       };
     }
     return config;

@@ -6,12 +6,13 @@
 // helper are separate chunks loaded after the first paint; a browser opening Pair
 // without a device key never loads the client core at all (LAZY-1).
 import { usePathname, useRouter } from 'next/navigation';
-import { useEffect, useState, type AnchorHTMLAttributes, type ReactNode } from 'react';
+import { useEffect, useState, type ReactNode } from 'react';
 import { loadDevice } from '../lib/device-key';
 import { sentence } from '../lib/errors';
 import { appStore, useRelay, type AppState } from '../lib/store';
 import { Button } from './Button';
 import { ConnectionBadge } from './ConnectionBadge';
+import Link from './Link';
 
 const NAV = [
   { href: '/', label: 'Inbox' },
@@ -73,23 +74,6 @@ export function Shell({ children }: { children: ReactNode }) {
         </nav>
       )}
     </>
-  );
-}
-
-/**
- * A link that moves inside the app without a page load, as next/link without
- * prefetching does; a modified click (new tab, download) is left to the browser.
- * Its own few lines: next/link is 4 KB of script the Pair screen does not need (LAZY-1).
- */
-function Link({ href, onClick, ...rest }: AnchorHTMLAttributes<HTMLAnchorElement> & { href: string }) {
-  const router = useRouter();
-  return (
-    <a href={href} {...rest} onClick={(e) => {
-      onClick?.(e);
-      if (e.defaultPrevented || e.button !== 0 || e.metaKey || e.ctrlKey || e.shiftKey || e.altKey || rest.target) return;
-      e.preventDefault();
-      router.push(href);
-    }} />
   );
 }
 

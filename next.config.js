@@ -11,4 +11,20 @@ module.exports = {
   // Type checking is `npm run typecheck` (tsc over the whole repo); a separate
   // tsconfig keeps Next from rewriting the shared one.
   typescript: { ignoreBuildErrors: true, tsconfigPath: 'tsconfig.next.json' },
+  // The small modules the app frame (app/components/Shell.tsx) needs on every screen go
+  // in one chunk of their own. Under webpack's 20 KB split threshold they were copied
+  // into the layout's chunk AND each page's, so the Pair screen downloaded them twice (LAZY-1).
+  webpack(config, { isServer, dev }) {
+    const split = config.optimization && config.optimization.splitChunks;
+    if (!isServer && !dev && split && split.cacheGroups) {
+      split.cacheGroups.appFrame = {
+        name: 'app-frame',
+        chunks: 'all',
+        enforce: true,
+        priority: 20,
+        test: /[\\/]app[\\/](lib[\\/](store|errors|device-key|db)\.ts|components[\\/](Button|ConnectionBadge|Link)\.tsx)$|[\\/]node_modules[\\/]idb[\\/]/,
+      };
+    }
+    return config;
+  },
 };

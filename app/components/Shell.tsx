@@ -2,15 +2,17 @@
 // The app frame around every screen: starts the client core, sends unpaired visitors
 // to Pair, and shows the header (connection badge), errors as sentences, the
 // "new version" prompt and the bottom nav.
-import Link from 'next/link';
+// The client core (socket, outbox, the wire's schemas) and the service worker's
+// helper are separate chunks loaded after the first paint; a browser opening Pair
+// without a device key never loads the client core at all (LAZY-1).
 import { usePathname, useRouter } from 'next/navigation';
 import { useEffect, useState, type ReactNode } from 'react';
-import { startClient } from '../lib/client';
+import { loadDevice } from '../lib/device-key';
 import { sentence } from '../lib/errors';
 import { appStore, useRelay, type AppState } from '../lib/store';
-import { registerServiceWorker } from '../lib/sw-register';
 import { Button } from './Button';
 import { ConnectionBadge } from './ConnectionBadge';
+import Link from './Link';
 
 const NAV = [
   { href: '/', label: 'Inbox' },
@@ -30,8 +32,8 @@ export function Shell({ children }: { children: ReactNode }) {
   const onPair = pathname === '/pair';
 
   useEffect(() => {
-    startClient();
-    registerServiceWorker((apply) => setApplyUpdate(() => apply));
+    void startCore(location.pathname === '/pair' || location.pathname === '/pair/');
+    void import('../lib/sw-register').then(({ registerServiceWorker }) => registerServiceWorker((apply) => setApplyUpdate(() => apply)));
   }, []);
   useEffect(() => {
     if (unpaired && !onPair) router.replace(`/pair${location.hash}`);
@@ -41,7 +43,7 @@ export function Shell({ children }: { children: ReactNode }) {
     <>
       <header className="shell-header">
         {parentOf(pathname) ? (
-          <Link href={parentOf(pathname)!.href} prefetch={false} className="shell-back" data-testid="back" aria-label={`Back to ${parentOf(pathname)!.label}`}>
+          <Link href={parentOf(pathname)!.href} className="shell-back" data-testid="back" aria-label={`Back to ${parentOf(pathname)!.label}`}>
             <span aria-hidden="true">‹</span> {parentOf(pathname)!.label}
           </Link>
         ) : (
@@ -65,7 +67,7 @@ export function Shell({ children }: { children: ReactNode }) {
       {unpaired ? null : (
         <nav className="shell-nav" aria-label="Main">
           {NAV.map((item) => (
-            <Link key={item.href} href={item.href} prefetch={false} aria-current={isActive(pathname, item.href) ? 'page' : undefined} data-testid={`nav-${item.label.toLowerCase()}`}>
+            <Link key={item.href} href={item.href} aria-current={isActive(pathname, item.href) ? 'page' : undefined} data-testid={`nav-${item.label.toLowerCase()}`}>
               {item.label}
             </Link>
           ))}
@@ -73,6 +75,20 @@ export function Shell({ children }: { children: ReactNode }) {
       )}
     </>
   );
+}
+
+/**
+ * Starts the client core. On Pair, a browser without a device key is simply unpaired
+ * (what the core would find too): the core is loaded only once it pairs. A device
+ * with a key on Pair still connects, as anywhere else.
+ */
+async function startCore(onPair: boolean): Promise<void> {
+  if (onPair && !(await loadDevice().catch(() => null))) {
+    if (appStore.getState().connection.state === 'offline') appStore.dispatch({ type: 'local.connection', state: 'unpaired' });
+    return;
+  }
+  const { startClient } = await import('../lib/client');
+  startClient();
 }
 
 /** Every detail screen has a way back to the list it came from (UX-10). */

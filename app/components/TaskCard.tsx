@@ -1,7 +1,7 @@
 // One task in a list: title, id, repo, owner, last note and the badges that matter
 // (waiting for approval, council verdict, unread notes). Links to the Task screen;
 // the quick Note lives inside the card (UX-10), not as a loose button below it.
-import Link from 'next/link';
+import Link from './Link';
 import type { TaskSummary } from '../../protocol/wire/views';
 import { plural } from '../lib/plural';
 

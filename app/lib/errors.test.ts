@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { ERROR_CODES } from '../../protocol/wire/errors';
-import { isDefinitive, sentence, toClientError } from './errors';
+import { isClientErrorCode, isDefinitive, sentence, toClientError } from './errors';
 
 describe('errors', () => {
   it('APP-10: every wire error code and anything unknown becomes a sentence for a person', () => {
     for (const code of ERROR_CODES) {
+      expect(isClientErrorCode(code)).toBe(true);
       const text = sentence({ code, message: 'x' });
       expect(text).toMatch(/^[A-Z].*\.$/);
     }
@@ -13,6 +14,8 @@ describe('errors', () => {
     expect(sentence('E_STALE_DIGEST')).toBe('The change was updated after you looked at it. Review the new diff and approve again.');
     expect(toClientError({ type: 'error', id: 'x', error: { code: 'E_CONFLICT', message: 'm' } })).toEqual({ code: 'E_CONFLICT', message: 'm' });
     expect(isDefinitive({ code: 'E_OFFLINE', message: '' })).toBe(false);
+    for (const code of ['E_OFFLINE', 'E_TIMEOUT', 'E_NOT_PAIRED']) expect(isClientErrorCode(code)).toBe(true);
+    for (const code of ['E_NOPE', 'toString', '', 42]) expect(isClientErrorCode(code)).toBe(false);
   });
 
   it('UX-9: a conflict says what the relay said, so "already decided" appears only when someone did decide', () => {

@@ -8,8 +8,9 @@
 //   toClientError(unknown)               → ClientError (from an error frame, a thrown Error, anything)
 //   sentence(errorOrCode)                → string: what happened and what to do
 //   isDefinitive(error)                  → true when the relay answered (retrying the same id cannot change it)
+// Types only from the protocol: this module is on every screen, Pair included, and the
+// protocol's error module builds zod schemas the Pair screen must not download (LAZY-1).
 import type { ErrorCode, WireError } from '../../protocol/wire/errors';
-import { ERROR_CODES } from '../../protocol/wire/errors';
 
 export type ClientErrorCode = ErrorCode | 'E_OFFLINE' | 'E_TIMEOUT' | 'E_NOT_PAIRED';
 export interface ClientError {
@@ -42,7 +43,8 @@ const SENTENCES: Record<ClientErrorCode, string> = {
   E_NOT_PAIRED: 'This device is not paired yet. Open the pairing link from `commandr pair`.',
 };
 
-const CLIENT_CODES = new Set<string>([...ERROR_CODES, 'E_OFFLINE', 'E_TIMEOUT', 'E_NOT_PAIRED']);
+// SENTENCES names every code exactly once (its type is a Record over ClientErrorCode).
+const CLIENT_CODES = new Set<string>(Object.keys(SENTENCES));
 
 export function isClientErrorCode(code: unknown): code is ClientErrorCode {
   return typeof code === 'string' && CLIENT_CODES.has(code);

@@ -9,11 +9,7 @@ import type { DeviceView } from '../../protocol/wire/views';
 import { saveDevice, createDeviceKey } from './device-key';
 import { clientError, toClientError } from './errors';
 
-export function codeFromHash(hash: string): string | null {
-  const params = new URLSearchParams(hash.replace(/^#/, ''));
-  const code = params.get('code')?.trim();
-  return code ? code : null;
-}
+export { codeFromHash } from './pair-link';
 
 export async function pairDevice(opts: { code: string; name: string; origin?: string; fetchImpl?: typeof fetch }): Promise<DeviceView> {
   const { privateKey, publicJwk } = await createDeviceKey();

@@ -1,13 +1,14 @@
 'use client';
 // Pairing: the code comes from the link `commandr pair` shows (#code=…); the person
 // names this device; the key is made here and never leaves the browser.
+// The pairing request (its schemas, the key store) and the client core are loaded
+// when the person presses Pair, not with the screen (LAZY-1).
 import { useRouter } from 'next/navigation';
 import { useEffect, useState, type FormEvent } from 'react';
 import { Button } from '../components/Button';
-import { getClient, startClient } from '../lib/client';
 import { sentence } from '../lib/errors';
+import { codeFromHash } from '../lib/pair-link';
 import { appStore, useRelay, type AppState } from '../lib/store';
-import { codeFromHash, pairDevice } from '../lib/pairing';
 
 function guessName(): string {
   const ua = navigator.userAgent;
@@ -47,6 +48,8 @@ export default function PairPage() {
     setBusy(true);
     setError(null);
     try {
+      // Both before pairing: once the code is spent nothing is left that could fail to load.
+      const [{ pairDevice }, { getClient, startClient }] = await Promise.all([import('../lib/pairing'), import('../lib/client')]);
       await pairDevice({ code, name });
       history.replaceState(null, '', '/pair'); // the code is spent; keep it out of history
       appStore.dispatch({ type: 'local.error', error: null });

@@ -98,7 +98,7 @@ function TaskReview({ repo, id }: { repo: string; id: string }) {
         ) : null}
       </section>
       {detail.status === 'ready' ? <Annotations annotations={detail.value.annotations} /> : null}
-      <Timeline items={timeline.items} running={timeline.running} />
+      <Timeline repo={repo} items={timeline.items} running={timeline.running} />
       <ActionBar repo={repo} id={id} diff={diff} reloadDiff={reloadDiff} timeline={timeline.items} sheet={sheet} setSheet={setSheet} confirmApprove={confirmApprove} />
     </div>
   );

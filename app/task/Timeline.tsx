@@ -1,8 +1,15 @@
 // What happened to the task, oldest first: bus events (durable) and the agent's
 // live session events (ephemeral); an action still running is the live line (REVIEW-8).
+// A note the relay cut (LIMIT-2) shows its first part and a "Show all" that reads
+// the whole text with `task.note` on demand (NOTEUI-1..3).
+import { useState } from 'react';
 import type { AnyBusEvent } from '../../protocol/bus/events';
 import type { LiveEvent } from '../../protocol/live-events';
+import { read } from '../lib/actions';
+import { sentence } from '../lib/errors';
+import { cutFields, sizeLabel, type CutField } from './timeline';
 import type { TimelineItem } from './use-task';
+import './Timeline.css';
 
 /** One line for a bus event. Unknown event types still show their name. */
 export function describeBusEvent(e: AnyBusEvent): string {
@@ -32,7 +39,61 @@ function describeLive(e: LiveEvent): string {
   return `${e.summary}${target && !e.summary.includes(target) ? ` (${target})` : ''}${result}${source}`;
 }
 
-export function Timeline({ items, running }: { items: TimelineItem[]; running: LiveEvent | null }) {
+type Whole = { status: 'closed' } | { status: 'loading' } | { status: 'open'; fields: [string, string][] } | { status: 'error'; message: string };
+
+/**
+ * "Show all (N KB)" under a cut event: reads the whole fields with `task.note` when
+ * asked (never before), shows them as text (React escapes it; never HTML) in a box
+ * of bounded height that scrolls, and says a failure as a sentence (NOTEUI-1..3).
+ */
+function WholeNote({ repo, event, cursor, cut }: { repo: string; event: AnyBusEvent; cursor: { offset: number; epoch: string }; cut: CutField[] }) {
+  const [whole, setWhole] = useState<Whole>({ status: 'closed' });
+  const total = cut.reduce((sum, c) => sum + c.bytes, 0);
+  const show = () => {
+    setWhole({ status: 'loading' });
+    read('task.note', { repo, task: String(event.task), cursor })
+      .then((value) => {
+        const fields = (value as { fields?: Record<string, unknown> } | null)?.fields ?? {};
+        const texts = cut.map((c) => [c.field, fields[c.field]] as const).filter((f): f is [string, string] => typeof f[1] === 'string');
+        if (texts.length === 0) throw new Error('the relay sent no text for this note');
+        setWhole({ status: 'open', fields: texts });
+      })
+      .catch((e: unknown) => setWhole({ status: 'error', message: sentence(e) }));
+  };
+  return (
+    <div className="timeline-whole">
+      {whole.status === 'open' ? (
+        <>
+          {whole.fields.map(([field, text]) => (
+            <div key={field} className="timeline-whole-text" data-testid="timeline-note-full" data-field={field} tabIndex={0} role="region"
+              aria-label={`Whole ${field.replace(/_/g, ' ')}`}>
+              {text}
+            </div>
+          ))}
+          <button type="button" className="link-button timeline-note-button" data-testid="timeline-note-less" onClick={() => setWhole({ status: 'closed' })}>Show less</button>
+        </>
+      ) : (
+        <button type="button" className="link-button timeline-note-button" data-testid="timeline-note-more" disabled={whole.status === 'loading'} aria-busy={whole.status === 'loading'} onClick={show}>
+          {whole.status === 'loading' ? 'Loading…' : `Show all (${sizeLabel(total)})`}
+        </button>
+      )}
+      {whole.status === 'error' ? <p className="card notice" data-tone="danger" role="alert" data-testid="timeline-note-error">{whole.message}</p> : null}
+    </div>
+  );
+}
+
+function BusLine({ repo, item }: { repo: string; item: Extract<TimelineItem, { kind: 'bus' }> }) {
+  const cut = cutFields(item.event);
+  if (cut.length === 0) return <>{describeBusEvent(item.event)}</>;
+  return (
+    <>
+      {describeBusEvent(item.event)}…
+      {item.cursor ? <WholeNote repo={repo} event={item.event} cursor={item.cursor} cut={cut} /> : null}
+    </>
+  );
+}
+
+export function Timeline({ repo, items, running }: { repo: string; items: TimelineItem[]; running: LiveEvent | null }) {
   return (
     <section className="task-section" aria-labelledby="timeline-title" data-testid="timeline">
       <h2 id="timeline-title" className="group-title">Timeline</h2>
@@ -46,7 +107,7 @@ export function Timeline({ items, running }: { items: TimelineItem[]; running: L
         {items.map((item) => (
           <li key={item.key} data-testid="timeline-item" data-kind={item.kind} data-event={item.kind === 'bus' ? item.event.event : item.event.kind}>
             <time dateTime={item.ts} className="muted">{new Date(item.ts).toLocaleTimeString()}</time>{' '}
-            {item.kind === 'bus' ? describeBusEvent(item.event) : <span className="task-live">{describeLive(item.event)}</span>}
+            {item.kind === 'bus' ? <BusLine repo={repo} item={item} /> : <span className="task-live">{describeLive(item.event)}</span>}
           </li>
         ))}
       </ol>

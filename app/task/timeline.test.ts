@@ -1,7 +1,7 @@
 // The task timeline merge (REVIEW-8).
 import { describe, expect, it } from 'vitest';
 import type { LiveEvent } from '../../protocol/live-events';
-import { busItems, mergeTimeline } from './timeline';
+import { busItems, cutFields, mergeTimeline, sizeLabel } from './timeline';
 
 const cursor = (offset: number) => ({ offset, epoch: '1:2' });
 const claimed = { cursor: cursor(10), event: { ts: '2026-01-01T00:00:01Z', event: 'task_claimed', task: 'T1', agent: 'a', machine: 'm' } };
@@ -22,5 +22,26 @@ describe('mergeTimeline', () => {
     expect(result.items.map((i) => (i.kind === 'live' ? i.event.summary : ''))).toEqual(['edit a.ts']);
     const finished = mergeTimeline([], [], { s1: [running, live('npm test passed', '2026-01-01T00:00:07Z', { ok: true })] }, 'T1');
     expect(finished.running).toBeNull();
+  });
+});
+
+describe('cut notes', () => {
+  const cut = { ts: '2026-01-01T00:00:03Z', event: 'task_progress', task: 'T1', note: 'x'.repeat(2048), truncated: { note: 307_200 } };
+
+  it('NOTEUI-1: a bus item keeps its cursor (the `task.note` read names it) and a cut field is found with its whole size', () => {
+    const [item] = busItems([{ cursor: cursor(99), event: cut }]);
+    expect(item?.kind === 'bus' ? item.cursor : null).toEqual(cursor(99));
+    expect(cutFields(cut)).toEqual([{ field: 'note', bytes: 307_200 }]);
+    expect(sizeLabel(307_200)).toBe('300 KB');
+    expect(sizeLabel(2100)).toBe('2 KB');
+    expect(sizeLabel(10)).toBe('1 KB');
+    expect(sizeLabel(1024 * 1024 + 1)).toBe('1.0 MB');
+  });
+
+  it('NOTEUI-1: an event that was not cut, or a malformed `truncated` map, offers no "Show all"', () => {
+    expect(cutFields(progress.event)).toEqual([]);
+    for (const truncated of [null, 'note', ['note'], { note: 'big' }, { note: -1 }, { note: Number.NaN }, { reason: 5000 }]) {
+      expect(cutFields({ ...cut, truncated } as never)).toEqual([]);
+    }
   });
 });

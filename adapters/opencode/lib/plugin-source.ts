@@ -20,12 +20,38 @@ ${PERMISSION_HELPER}
 let lastAt = 0;
 const stamp = () => (lastAt = Math.max(lastAt + 1, Math.floor((performance.timeOrigin + performance.now()) * 1000)));
 
+// One record per process, shared by every instance of this plugin (OCEND-1): the sessions
+// seen, those already ended, and each session's hook processes still running.
+const STATE = (globalThis[Symbol.for('commandr.opencode')] ||= { seen: new Map(), ended: new Set(), running: new Map() });
+
 function fire(event, data) {
   try {
     const child = spawn(NODE, [HOOK, event, JSON.stringify({ ...data, at: stamp() })], { detached: true, stdio: 'ignore' });
     child.on('error', () => {});
+    const pids = STATE.running.get(data.session) || new Set();
+    STATE.running.set(data.session, pids);
+    if (child.pid) {
+      pids.add(child.pid);
+      child.on('exit', () => pids.delete(child.pid));
+    }
     child.unref();
   } catch {}
+}
+
+const see = (session, cwd) => { if (session && !STATE.seen.has(session)) STATE.seen.set(session, cwd); };
+
+// Session end, once per session and process (OCEND-1): the end hook waits for the session's
+// hook processes still running (its turn end), so session_end and end come last (OCEND-2).
+function end(session) {
+  if (!session || STATE.ended.has(session) || !STATE.seen.has(session)) return;
+  STATE.ended.add(session);
+  fire('end', { session, cwd: STATE.seen.get(session), after: [...(STATE.running.get(session) || [])] });
+}
+const endAll = () => { for (const session of STATE.seen.keys()) end(session); };
+if (!STATE.exitHooked) {
+  STATE.exitHooked = true;
+  // When OpenCode ends without disposing its plugins (a fatal error): the sessions still end.
+  process.on('exit', () => { try { endAll(); } catch {} });
 }
 
 function ask(event, data) {
@@ -47,18 +73,22 @@ export const Commandr = async ({ directory, worktree }) => {
     fire('idle', { session, cwd });
   };
   return {
+    // \`opencode run\` (and the TUI, and a server instance) disposes its plugins before it exits.
+    dispose: async () => { try { endAll(); } catch {} },
     event: async ({ event }) => {
       try {
         const p = event.properties || {};
+        if (event.type === 'session.created' || event.type === 'session.status') see(p.sessionID || (p.info && p.info.id), cwd);
         if (event.type === 'session.status' && p.status && p.status.type === 'busy') busy.add(p.sessionID);
         else if (event.type === 'session.status' && p.status && p.status.type === 'idle') idle(p.sessionID);
         else if (event.type === 'session.idle') idle(p.sessionID);
-        else if (event.type === 'session.deleted' && p.info && p.info.id) fire('end', { session: p.info.id, cwd });
+        else if (event.type === 'session.deleted' && p.info && p.info.id) { see(p.info.id, cwd); end(p.info.id); }
       } catch {}
     },
     'chat.message': async (input, output) => {
       try {
         busy.add(input.sessionID);
+        see(input.sessionID, cwd);
         const pending = ask('prompt', { session: input.sessionID, cwd });
         if (!pending || !pending.block) return;
         const first = output.parts[0] || {};
@@ -70,7 +100,7 @@ export const Commandr = async ({ directory, worktree }) => {
       } catch {}
     },
     'tool.execute.before': async (input, output) => {
-      try { fire('tool-start', { session: input.sessionID, cwd, call: input.callID, tool: input.tool, args: output.args || {} }); } catch {}${PERMISSION_CHECK}
+      try { see(input.sessionID, cwd); fire('tool-start', { session: input.sessionID, cwd, call: input.callID, tool: input.tool, args: output.args || {} }); } catch {}${PERMISSION_CHECK}
     },
     'tool.execute.after': async (input, output) => {
       try {

@@ -57,9 +57,10 @@ async function main(): Promise<void> {
     const reporting = makeRepo(base, 'reporting');
     execFileSync(path.join(ROOT, 'adapters', 'claude', 'wire'), [wired], { stdio: 'ignore' });
     execFileSync(path.join(ROOT, 'adapters', 'claude', 'wire'), [reporting], { stdio: 'ignore' });
-    withoutPermissionHook(path.join(reporting, '.claude', 'settings.json'));
+    withoutPermissionHook(path.join(reporting, '.claude', 'settings.local.json'));
     const env = {
-      PATH: process.env.PATH, HOME: home, COMMANDR_HOME: data, AGENTS_TASK_ID: 'T-bench',
+      // `commandr` on PATH, as after `npm link`: the wired .mcp.json starts `commandr mcp` through it (WIREPATH-2).
+      PATH: `${path.join(ROOT, 'bin')}${path.delimiter}${process.env.PATH}`, HOME: home, COMMANDR_HOME: data, AGENTS_TASK_ID: 'T-bench',
       ANTHROPIC_BASE_URL: api.url, ANTHROPIC_API_KEY: 'sk-test', DISABLE_TELEMETRY: '1', DISABLE_AUTOUPDATER: '1',
       DISABLE_ERROR_REPORTING: '1', CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1', CLAUDE_CODE_MAX_RETRIES: '0',
     } as unknown as NodeJS.ProcessEnv;

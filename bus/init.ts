@@ -88,10 +88,16 @@ function ensureDir(dir: string, changed: string[]): void {
   }
 }
 
+/**
+ * The files `commandr wire` writes for this machine only (they name this install's absolute
+ * paths): never committed (WIREPATH-1).
+ */
+export const LOCAL_WIRE_LINES = ['/.claude/settings.local.json', '/.opencode/plugin/commandr.js'] as const;
+
 function ensureGitignore(file: string, changed: string[]): void {
   const text = fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : '';
   const present = new Set(text.split(/\r?\n/).map((l) => l.trim()));
-  const missing = GITIGNORE_LINES.filter((line) => !present.has(line));
+  const missing = [...GITIGNORE_LINES, ...LOCAL_WIRE_LINES].filter((line) => !present.has(line));
   if (missing.length === 0) return;
   const prefix = text.length > 0 && !text.endsWith('\n') ? '\n' : '';
   fs.appendFileSync(file, prefix + missing.join('\n') + '\n');

@@ -27,7 +27,7 @@ beforeAll(async () => {
   expect(wired.code).toBe(0);
   // These tests are about the reporting hooks; the permission hook (PERM-HOOK-n) waits for a
   // person by design and has its own relay-down rules and tests, so it is left out here.
-  const file = path.join(repo, '.claude', 'settings.json');
+  const file = path.join(repo, '.claude', 'settings.local.json');
   const settings = JSON.parse(fs.readFileSync(file, 'utf8'));
   settings.hooks.PreToolUse = settings.hooks.PreToolUse.filter((e: any) => !e.hooks.some((x: any) => x.command.includes('/hooks/permission')));
   fs.writeFileSync(file, JSON.stringify(settings, null, 2));

@@ -48,11 +48,13 @@ async function turn(tools: PlannedTool[], prompt = 'carry on', extraEnv: Record<
 const progressOf = (task: string) => busEvents(bus).filter((e) => e.event === 'task_progress' && e.task === task);
 
 describe('claude wire', () => {
-  it('WIREUP-1: wire merges the hooks into .claude/settings.json, keeps other settings, and a second run changes nothing', async () => {
-    const file = path.join(repo, '.claude', 'settings.json');
+  it('WIREUP-1 WIREPATH-2: wire merges the hooks into the local .claude/settings.local.json, keeps every other setting, and a second run changes nothing', async () => {
+    const shared = path.join(repo, '.claude', 'settings.json');
+    const file = path.join(repo, '.claude', 'settings.local.json');
     fs.mkdirSync(path.dirname(file), { recursive: true });
     const mine = { type: 'command', command: 'echo mine' };
-    fs.writeFileSync(file, JSON.stringify({ model: 'keep-me', hooks: { Stop: [{ hooks: [mine] }], Notification: [{ hooks: [mine] }] } }, null, 2));
+    fs.writeFileSync(shared, JSON.stringify({ model: 'keep-me', hooks: { Stop: [{ hooks: [mine] }] } }, null, 2));
+    fs.writeFileSync(file, JSON.stringify({ model: 'keep-me-too', hooks: { Stop: [{ hooks: [mine] }], Notification: [{ hooks: [mine] }] } }, null, 2));
     const dry = await runProcess(adapterBin('claude', 'wire'), [repo, '--dry-run'], { cwd: repo, env: { PATH: process.env.PATH } });
     expect(dry.code).toBe(0);
     expect(dry.stdout).toContain('would fix');
@@ -62,7 +64,7 @@ describe('claude wire', () => {
     expect(first.code, first.stderr).toBe(0);
     expect(first.stdout).toMatch(/fixed/);
     const settings = JSON.parse(fs.readFileSync(file, 'utf8'));
-    expect(settings.model).toBe('keep-me');
+    expect(settings.model).toBe('keep-me-too');
     expect(settings.hooks.Notification).toEqual([{ hooks: [mine] }]);
     expect(settings.hooks.Stop.flatMap((e: any) => e.hooks)).toContainEqual(mine);
     for (const event of ['UserPromptSubmit', 'PreToolUse', 'PostToolUse', 'Stop', 'SessionEnd']) {
@@ -71,14 +73,20 @@ describe('claude wire', () => {
       // UserPromptSubmit holds one hook per part of the notes block (NOTE-1).
       expect(ours.filter((x: any) => !x.command.includes('/hooks/permission')), event).toHaveLength(event === 'UserPromptSubmit' ? 8 : 1);
     }
-    const before = fs.readFileSync(file, 'utf8');
+    // The committed file keeps what the person put there and gets none of our paths.
+    const committed = JSON.parse(fs.readFileSync(shared, 'utf8'));
+    expect(committed.model).toBe('keep-me');
+    expect(committed.hooks).toEqual({ Stop: [{ hooks: [mine] }] });
+    expect(fs.readFileSync(shared, 'utf8')).not.toContain('/adapters/claude/hooks/');
+    const before = [fs.readFileSync(file, 'utf8'), fs.readFileSync(shared, 'utf8')];
     const second = await runProcess(adapterBin('claude', 'wire'), [repo], { cwd: repo, env: { PATH: process.env.PATH } });
     expect(second.code).toBe(0);
     expect(second.stdout).toMatch(/: ok$/m);
-    expect(fs.readFileSync(file, 'utf8')).toBe(before);
+    expect(second.stdout).not.toMatch(/fixed/);
+    expect([fs.readFileSync(file, 'utf8'), fs.readFileSync(shared, 'utf8')]).toEqual(before);
   });
 
-  it('WIREUP-1: wire replaces the retired detached hooks of an older install, keeping the person\'s own', async () => {
+  it('WIREUP-1 WIREPATH-2: wire replaces the retired detached hooks of an older install and moves ours out of the committed file, keeping the person\'s own', async () => {
     const file = path.join(repo, '.claude', 'settings.json');
     const hooks = path.join(path.dirname(adapterBin('claude', 'wire')), 'hooks');
     const old = (shim: string) => ({ type: 'command', command: `'${hooks}/detach' '${hooks}/${shim}'`, timeout: 10 });
@@ -89,12 +97,14 @@ describe('claude wire', () => {
     } }, null, 2));
     const ran = await runProcess(adapterBin('claude', 'wire'), [repo], { cwd: repo, env: { PATH: process.env.PATH } });
     expect(ran.code, ran.stderr).toBe(0);
-    const settings = JSON.parse(fs.readFileSync(file, 'utf8'));
+    const committed = JSON.parse(fs.readFileSync(file, 'utf8'));
+    const left = Object.values(committed.hooks).flatMap((entries: any) => entries.flatMap((e: any) => e.hooks));
+    expect(left, JSON.stringify(committed)).toEqual([mine]); // ours moved to the local file (WIREPATH-2), the person's own stays
+    const settings = JSON.parse(fs.readFileSync(path.join(repo, '.claude', 'settings.local.json'), 'utf8'));
     const all = Object.values(settings.hooks).flatMap((entries: any) => entries.flatMap((e: any) => e.hooks));
     expect(all.filter((h: any) => h.command.includes('/hooks/detach'))).toEqual([]);
-    expect(all).toContainEqual(mine);
     expect(settings.hooks.PostToolUse.flatMap((e: any) => e.hooks).filter((h: any) => h.command.includes('/hooks/spool'))).toHaveLength(1);
-    expect(settings.hooks.Stop.flatMap((e: any) => e.hooks).map((h: any) => h.command)).toEqual([`'${hooks}/spool' Stop '${hooks}/stop'`]);
+    expect(settings.hooks.Stop.flatMap((e: any) => e.hooks).map((h: any) => h.command).filter((c: string) => c.includes('/adapters/claude/hooks/'))).toEqual([`'${hooks}/spool' Stop '${hooks}/stop'`]);
   });
 
   it('WIREUP-2: wire refuses settings that are not JSON, changes nothing and exits non-zero', async () => {

@@ -48,7 +48,7 @@ describe('adapter selection', () => {
     expect(local.stdout.trim()).toBe(`local-wire ${repo} --dry-run`);
     const shipped = await runProcess(path.join(ROOT, 'bin', 'commandr'), ['init', repo, '--wire'], { cwd: repo, env });
     expect(shipped.code, shipped.stderr).toBe(0);
-    expect(shipped.stdout).toContain('.claude/settings.json: fixed');
+    expect(shipped.stdout).toContain('.claude/settings.local.json: fixed');
     const hint = await runProcess(path.join(ROOT, 'bin', 'commandr'), ['init', repo], { cwd: repo, env });
     expect(hint.stderr).toContain('commandr wire');
     const bad = await runProcess(path.join(ROOT, 'bin', 'commandr'), ['wire', repo, '--adapter', 'ghost'], { cwd: repo, env });

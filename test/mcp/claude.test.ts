@@ -8,7 +8,7 @@ import { startMessagesApi, type MessagesApi } from '../stand-ins/messages-api';
 import { planTurn, requestText } from '../adapters/claude-script';
 import { adapterBin, CLAUDE_BIN, runProcess } from '../adapters/harness';
 import { connectDevice, type DeviceClient } from '../helpers/device';
-import { McpWorld, PNG_1x1, TASK } from './fixture';
+import { COMMANDR_BIN, McpWorld, PNG_1x1, TASK } from './fixture';
 
 let world: McpWorld;
 let api: MessagesApi;
@@ -32,7 +32,8 @@ function claude(prompt: string) {
   return runProcess(CLAUDE_BIN, ['-p', prompt, '--output-format', 'stream-json', '--verbose'], {
     cwd: world.worktree,
     env: {
-      ...world.env({ AGENTS_TASK_ID: TASK }),
+      // The wired .mcp.json names `commandr` through PATH (WIREPATH-2), as after `npm link`.
+      ...world.env({ AGENTS_TASK_ID: TASK, PATH: `${path.dirname(COMMANDR_BIN)}${path.delimiter}${process.env.PATH}` }),
       ANTHROPIC_BASE_URL: api.url, ANTHROPIC_API_KEY: 'sk-test',
       DISABLE_TELEMETRY: '1', DISABLE_AUTOUPDATER: '1', DISABLE_ERROR_REPORTING: '1',
       CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1', CLAUDE_CODE_MAX_RETRIES: '0',

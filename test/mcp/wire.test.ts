@@ -4,7 +4,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { adapterBin, cleanup, makeRepo, runProcess } from '../adapters/harness';
-import { withOpencodeMcp } from '../../adapters/mcp/wire';
+import { opencodeServerEntry, withOpencodeMcp } from '../../adapters/mcp/wire';
 
 afterAll(cleanup);
 const env = { PATH: process.env.PATH };
@@ -21,7 +21,8 @@ describe('wiring commandr mcp', () => {
     expect(first.stdout).toContain('mcp server commandr');
     const mcp = read(path.join(repo, '.mcp.json'));
     expect(mcp.mcpServers.other).toEqual({ command: 'other-server' });
-    expect(mcp.mcpServers.commandr).toEqual({ type: 'stdio', command: process.execPath, args: [expect.stringMatching(/\/bin\/commandr$/), 'mcp'] });
+    // No path of this machine in the committed file: `commandr` through PATH (WIREPATH-2).
+    expect(mcp.mcpServers.commandr).toEqual({ type: 'stdio', command: 'commandr', args: ['mcp'] });
     const settings = read(path.join(repo, '.claude', 'settings.json'));
     expect(settings.model).toBe('keep-me');
     expect(settings.enabledMcpjsonServers).toEqual(['other', 'commandr']);
@@ -41,15 +42,20 @@ describe('wiring commandr mcp', () => {
     expect(fs.readFileSync(path.join(repo, '.mcp.json'), 'utf8')).toBe('{ not json');
   });
 
-  it('MCP-8: opencode wire adds the commandr server to opencode.json `mcp`, keeping the rest; a second run changes nothing', async () => {
+  it('MCP-8 WIREPATH-3: opencode wire registers the server from its plugin, leaves opencode.json alone, and takes out an older wire\'s entry there, keeping the rest', async () => {
     const { repo } = makeRepo();
-    fs.writeFileSync(path.join(repo, 'opencode.json'), JSON.stringify({ model: 'stub/stub-model', mcp: { other: { type: 'local', command: ['x'] } } }));
+    const oldEntry = { type: 'local', command: [process.execPath, path.join(path.dirname(adapterBin('opencode', 'wire')), '..', '..', 'bin', 'commandr'), 'mcp'], enabled: true };
+    fs.writeFileSync(path.join(repo, 'opencode.json'), JSON.stringify({ model: 'stub/stub-model', mcp: { other: { type: 'local', command: ['x'] }, commandr: oldEntry } }));
+    const dry = await runProcess(adapterBin('opencode', 'wire'), [repo, '--dry-run'], { cwd: repo, env });
+    expect(dry.stdout).toMatch(/opencode\.json: would fix/);
+    expect(read(path.join(repo, 'opencode.json')).mcp.commandr).toEqual(oldEntry);
     const first = await runProcess(adapterBin('opencode', 'wire'), [repo], { cwd: repo, env });
     expect(first.code, first.stderr).toBe(0);
     const config = read(path.join(repo, 'opencode.json'));
-    expect(config.model).toBe('stub/stub-model');
-    expect(config.mcp.other).toEqual({ type: 'local', command: ['x'] });
-    expect(config.mcp.commandr).toEqual({ type: 'local', command: [process.execPath, expect.stringMatching(/\/bin\/commandr$/), 'mcp'], enabled: true });
+    expect(config).toEqual({ model: 'stub/stub-model', mcp: { other: { type: 'local', command: ['x'] } } });
+    const plugin = fs.readFileSync(path.join(repo, '.opencode', 'plugin', 'commandr.js'), 'utf8');
+    expect(plugin).toContain('config: async (config)');
+    expect(plugin).toContain(JSON.stringify(opencodeServerEntry()));
     const before = fs.readFileSync(path.join(repo, 'opencode.json'), 'utf8');
     const second = await runProcess(adapterBin('opencode', 'wire'), [repo], { cwd: repo, env });
     expect(second.stdout).not.toMatch(/fixed/);

@@ -46,7 +46,7 @@ const toolResults = (stdout: string): string =>
 
 describe('permission hook with the real Claude Code', () => {
   it('PERM-HOOK-4: wire installs the permission hook on PreToolUse with a timeout above the longest permission wait', () => {
-    const settings = JSON.parse(fs.readFileSync(path.join(repo, '.claude', 'settings.json'), 'utf8'));
+    const settings = JSON.parse(fs.readFileSync(path.join(repo, '.claude', 'settings.local.json'), 'utf8'));
     const hook = settings.hooks.PreToolUse.flatMap((e: any) => e.hooks).find((x: any) => x.command.includes('/adapters/claude/hooks/permission'));
     expect(hook.timeout).toBe(PERMISSION_HOOK_TIMEOUT_S);
     expect(hook.timeout * 1000).toBeGreaterThan(3_600_000);

@@ -72,3 +72,31 @@ export function mergeHooks(settings: Record<string, unknown>, specs: HookSpec[])
   }
   return { settings: changed.length > 0 ? { ...settings, hooks } : settings, changed };
 }
+
+/**
+ * Every hook of ours taken out (WIREPATH-2: they moved to the local settings file); entries and
+ * events left empty by that are dropped, and so is `hooks` when nothing else was in it.
+ */
+export function withoutOurHooks(settings: Record<string, unknown>): MergeResult {
+  const hooksValue = settings.hooks;
+  if (typeof hooksValue !== 'object' || hooksValue === null || Array.isArray(hooksValue)) return { settings, changed: [] };
+  const hooks: Record<string, unknown> = {};
+  const changed: string[] = [];
+  for (const [event, value] of Object.entries(hooksValue as Record<string, unknown>)) {
+    if (!Array.isArray(value)) { hooks[event] = value; continue; }
+    const kept: unknown[] = [];
+    let removed = false;
+    for (const entry of value as HookEntry[]) {
+      if (typeof entry !== 'object' || entry === null || !Array.isArray(entry.hooks)) { kept.push(entry); continue; }
+      const others = entry.hooks.filter((h) => !(typeof h === 'object' && h !== null && isOurs(h)));
+      if (others.length !== entry.hooks.length) removed = true;
+      if (others.length === entry.hooks.length) kept.push(entry);
+      else if (others.length > 0) kept.push({ ...entry, hooks: others });
+    }
+    if (removed) changed.push(event);
+    if (kept.length > 0 || !removed) hooks[event] = kept;
+  }
+  if (changed.length === 0) return { settings, changed };
+  const { hooks: _, ...rest } = settings;
+  return { settings: Object.keys(hooks).length > 0 ? { ...rest, hooks } : rest, changed };
+}

@@ -1,10 +1,13 @@
 // `adapters/claude/wire <project-root> [--dry-run]`: merges commandr's hooks into the
-// project's `.claude/settings.json`, idempotently, keeping every other setting (WIREUP-n).
+// project's local, git-ignored `.claude/settings.local.json`, idempotently, keeping every
+// other setting (WIREUP-n); hooks of ours in the committed `.claude/settings.json` (an older
+// wire put them there) are taken out, so no machine's paths get committed (WIREPATH-n).
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { runWire, WireError, writeAtomic, type WireArgs, type WireLine } from '../../lib/wire-report';
 import { hookSpecs } from '../lib/hook-specs';
-import { mergeHooks } from '../lib/settings-merge';
+import { mergeHooks, withoutOurHooks } from '../lib/settings-merge';
+import { ensureIgnored } from '../../lib/wire-ignore';
 import { permissionHookSpec } from '../lib/permission-spec';
 import { wireClaudeMcp } from '../../mcp/wire';
 
@@ -29,12 +32,21 @@ function readSettings(file: string): { settings: Record<string, unknown>; existe
 }
 
 export function wireClaude({ root, dryRun }: WireArgs): WireLine[] {
-  const file = path.join(root, '.claude', 'settings.json');
-  const { settings } = readSettings(file);
+  const localFile = path.join(root, '.claude', 'settings.local.json');
+  const { settings } = readSettings(localFile);
+  const sharedFile = path.join(root, '.claude', 'settings.json');
+  const shared = readSettings(sharedFile);
   const { settings: merged, changed } = mergeHooks(settings, [...hookSpecs(), permissionHookSpec()]);
-  const hooks: WireLine = changed.length === 0 ? { file, status: 'ok' } : { file, status: dryRun ? 'would fix' : 'fixed', detail: `hooks: ${changed.join(', ')}` };
-  if (changed.length > 0 && !dryRun) writeAtomic(file, JSON.stringify(merged, null, 2) + '\n');
-  return [hooks, ...wireClaudeMcp({ root, dryRun })];
+  const { settings: cleaned, changed: moved } = withoutOurHooks(shared.settings);
+  const hooks: WireLine = changed.length === 0 ? { file: localFile, status: 'ok' } : { file: localFile, status: dryRun ? 'would fix' : 'fixed', detail: `hooks: ${changed.join(', ')}` };
+  const ignore = ensureIgnored(root, '.claude/settings.local.json', dryRun);
+  if (changed.length > 0 && !dryRun) writeAtomic(localFile, JSON.stringify(merged, null, 2) + '\n');
+  const lines = [hooks, ...(ignore ? [ignore] : [])];
+  if (moved.length > 0) {
+    if (!dryRun) writeAtomic(sharedFile, JSON.stringify(cleaned, null, 2) + '\n');
+    lines.push({ file: sharedFile, status: dryRun ? 'would fix' : 'fixed', detail: `commandr hooks moved to settings.local.json: ${moved.join(', ')}` });
+  }
+  return [...lines, ...wireClaudeMcp({ root, dryRun })];
 }
 
 process.exitCode = runWire('claude', process.argv.slice(2), wireClaude);

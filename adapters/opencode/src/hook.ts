@@ -19,6 +19,38 @@ function parse(text: string | undefined): Data | undefined {
   }
 }
 
+/** How long session end waits for the session's turn-end hook (which itself waits 3 s, LIVE-EMIT-5). */
+const END_WAIT_MS = 15_000;
+
+const pidsOf = (v: unknown): number[] =>
+  Array.isArray(v) ? v.filter((p): p is number => Number.isSafeInteger(p) && p > 1).slice(0, 64) : [];
+
+const PROCFS = fs.existsSync('/proc/self/stat');
+
+/** One of our processes that still runs: it exists, is not a zombie, and (no procfs) we may signal it. */
+function alive(pid: number): boolean {
+  if (PROCFS) {
+    try {
+      const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+      return stat.charAt(stat.lastIndexOf(')') + 2) !== 'Z';
+    } catch {
+      return false;
+    }
+  }
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false; // ESRCH: gone; EPERM: the pid now belongs to someone else
+  }
+}
+
+/** Resolves once none of `pids` runs any more, or after `waitMs` (OCEND-2). */
+async function untilGone(pids: number[], waitMs: number): Promise<void> {
+  const deadline = Date.now() + waitMs;
+  while (pids.some(alive) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+}
+
 async function handle(event: string, data: Data): Promise<void> {
   const session = str(data.session);
   const cwd = str(data.cwd);
@@ -30,7 +62,9 @@ async function handle(event: string, data: Data): Promise<void> {
   const seq = typeof data.at === 'number' && Number.isSafeInteger(data.at) && data.at >= 0 ? data.at : nowSeq();
   switch (event) {
     case 'idle': return onTurnEnd(ref, env, seq);
-    case 'end': return onSessionEnd(ref, env, seq);
+    case 'end':
+      await untilGone(pidsOf(data.after), END_WAIT_MS);
+      return onSessionEnd(ref, env, seq);
     case 'tool-start': return onToolStart(ref, call, env, str(data.call), seq);
     case 'tool-end': {
       const exit = typeof data.exit === 'number' && Number.isInteger(data.exit) ? data.exit : undefined;

@@ -1,20 +1,25 @@
 // `adapters/opencode/wire <project-root> [--dry-run]`: writes the commandr plugin to
-// `.opencode/plugin/commandr.js`, idempotently; other plugins are never touched (WIREUP-n).
+// `.opencode/plugin/commandr.js`, idempotently, and keeps it out of git; other plugins are
+// never touched (WIREUP-n). The plugin also registers `commandr mcp`, so the committed
+// `opencode.json` carries no machine's paths; an older wire's entry there is taken out (WIREPATH-n).
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { installRoot } from '../../lib/env';
 import { runWire, WireError, writeAtomic, type WireArgs, type WireLine } from '../../lib/wire-report';
 import { PLUGIN_MARKER, pluginSource } from '../lib/plugin-source';
-import { wireOpencodeMcp } from '../../mcp/wire';
+import { opencodeServerEntry, unwireOpencodeMcp } from '../../mcp/wire';
+import { ensureIgnored } from '../../lib/wire-ignore';
 
 export function wireOpencode(args: WireArgs): WireLine[] {
-  return [wirePlugin(args), ...wireOpencodeMcp(args)];
+  const plugin = wirePlugin(args); // refuses a foreign file before anything is written
+  const ignore = ensureIgnored(args.root, '.opencode/plugin/commandr.js', args.dryRun);
+  return [plugin, ...(ignore ? [ignore] : []), ...unwireOpencodeMcp(args)];
 }
 
 function wirePlugin({ root, dryRun }: WireArgs): WireLine {
   const file = path.join(root, '.opencode', 'plugin', 'commandr.js');
   const hook = path.join(installRoot(), 'adapters', 'opencode', 'hooks', 'hook');
-  const wanted = pluginSource(process.execPath, hook);
+  const wanted = pluginSource(process.execPath, hook, opencodeServerEntry());
   let current: string | undefined;
   try {
     current = fs.readFileSync(file, 'utf8');

@@ -1,0 +1,34 @@
+// Keeping the files `wire` writes for this machine out of commits (WIREPATH-1): the repo's
+// `.gitignore` gets a line for each unless git already ignores it.
+import { spawnSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { WireError, type WireLine } from './wire-report';
+
+/** Whether git ignores `rel` in `root`; undefined when `root` is not in a git work tree. */
+function ignored(root: string, rel: string): boolean | undefined {
+  const r = spawnSync('git', ['check-ignore', '-q', '--no-index', '--', rel], { cwd: root, stdio: 'ignore' });
+  if (r.error) return undefined;
+  return r.status === 0 ? true : r.status === 1 ? false : undefined;
+}
+
+/** Adds `/<rel>` to `<root>/.gitignore` unless git ignores it already (no line outside a git work tree). */
+export function ensureIgnored(root: string, rel: string, dryRun: boolean): WireLine | undefined {
+  if (ignored(root, rel) !== false) return undefined;
+  const file = path.join(root, '.gitignore');
+  let text = '';
+  try {
+    text = fs.readFileSync(file, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw new WireError('E_IO', `cannot read ${file}: ${(error as Error).message}`);
+  }
+  if (!dryRun) {
+    const prefix = text.length > 0 && !text.endsWith('\n') ? '\n' : '';
+    try {
+      fs.appendFileSync(file, `${prefix}/${rel}\n`);
+    } catch (error) {
+      throw new WireError('E_IO', `cannot write ${file}: ${(error as Error).message}`);
+    }
+  }
+  return { file, status: dryRun ? 'would fix' : 'fixed', detail: `ignores /${rel}` };
+}

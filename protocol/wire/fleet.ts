@@ -2,7 +2,11 @@
 // opened by the member. Both sides prove their Ed25519 machine key; the member
 // pins the home's key fingerprint printed with the join code.
 import * as z from 'zod/mini';
-import { BusEvents, RepoSnapshot, RepoTasks } from './frames';
+import { WireError } from './errors';
+import {
+  BusEvents, DiffBegin, DiffChunk, DiffEnd, RepoDoneRequest, RepoSnapshot, RepoTasks, TaskAnnotate, TaskApprove, TaskDeny,
+  TaskDetailRequest, TaskDiffRequest, TaskNoteRequest, TaskTimelineRequest,
+} from './frames';
 
 export const FLEET_PATH = '/fleet';
 /** A join code is valid this long. */
@@ -27,7 +31,28 @@ export const JoinCode = z.string().check(z.regex(/^[A-Za-z0-9_-]{43}\.[A-Za-z0-9
 export const FleetHello = z.object({ type: z.literal('fleet.hello'), nonce: Nonce, home: z.object({ key: MachineKey, version: z.string() }) });
 export const FleetWelcome = z.object({ type: z.literal('fleet.welcome'), machine: MachineId, name: MachineName, sig: Sig });
 export const FleetError = z.object({ type: z.literal('fleet.error'), error: z.object({ code: z.string(), message: z.string() }) });
-export const HomeFrame = z.discriminatedUnion('type', [FleetHello, FleetWelcome, FleetError]);
+/** Most forwarded requests one member may have unanswered at once (FLEET-20). */
+export const MAX_PENDING_FORWARDS = 64;
+/** A forwarded request the member has not answered by then fails with E_UNAVAILABLE (FLEET-20). */
+export const FORWARD_TIMEOUT_MS = 30_000;
+/** Most repos the home routes to one member; frames for more are dropped (FLEET-21). */
+export const MAX_MEMBER_REPOS = 1000;
+/** The home's id for one forwarded request. */
+export const ForwardId = z.string().check(z.regex(/^f-[0-9a-f]{16}$/, 'forward id must be f-<16 hex>'));
+/** The device frames a home forwards to a member (FLEET-20): the device's own frame, verbatim (repo id labelled, signature kept). */
+export const ForwardedFrame = z.discriminatedUnion('type', [
+  TaskApprove, TaskDeny, TaskAnnotate, TaskDiffRequest, TaskDetailRequest, TaskTimelineRequest, TaskNoteRequest, RepoDoneRequest,
+]);
+export type ForwardedFrame = z.infer<typeof ForwardedFrame>;
+export const FORWARDED_TYPES: ReadonlySet<string> = ForwardedFrame._zod.propValues.type as Set<string>;
+/** A device's read or action for one of this member's repos; `device` is the paired device on the home that signed it (kept for audit). */
+export const FleetAction = z.object({
+  type: z.literal('fleet.action'), rid: ForwardId,
+  device: z.object({ id: z.string().check(z.regex(/^d-[0-9a-f]{16}$/, 'device id must be d-<16 hex>')), name: z.string().check(z.maxLength(80)) }),
+  frame: ForwardedFrame,
+});
+export type FleetAction = z.infer<typeof FleetAction>;
+export const HomeFrame = z.discriminatedUnion('type', [FleetHello, FleetWelcome, FleetError, FleetAction]);
 export type HomeFrame = z.infer<typeof HomeFrame>;
 
 // member → home
@@ -37,7 +62,14 @@ export const FleetJoin = z.object({ type: z.literal('fleet.join'), secret: b64u(
 export const FleetAuth = z.object({ type: z.literal('fleet.auth'), machine: MachineId, nonce: Nonce, sig: Sig });
 /** A member's bus frame, forwarded to the home's devices with the repo labelled by machine. */
 export const FleetBus = z.object({ type: z.literal('fleet.bus'), frame: z.discriminatedUnion('type', [BusEvents, RepoSnapshot, RepoTasks]) });
-export const MemberFrame = z.discriminatedUnion('type', [FleetJoin, FleetAuth, FleetBus]);
+/** A streamed part of a forwarded request's answer (a diff, a page of done tasks), for the requesting device only. */
+export const FleetStream = z.object({ type: z.literal('fleet.stream'), rid: ForwardId, frame: z.discriminatedUnion('type', [DiffBegin, DiffChunk, DiffEnd, RepoTasks]) });
+/** The member's one answer to a forwarded request. */
+export const FleetResult = z.union([
+  z.object({ type: z.literal('fleet.result'), rid: ForwardId, ok: z.literal(true), result: z.optional(z.unknown()) }),
+  z.object({ type: z.literal('fleet.result'), rid: ForwardId, ok: z.literal(false), error: WireError }),
+]);
+export const MemberFrame = z.union([FleetJoin, FleetAuth, FleetBus, FleetStream, FleetResult]);
 export type MemberFrame = z.infer<typeof MemberFrame>;
 
 /** The member signs this with its machine key (join and auth). */

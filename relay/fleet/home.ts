@@ -1,14 +1,19 @@
 // The home's side of the fleet link (FLEET-n): accepts member sockets at
 // FLEET_PATH, runs the mutual key proof (join with a one-time code, or auth of a
 // known machine), then forwards the member's bus frames to the home's devices
-// with each repo labelled by its machine. Removed machines are cut off.
+// with each repo labelled by its machine. Removed machines are cut off. A device's
+// read or action on a labelled repo is forwarded to the member that announced it,
+// and only that member's answer for that request reaches that device (FLEET-20).
 import * as crypto from 'node:crypto';
 import type * as http from 'node:http';
 import type * as net from 'node:net';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { CommandrError } from '../../protocol/wire/errors';
 import { MAX_FRAME_BYTES, type ServerFrame } from '../../protocol/wire/frames';
-import { homeProof, type HomeFrame, type MachineRecord, MemberFrame, memberProof } from '../../protocol/wire/fleet';
+import { ErrorCode } from '../../protocol/wire/errors';
+import {
+  FORWARD_TIMEOUT_MS, type ForwardedFrame, homeProof, type HomeFrame, MAX_MEMBER_REPOS, MAX_PENDING_FORWARDS, type MachineRecord, MemberFrame, memberProof,
+} from '../../protocol/wire/fleet';
 import type { RelayServices } from '../context';
 import { loadMachineKey, signWith, verifyWith } from './keys';
 import { addMachine, listMachines, newMachineId, redeemJoinSecret } from './machines';
@@ -17,7 +22,32 @@ export interface FleetHome {
   upgrade(req: http.IncomingMessage, socket: net.Socket, head: Buffer): void;
   /** Machines with an open, authenticated link. */
   online(): string[];
+  /** The member repo behind a labelled repo id, as that member announced it. */
+  route(labelled: string): Route | undefined;
+  /** Sends a device's verified frame to the member owning its repo; resolves with the member's result (FLEET-20). */
+  forward(route: Route, caller: Caller, frame: ForwardedFrame): Promise<unknown>;
   close(): void;
+}
+
+export interface Route { machine: string; repo: string }
+/** Who asked: the device (already verified by the home's dispatch) and how to reach that one client. */
+export interface Caller { device: { id: string; name: string }; send(frame: ServerFrame): void }
+
+interface Pending {
+  machine: string;
+  route: Route;
+  labelled: string;
+  frame: ForwardedFrame;
+  caller: Caller;
+  timer: NodeJS.Timeout;
+  resolve(result: unknown): void;
+  reject(error: CommandrError): void;
+}
+
+const homes = new WeakMap<RelayServices, FleetHome>();
+/** The fleet home running with these services, if any (how relay/actions reaches it without a context field). */
+export function fleetHomeOf(services: RelayServices): FleetHome | undefined {
+  return homes.get(services);
 }
 
 /** `<machine id without m->` prefix + the member's repo id: unique on the home, still a RepoId. */
@@ -31,10 +61,15 @@ export function startFleetHome(services: RelayServices, version: string): FleetH
   const key = loadMachineKey(services.dataDir);
   const wss = new WebSocketServer({ noServer: true, maxPayload: 4 * MAX_FRAME_BYTES });
   const links = new Map<string, WebSocket>();
+  /** labelled repo id → the member and its own repo id; filled only from what each member announced. */
+  const routes = new Map<string, Route>();
+  const pending = new Map<string, Pending>();
+  const nameOf = (machine: string) => listMachines(services.dataDir).find((m) => m.id === machine)?.name ?? machine;
   // A removed machine loses its link within a second (the CLI edits the file).
   const sweep = setInterval(() => {
     const known = new Set(listMachines(services.dataDir).map((m) => m.id));
     for (const [id, ws] of links) if (!known.has(id)) ws.close(1008, 'machine removed');
+    for (const [label, route] of routes) if (!known.has(route.machine)) routes.delete(label);
   }, 1000);
   sweep.unref();
 
@@ -66,12 +101,23 @@ export function startFleetHome(services: RelayServices, version: string): FleetH
         send({ type: 'fleet.welcome', machine: machine.id, name: machine.name, sig: signWith(key, homeProof(memberNonce, nonce, machine.id)) });
         return;
       }
-      if (frame.type !== 'fleet.bus') return refuse(new CommandrError('E_BAD_FRAME', 'this link is already authenticated'));
-      services.broadcast(relabel(frame.frame, machine));
+      if (frame.type === 'fleet.join' || frame.type === 'fleet.auth') return refuse(new CommandrError('E_BAD_FRAME', 'this link is already authenticated'));
+      if (frame.type === 'fleet.bus') {
+        const out = relabel(frame.frame, machine);
+        if (out) services.broadcast(out);
+        return;
+      }
+      answer(machine.id, frame);
     });
     ws.on('close', () => {
       clearTimeout(timer);
-      if (machine && links.get(machine.id) === ws) links.delete(machine.id);
+      if (!machine || links.get(machine.id) !== ws) return;
+      links.delete(machine.id);
+      for (const [rid, p] of pending) {
+        if (p.machine !== machine.id) continue;
+        settle(rid);
+        p.reject(new CommandrError('E_UNAVAILABLE', `the link to ${machine.name} dropped before it answered ${p.frame.type}; check its effect before trying again`));
+      }
     });
     ws.on('error', () => ws.terminate());
     send({ type: 'fleet.hello', nonce, home: { key: key.publicKey, version } });
@@ -96,22 +142,90 @@ export function startFleetHome(services: RelayServices, version: string): FleetH
     }
   }
 
-  return {
+  /** The member's frame as the home's devices see it: repo ids made unique per machine, names labelled; records the route. */
+  function relabel(frame: Extract<ServerFrame, { type: 'bus.events' | 'repo.snapshot' | 'repo.tasks' }>, machine: MachineRecord): ServerFrame | undefined {
+    const own = frame.type === 'repo.snapshot' ? frame.repo.id : frame.repo;
+    const labelled = labelRepo(machine.id, own);
+    if (!routes.has(labelled)) {
+      // A member announcing ever more repos cannot grow the home's table without bound.
+      let count = 0;
+      for (const r of routes.values()) if (r.machine === machine.id) count += 1;
+      if (count >= MAX_MEMBER_REPOS) return undefined;
+      routes.set(labelled, { machine: machine.id, repo: own });
+    }
+    // Every task summary is forced into the frame's own repo: a member cannot place tasks elsewhere.
+    const tasks = frame.tasks.map((t) => ({ ...t, repo: labelled }));
+    if (frame.type === 'bus.events' || frame.type === 'repo.tasks') return { ...frame, repo: labelled, tasks };
+    return { ...frame, tasks, repo: { ...frame.repo, id: labelled, name: `${machine.name}/${frame.repo.name}` } };
+  }
+
+  function settle(rid: string): void {
+    const p = pending.get(rid);
+    if (!p) return;
+    clearTimeout(p.timer);
+    pending.delete(rid);
+  }
+
+  /** A member's answer: only for a request this home sent to THAT member, only to the device that asked. */
+  function answer(machine: string, frame: Extract<MemberFrame, { type: 'fleet.stream' | 'fleet.result' }>): void {
+    const p = pending.get(frame.rid);
+    if (!p || p.machine !== machine) return; // late (timed out), or another member's request: nothing to deliver
+    if (frame.type === 'fleet.stream') {
+      const part = frame.frame;
+      if (part.id !== p.frame.id) return;
+      const diff = part.type.startsWith('task.diff.');
+      if (diff !== (p.frame.type === 'task.diff') || (part.type === 'repo.tasks' && p.frame.type !== 'repo.done')) return;
+      if (part.type === 'repo.tasks') p.caller.send({ ...part, repo: p.labelled, tasks: part.tasks.map((t) => ({ ...t, repo: p.labelled })) });
+      else if (part.type === 'task.diff.begin' && p.frame.type === 'task.diff') p.caller.send({ ...part, repo: p.labelled, task: p.frame.task });
+      else p.caller.send(part);
+      return;
+    }
+    settle(frame.rid);
+    if (frame.ok) p.resolve(relabelResult(frame.result, p.route.repo, p.labelled));
+    else p.reject(new CommandrError(ErrorCode.safeParse(frame.error.code).success ? frame.error.code : 'E_INTERNAL', `${nameOf(machine)}: ${frame.error.message}`));
+  }
+
+  const home: FleetHome = {
     upgrade(req, socket, head) {
       wss.handleUpgrade(req, socket, head, accept);
     },
     online: () => [...links.keys()],
+    route: (labelled) => routes.get(labelled),
+    forward(route, caller, frame) {
+      const ws = links.get(route.machine);
+      if (!ws || ws.readyState !== ws.OPEN) {
+        return Promise.reject(new CommandrError('E_UNAVAILABLE', `${nameOf(route.machine)} is offline; ${frame.type} was not sent (nothing is queued), try again when it is back`));
+      }
+      let open = 0;
+      for (const p of pending.values()) if (p.machine === route.machine) open += 1;
+      if (open >= MAX_PENDING_FORWARDS) {
+        return Promise.reject(new CommandrError('E_UNAVAILABLE', `${nameOf(route.machine)} has ${open} requests unanswered; try again shortly`));
+      }
+      const rid = `f-${crypto.randomBytes(8).toString('hex')}`;
+      return new Promise((resolve, reject) => {
+        const timer = setTimeout(() => {
+          settle(rid);
+          reject(new CommandrError('E_UNAVAILABLE', `${nameOf(route.machine)} did not answer ${frame.type} within ${FORWARD_TIMEOUT_MS / 1000} s; check its effect before trying again`));
+        }, FORWARD_TIMEOUT_MS);
+        timer.unref();
+        pending.set(rid, { machine: route.machine, route, labelled: frame.repo, frame, caller, timer, resolve, reject });
+        ws.send(JSON.stringify({ type: 'fleet.action', rid, device: caller.device, frame } satisfies HomeFrame));
+      });
+    },
     close() {
       clearInterval(sweep);
       for (const ws of links.values()) ws.terminate();
       wss.close();
+      homes.delete(services);
     },
   };
+  homes.set(services, home);
+  return home;
 }
 
-/** The member's frame as the home's devices see it: repo ids made unique per machine, names labelled. */
-function relabel(frame: Extract<ServerFrame, { type: 'bus.events' | 'repo.snapshot' | 'repo.tasks' }>, machine: MachineRecord): ServerFrame {
-  const tasks = frame.tasks.map((t) => ({ ...t, repo: labelRepo(machine.id, t.repo) }));
-  if (frame.type === 'bus.events' || frame.type === 'repo.tasks') return { ...frame, repo: labelRepo(machine.id, frame.repo), tasks };
-  return { ...frame, tasks, repo: { ...frame.repo, id: labelRepo(machine.id, frame.repo.id), name: `${machine.name}/${frame.repo.name}` } };
+/** A member's result with its own repo id replaced by the labelled one wherever a `repo` field names it. */
+function relabelResult(value: unknown, own: string, labelled: string): unknown {
+  if (Array.isArray(value)) return value.map((v) => relabelResult(v, own, labelled));
+  if (!value || typeof value !== 'object') return value;
+  return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, k === 'repo' && v === own ? labelled : relabelResult(v, own, labelled)]));
 }

@@ -3,6 +3,7 @@
 // pins the home's key fingerprint printed with the join code.
 import * as z from 'zod/mini';
 import { WireError } from './errors';
+import { MachineId, MachineName } from './machines';
 import {
   BusEvents, DiffBegin, DiffChunk, DiffEnd, RepoDoneRequest, RepoSnapshot, RepoTasks, TaskAnnotate, TaskApprove, TaskDeny,
   TaskDetailRequest, TaskDiffRequest, TaskNoteRequest, TaskTimelineRequest,
@@ -14,9 +15,7 @@ export const JOIN_CODE_TTL_MS = 10 * 60_000;
 
 const b64u = (max: number) => z.string().check(z.regex(/^[A-Za-z0-9_-]+$/, 'base64url expected'), z.maxLength(max));
 
-export const MachineId = z.string().check(z.regex(/^m-[0-9a-f]{16}$/, 'machine id must be m-<16 hex>'));
-export type MachineId = z.infer<typeof MachineId>;
-export const MachineName = z.string().check(z.regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,62}$/, 'machine name must be 1–63 of [A-Za-z0-9._-]'));
+export { MachineId, MachineName } from './machines';
 /** An Ed25519 public key: its 32 raw bytes in base64url. */
 export const MachineKey = z.string().check(z.regex(/^[A-Za-z0-9_-]{43}$/, 'machine key must be 32 bytes base64url'));
 /** sha256 of the raw public key, base64url (43 chars). */
@@ -37,6 +36,8 @@ export const MAX_PENDING_FORWARDS = 64;
 export const FORWARD_TIMEOUT_MS = 30_000;
 /** Most repos the home routes to one member; frames for more are dropped (FLEET-21). */
 export const MAX_MEMBER_REPOS = 1000;
+/** Most tasks the home remembers of one member repo (FLEET-22); the member's own snapshot is not cut. */
+export const MAX_MEMBER_TASKS = 20_000;
 /** The home's id for one forwarded request. */
 export const ForwardId = z.string().check(z.regex(/^f-[0-9a-f]{16}$/, 'forward id must be f-<16 hex>'));
 /** The device frames a home forwards to a member (FLEET-20): the device's own frame, verbatim (repo id labelled, signature kept). */

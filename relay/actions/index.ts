@@ -23,7 +23,7 @@ import { taskCreate } from './task-create';
 import { permissionDecide, withPermissionList } from './permission-decide';
 import { questionAnswer, questionDecide, withQuestionList } from '../questions/actions';
 import { artifactOpen } from '../artifacts/open';
-import { viaFleet } from '../fleet/route';
+import { viaFleet, withFleetState } from '../fleet/route';
 
 export interface ActionContext {
   services: RelayServices;
@@ -44,7 +44,7 @@ function unavailable(feature: string): Handler<unknown> {
 }
 
 export const reads: { [K in ReadType]: Handler<Extract<ReadFrame, { type: K }>> } = {
-  subscribe: withQuestionList(withJobList(withPermissionList(withCommanderList(subscribe)))),
+  subscribe: withFleetState(withQuestionList(withJobList(withPermissionList(withCommanderList(subscribe))))),
   'task.diff': viaFleet(taskDiffRead),
   'task.detail': viaFleet(taskDetailRead),
   'task.timeline': viaFleet(taskTimelineRead),

@@ -9,12 +9,16 @@ import type * as http from 'node:http';
 import type * as net from 'node:net';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { CommandrError } from '../../protocol/wire/errors';
-import { MAX_FRAME_BYTES, type ServerFrame } from '../../protocol/wire/frames';
+import { MAX_FRAME_BYTES, type ServerFrame, type ServerFrameOf } from '../../protocol/wire/frames';
 import { ErrorCode } from '../../protocol/wire/errors';
 import {
-  FORWARD_TIMEOUT_MS, type ForwardedFrame, homeProof, type HomeFrame, MAX_MEMBER_REPOS, MAX_PENDING_FORWARDS, type MachineRecord, MemberFrame, memberProof,
+  FORWARD_TIMEOUT_MS, type ForwardedFrame, homeProof, type HomeFrame, MAX_MEMBER_REPOS, MAX_MEMBER_TASKS, MAX_PENDING_FORWARDS, type MachineRecord, MemberFrame, memberProof,
 } from '../../protocol/wire/fleet';
+import type { MachineState } from '../../protocol/wire/machines';
+import type { RepoInfo, TaskSummary } from '../../protocol/wire/views';
 import type { RelayServices } from '../context';
+import { pageTasks } from '../watch/frames';
+import { keepAlive } from './alive';
 import { loadMachineKey, signWith, verifyWith } from './keys';
 import { addMachine, listMachines, newMachineId, redeemJoinSecret } from './machines';
 
@@ -22,6 +26,10 @@ export interface FleetHome {
   upgrade(req: http.IncomingMessage, socket: net.Socket, head: Buffer): void;
   /** Machines with an open, authenticated link. */
   online(): string[];
+  /** Each member machine's link state and repos (FLEET-22). */
+  states(): MachineState[];
+  /** What a subscribing device is sent about members: each member repo's last known state, then each machine's state (FLEET-22). */
+  replay(send: (frame: ServerFrame) => void): RepoInfo[];
   /** The member repo behind a labelled repo id, as that member announced it. */
   route(labelled: string): Route | undefined;
   /** Sends a device's verified frame to the member owning its repo; resolves with the member's result (FLEET-20). */
@@ -64,12 +72,21 @@ export function startFleetHome(services: RelayServices, version: string): FleetH
   /** labelled repo id → the member and its own repo id; filled only from what each member announced. */
   const routes = new Map<string, Route>();
   const pending = new Map<string, Pending>();
+  /** Last known state of each member repo (relabelled), kept while its machine is offline. */
+  const cache = new Map<string, { snapshot: ServerFrameOf<'repo.snapshot'>; tasks: Map<string, TaskSummary> }>();
+  /** When each machine's link last came up or went down. */
+  const since = new Map<string, string>();
   const nameOf = (machine: string) => listMachines(services.dataDir).find((m) => m.id === machine)?.name ?? machine;
   // A removed machine loses its link within a second (the CLI edits the file).
   const sweep = setInterval(() => {
     const known = new Set(listMachines(services.dataDir).map((m) => m.id));
     for (const [id, ws] of links) if (!known.has(id)) ws.close(1008, 'machine removed');
-    for (const [label, route] of routes) if (!known.has(route.machine)) routes.delete(label);
+    for (const [label, route] of routes) {
+      if (known.has(route.machine)) continue;
+      routes.delete(label);
+      cache.delete(label);
+      services.broadcast({ type: 'repo.removed', repo: label });
+    }
   }, 1000);
   sweep.unref();
 
@@ -97,6 +114,9 @@ export function startFleetHome(services: RelayServices, version: string): FleetH
         }
         links.get(machine.id)?.close(1000, 'replaced by a newer link');
         links.set(machine.id, ws);
+        keepAlive(ws, services.options.heartbeatMs);
+        since.set(machine.id, new Date().toISOString());
+        announce(machine.id);
         const memberNonce = frame.type === 'fleet.join' || frame.type === 'fleet.auth' ? frame.nonce : '';
         send({ type: 'fleet.welcome', machine: machine.id, name: machine.name, sig: signWith(key, homeProof(memberNonce, nonce, machine.id)) });
         return;
@@ -104,7 +124,10 @@ export function startFleetHome(services: RelayServices, version: string): FleetH
       if (frame.type === 'fleet.join' || frame.type === 'fleet.auth') return refuse(new CommandrError('E_BAD_FRAME', 'this link is already authenticated'));
       if (frame.type === 'fleet.bus') {
         const out = relabel(frame.frame, machine);
-        if (out) services.broadcast(out);
+        if (out) {
+          remember(out);
+          services.broadcast(out);
+        }
         return;
       }
       answer(machine.id, frame);
@@ -113,6 +136,8 @@ export function startFleetHome(services: RelayServices, version: string): FleetH
       clearTimeout(timer);
       if (!machine || links.get(machine.id) !== ws) return;
       links.delete(machine.id);
+      since.set(machine.id, new Date().toISOString());
+      announce(machine.id);
       for (const [rid, p] of pending) {
         if (p.machine !== machine.id) continue;
         settle(rid);
@@ -159,6 +184,31 @@ export function startFleetHome(services: RelayServices, version: string): FleetH
     return { ...frame, tasks, repo: { ...frame.repo, id: labelled, name: `${machine.name}/${frame.repo.name}` } };
   }
 
+  function stateOf(record: MachineRecord): MachineState {
+    const repos = [...routes].filter(([, r]) => r.machine === record.id).map(([label]) => label);
+    return { id: record.id, name: record.name, online: links.has(record.id), since: since.get(record.id) ?? null, repos };
+  }
+
+  /** Tells every device that a machine's link came up or went down, naming its repos (FLEET-22). */
+  function announce(machine: string): void {
+    const record = listMachines(services.dataDir).find((m) => m.id === machine);
+    if (record) services.broadcast({ type: 'machine.state', machine: stateOf(record) });
+  }
+
+  /** Keeps each member repo's latest state so a device arriving later (or while the machine is offline) sees it. */
+  function remember(frame: ServerFrame): void {
+    if (frame.type === 'repo.snapshot') {
+      cache.set(frame.repo.id, { snapshot: frame, tasks: new Map(frame.tasks.map((t) => [t.id, t])) });
+      return;
+    }
+    if (frame.type !== 'bus.events' && frame.type !== 'repo.tasks') return;
+    const entry = cache.get(frame.repo);
+    if (!entry) return;
+    for (const t of frame.tasks) if (entry.tasks.has(t.id) || entry.tasks.size < MAX_MEMBER_TASKS) entry.tasks.set(t.id, t);
+    const last = frame.type === 'bus.events' ? frame.events.at(-1) : undefined;
+    if (last) entry.snapshot = { ...entry.snapshot, cursor: last.cursor };
+  }
+
   function settle(rid: string): void {
     const p = pending.get(rid);
     if (!p) return;
@@ -190,6 +240,19 @@ export function startFleetHome(services: RelayServices, version: string): FleetH
       wss.handleUpgrade(req, socket, head, accept);
     },
     online: () => [...links.keys()],
+    states: () => listMachines(services.dataDir).map(stateOf),
+    replay(send) {
+      const infos: RepoInfo[] = [];
+      for (const { snapshot, tasks } of cache.values()) {
+        const [first, ...rest] = pageTasks([...tasks.values()]);
+        const { resync: _resync, ...state } = snapshot;
+        send({ ...state, tasks: first ?? [], pages: rest.length });
+        for (const page of rest) send({ type: 'repo.tasks', repo: snapshot.repo.id, tasks: page });
+        infos.push(snapshot.repo);
+      }
+      for (const record of listMachines(services.dataDir)) send({ type: 'machine.state', machine: stateOf(record) });
+      return infos;
+    },
     route: (labelled) => routes.get(labelled),
     forward(route, caller, frame) {
       const ws = links.get(route.machine);

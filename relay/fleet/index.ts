@@ -11,6 +11,7 @@ import { snapshotFrames } from '../watch/frames';
 import { startFleetHome, type FleetHome } from './home';
 import { openLink, readHome } from './member';
 import { forwardServer } from './serve';
+import { keepAlive } from './alive';
 
 export interface Fleet {
   home: FleetHome;
@@ -53,6 +54,7 @@ export function startFleet(services: RelayServices, version: string): Fleet {
       attempt = 0;
       ws = link.ws;
       machine = link.machine;
+      keepAlive(link.ws, services.options.heartbeatMs);
       const reply = (frame: MemberFrame) => link.ws.readyState === link.ws.OPEN && link.ws.send(JSON.stringify(frame));
       // Only the home this link verified speaks here; anything but a well-formed fleet.action ends the link.
       link.ws.on('message', (data) => {

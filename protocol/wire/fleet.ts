@@ -4,6 +4,7 @@
 import * as z from 'zod/mini';
 import { WireError } from './errors';
 import { MachineId, MachineName } from './machines';
+import { PushPayload } from './push';
 import {
   BusEvents, DiffBegin, DiffChunk, DiffEnd, RepoDoneRequest, RepoSnapshot, RepoTasks, TaskAnnotate, TaskApprove, TaskDeny,
   TaskDetailRequest, TaskDiffRequest, TaskNoteRequest, TaskTimelineRequest,
@@ -70,7 +71,9 @@ export const FleetResult = z.union([
   z.object({ type: z.literal('fleet.result'), rid: ForwardId, ok: z.literal(true), result: z.optional(z.unknown()) }),
   z.object({ type: z.literal('fleet.result'), rid: ForwardId, ok: z.literal(false), error: WireError }),
 ]);
-export const MemberFrame = z.union([FleetJoin, FleetAuth, FleetBus, FleetStream, FleetResult]);
+/** A push a member's bus triggered (an approval request, a verdict, a task done), for the home to send to its devices (FLEET-23). */
+export const FleetPush = z.object({ type: z.literal('fleet.push'), payload: PushPayload });
+export const MemberFrame = z.union([FleetJoin, FleetAuth, FleetBus, FleetStream, FleetResult, FleetPush]);
 export type MemberFrame = z.infer<typeof MemberFrame>;
 
 /** The member signs this with its machine key (join and auth). */

@@ -18,6 +18,9 @@ import type { MachineState } from '../../protocol/wire/machines';
 import type { RepoInfo, TaskSummary } from '../../protocol/wire/views';
 import type { RelayServices } from '../context';
 import { pageTasks } from '../watch/frames';
+import { taskUrl } from '../push/messages';
+import type { PushPayload } from '../../protocol/wire/push';
+import { TaskId } from '../../protocol/bus/ids';
 import { keepAlive } from './alive';
 import { loadMachineKey, signWith, verifyWith } from './keys';
 import { addMachine, listMachines, newMachineId, redeemJoinSecret } from './machines';
@@ -53,6 +56,8 @@ interface Pending {
 }
 
 const homes = new WeakMap<RelayServices, FleetHome>();
+/** The push kinds a member's bus may raise; commander, permission and question pushes are the home's own. */
+const MEMBER_PUSH_KINDS = new Set(['approval_requested', 'council_verdict', 'task_done']);
 /** The fleet home running with these services, if any (how relay/actions reaches it without a context field). */
 export function fleetHomeOf(services: RelayServices): FleetHome | undefined {
   return homes.get(services);
@@ -130,6 +135,7 @@ export function startFleetHome(services: RelayServices, version: string): FleetH
         }
         return;
       }
+      if (frame.type === 'fleet.push') return push(machine, frame.payload);
       answer(machine.id, frame);
     });
     ws.on('close', () => {
@@ -207,6 +213,21 @@ export function startFleetHome(services: RelayServices, version: string): FleetH
     for (const t of frame.tasks) if (entry.tasks.has(t.id) || entry.tasks.size < MAX_MEMBER_TASKS) entry.tasks.set(t.id, t);
     const last = frame.type === 'bus.events' ? frame.events.at(-1) : undefined;
     if (last) entry.snapshot = { ...entry.snapshot, cursor: last.cursor };
+  }
+
+  /** A member's push, sent to the home's devices only for a task of a repo THAT member announced (FLEET-23). */
+  function push(machine: MachineRecord, payload: PushPayload): void {
+    const { repo, task, digest } = payload.data;
+    if (!repo || !task || !TaskId.safeParse(task).success || !MEMBER_PUSH_KINDS.has(payload.kind)) return;
+    const labelled = labelRepo(machine.id, repo);
+    if (routes.get(labelled)?.machine !== machine.id) return;
+    services.push?.notify?.({
+      ...payload,
+      title: `${machine.name}: ${payload.title}`.slice(0, 200),
+      tag: `task:${labelled}:${task}`,
+      url: taskUrl(labelled, task),
+      data: { repo: labelled, task, ...(digest ? { digest } : {}) },
+    });
   }
 
   function settle(rid: string): void {

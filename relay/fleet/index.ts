@@ -12,6 +12,7 @@ import { startFleetHome, type FleetHome } from './home';
 import { openLink, readHome } from './member';
 import { forwardServer } from './serve';
 import { keepAlive } from './alive';
+import { PushTriggers } from '../push/triggers';
 
 export interface Fleet {
   home: FleetHome;
@@ -38,6 +39,8 @@ export function startFleet(services: RelayServices, version: string): Fleet {
   };
   hub?.on('events', (_repo, frame) => forward(frame));
   hub?.on('snapshot', (frames) => frames.forEach(forward));
+  // While linked, this machine's push triggers go to the home, which alone holds the devices' subscriptions (FLEET-23).
+  let triggers: PushTriggers | undefined;
 
   async function connect(): Promise<void> {
     if (closed) return;
@@ -72,8 +75,12 @@ export function startFleet(services: RelayServices, version: string): Fleet {
         }
         void server.serve(parsed.data, reply);
       });
+      triggers = new PushTriggers((payload) => reply({ type: 'fleet.push', payload }), services.log);
+      if (hub) triggers.watchBus(hub);
       link.ws.on('close', () => {
         ws = undefined;
+        triggers?.close();
+        triggers = undefined;
         schedule();
       });
       link.ws.on('error', () => link.ws.terminate());
@@ -100,6 +107,7 @@ export function startFleet(services: RelayServices, version: string): Fleet {
     upgrade: (req, socket, head) => home.upgrade(req, socket, head),
     close() {
       closed = true;
+      triggers?.close();
       if (retry) clearTimeout(retry);
       ws?.terminate();
       home.close();

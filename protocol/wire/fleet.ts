@@ -39,6 +39,20 @@ export const FORWARD_TIMEOUT_MS = 30_000;
 export const MAX_MEMBER_REPOS = 1000;
 /** Most tasks the home remembers of one member repo (FLEET-22); the member's own snapshot is not cut. */
 export const MAX_MEMBER_TASKS = 20_000;
+/** Deepest nesting of arrays/objects the home takes in a member frame (FLEET-21): deeper would overflow the stack when re-sent. */
+export const MAX_LINK_DEPTH = 64;
+
+/** True when `value` nests no deeper than `max` (checked without recursion). */
+export function nestsWithin(value: unknown, max: number): boolean {
+  const stack: Array<[unknown, number]> = [[value, 0]];
+  while (stack.length > 0) {
+    const [v, depth] = stack.pop()!;
+    if (!v || typeof v !== 'object') continue;
+    if (depth >= max) return false;
+    for (const child of Array.isArray(v) ? v : Object.values(v)) if (child && typeof child === 'object') stack.push([child, depth + 1]);
+  }
+  return true;
+}
 /** The home's id for one forwarded request. */
 export const ForwardId = z.string().check(z.regex(/^f-[0-9a-f]{16}$/, 'forward id must be f-<16 hex>'));
 /** The device frames a home forwards to a member (FLEET-20): the device's own frame, verbatim (repo id labelled, signature kept). */

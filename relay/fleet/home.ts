@@ -12,7 +12,7 @@ import { CommandrError } from '../../protocol/wire/errors';
 import { MAX_FRAME_BYTES, type ServerFrame, type ServerFrameOf } from '../../protocol/wire/frames';
 import { ErrorCode } from '../../protocol/wire/errors';
 import {
-  FORWARD_TIMEOUT_MS, type ForwardedFrame, homeProof, type HomeFrame, MAX_MEMBER_REPOS, MAX_MEMBER_TASKS, MAX_PENDING_FORWARDS, type MachineRecord, MemberFrame, memberProof,
+  FORWARD_TIMEOUT_MS, type ForwardedFrame, homeProof, type HomeFrame, MAX_LINK_DEPTH, MAX_MEMBER_REPOS, MAX_MEMBER_TASKS, nestsWithin, MAX_PENDING_FORWARDS, type MachineRecord, MemberFrame, memberProof,
 } from '../../protocol/wire/fleet';
 import type { MachineState } from '../../protocol/wire/machines';
 import type { RepoInfo, TaskSummary } from '../../protocol/wire/views';
@@ -107,6 +107,7 @@ export function startFleetHome(services: RelayServices, version: string): FleetH
     ws.on('message', (data) => {
       let value: unknown;
       try { value = JSON.parse(String(data)); } catch { value = undefined; }
+      if (!nestsWithin(value, MAX_LINK_DEPTH)) return refuse(new CommandrError('E_BAD_FRAME', `a fleet frame may nest at most ${MAX_LINK_DEPTH} levels`));
       const parsed = MemberFrame.safeParse(value);
       if (!parsed.success) return refuse(new CommandrError('E_BAD_FRAME', 'not a fleet frame'));
       const frame = parsed.data;

@@ -217,7 +217,14 @@ describe('fleet: a home device acts on a member repo', () => {
     const offline = await client.request({ type: 'task.detail', repo: a.label, task: 'Q-1' }).catch((e: WireFrameError) => e);
     expect((offline as WireFrameError).code).toBe('E_UNAVAILABLE');
     expect((offline as WireFrameError).message).toMatch(/quiet is offline/);
-    b.link.ws.close();
+    // A member answering with a result nested deep enough to overflow a recursive encoder loses its link; the home stays up.
+    const deep = client.request({ type: 'task.detail', repo: b.label, task: 'Q-2' }).catch((e: WireFrameError) => e);
+    const asked2 = await b.next();
+    const bClosed = new Promise<number>((r) => b.link.ws.once('close', (c) => r(c)));
+    b.link.ws.send(`{"type":"fleet.result","rid":"${asked2.rid}","ok":true,"result":${'['.repeat(100_000)}${']'.repeat(100_000)}}`);
+    expect(await bClosed).toBe(1008);
+    expect(((await deep) as WireFrameError).code).toBe('E_UNAVAILABLE');
+    expect((await client.request({ type: 'task.detail', repo, task: 'F-1' })).result).toMatchObject({ summary: { id: 'F-1' } });
     await other.close();
   });
 });

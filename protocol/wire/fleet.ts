@@ -6,7 +6,7 @@ import { WireError } from './errors';
 import { MachineId, MachineName } from './machines';
 import { PushPayload } from './push';
 import {
-  BusEvents, DiffBegin, DiffChunk, DiffEnd, RepoDoneRequest, RepoSnapshot, RepoTasks, TaskAnnotate, TaskApprove, TaskDeny,
+  BusEvents, DiffBegin, RepoRemoved, DiffChunk, DiffEnd, RepoDoneRequest, RepoSnapshot, RepoTasks, TaskAnnotate, TaskApprove, TaskDeny,
   TaskDetailRequest, TaskDiffRequest, TaskNoteRequest, TaskTimelineRequest,
 } from './frames';
 
@@ -77,7 +77,7 @@ export const FleetJoin = z.object({ type: z.literal('fleet.join'), secret: b64u(
 /** Every later connection: a machine the home knows proves its key. */
 export const FleetAuth = z.object({ type: z.literal('fleet.auth'), machine: MachineId, nonce: Nonce, sig: Sig });
 /** A member's bus frame, forwarded to the home's devices with the repo labelled by machine. */
-export const FleetBus = z.object({ type: z.literal('fleet.bus'), frame: z.discriminatedUnion('type', [BusEvents, RepoSnapshot, RepoTasks]) });
+export const FleetBus = z.object({ type: z.literal('fleet.bus'), frame: z.discriminatedUnion('type', [BusEvents, RepoSnapshot, RepoTasks, RepoRemoved]) });
 /** A streamed part of a forwarded request's answer (a diff, a page of done tasks), for the requesting device only. */
 export const FleetStream = z.object({ type: z.literal('fleet.stream'), rid: ForwardId, frame: z.discriminatedUnion('type', [DiffBegin, DiffChunk, DiffEnd, RepoTasks]) });
 /** The member's one answer to a forwarded request. */

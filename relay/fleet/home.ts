@@ -175,9 +175,16 @@ export function startFleetHome(services: RelayServices, version: string): FleetH
   }
 
   /** The member's frame as the home's devices see it: repo ids made unique per machine, names labelled; records the route. */
-  function relabel(frame: Extract<ServerFrame, { type: 'bus.events' | 'repo.snapshot' | 'repo.tasks' }>, machine: MachineRecord): ServerFrame | undefined {
+  function relabel(frame: Extract<ServerFrame, { type: 'bus.events' | 'repo.snapshot' | 'repo.tasks' | 'repo.removed' }>, machine: MachineRecord): ServerFrame | undefined {
     const own = frame.type === 'repo.snapshot' ? frame.repo.id : frame.repo;
     const labelled = labelRepo(machine.id, own);
+    if (frame.type === 'repo.removed') {
+      // The member stopped watching it: forget its route and last state (only that member's own repo).
+      if (routes.get(labelled)?.machine !== machine.id) return undefined;
+      routes.delete(labelled);
+      cache.delete(labelled);
+      return { type: 'repo.removed', repo: labelled };
+    }
     if (!routes.has(labelled)) {
       // A member announcing ever more repos cannot grow the home's table without bound.
       let count = 0;

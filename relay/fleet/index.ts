@@ -34,11 +34,12 @@ export function startFleet(services: RelayServices, version: string): Fleet {
   let machine: string | undefined;
   const server = forwardServer(services, () => machine);
 
-  const forward = (frame: Extract<ServerFrame, { type: 'bus.events' | 'repo.snapshot' | 'repo.tasks' }>) => {
+  const forward = (frame: Extract<ServerFrame, { type: 'bus.events' | 'repo.snapshot' | 'repo.tasks' | 'repo.removed' }>) => {
     if (ws && ws.readyState === ws.OPEN) ws.send(JSON.stringify({ type: 'fleet.bus', frame } satisfies MemberFrame));
   };
   hub?.on('events', (_repo, frame) => forward(frame));
   hub?.on('snapshot', (frames) => frames.forEach(forward));
+  hub?.on('removed', (repo) => forward({ type: 'repo.removed', repo }));
   // While linked, this machine's push triggers go to the home, which alone holds the devices' subscriptions (FLEET-23).
   let triggers: PushTriggers | undefined;
 

@@ -2,7 +2,8 @@
 // against a local bare remote (LEASE-n) — winning a task, renewing, taking over a
 // lapsed lease, completing, listing 200 claims (each costs git processes, so on a
 // loaded machine the wall times mostly queue for a core); then the fleet link
-// (FLEET-n): a bus event on a member relay reaching a device on the home, and the
+// (FLEET-n): a bus event on a member relay reaching a device on the home, an approve
+// for a member task from a home device (and the same approve made on the member), and the
 // home's memory with 10 members × 20 repos linked.
 import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
@@ -11,6 +12,7 @@ import * as path from 'node:path';
 import { acquireTask, listClaims, stepLease, writeLeaseRecord } from '../bus/lease';
 import { fetchTaskTip } from '../bus/lease-git';
 import { appendProgress } from '../bus/progress';
+import { currentDigest } from '../bus/diff';
 import { createRelay, type Relay } from '../relay/server';
 import { createJoinCode } from '../relay/fleet/machines';
 import { joinHome, openLink } from '../relay/fleet/member';
@@ -116,6 +118,32 @@ async function linkFigures(root: string): Promise<void> {
       await device.next('bus.events', (f) => f.repo === labelled && f.events.some((e) => e.event.note === note), 30_000);
       lat.push(Number(process.hrtime.bigint() - start) / 1e6);
     }
+    // An approve for a member task: the home verifies and forwards, the member re-checks the digest, signs and writes the token.
+    git(repo, '-c', 'user.email=b@example.com', '-c', 'user.name=bench', 'commit', '-q', '--allow-empty', '-m', 'base');
+    const wt = path.join(root, 'member-wt');
+    git(repo, 'worktree', 'add', '-q', '-b', 'agent/T-1', wt);
+    const approve: number[] = [];
+    for (let i = 0; i < 30; i++) {
+      fs.writeFileSync(path.join(wt, 'change.txt'), `change ${i}\n`);
+      git(wt, 'add', 'change.txt');
+      const digest = await currentDigest(wt);
+      const start = process.hrtime.bigint();
+      await device.request({ type: 'task.approve', repo: labelled, task: 'T-1', digest });
+      approve.push(Number(process.hrtime.bigint() - start) / 1e6);
+    }
+    // The same approve by a device paired with the member itself: the difference is what the link costs.
+    const local = await connectDevice(member);
+    const localRepo = repoIdOf(fs.realpathSync(repo));
+    const direct: number[] = [];
+    for (let i = 0; i < 30; i++) {
+      fs.writeFileSync(path.join(wt, 'change.txt'), `direct ${i}\n`);
+      git(wt, 'add', 'change.txt');
+      const digest = await currentDigest(wt);
+      const start = process.hrtime.bigint();
+      await local.request({ type: 'task.approve', repo: localRepo, task: 'T-1', digest });
+      direct.push(Number(process.hrtime.bigint() - start) / 1e6);
+    }
+    await local.close();
     await device.close();
     // 10 members × 20 repos: links that send the snapshots a member relay would send, into one home.
     const before = process.memoryUsage().rss;
@@ -141,6 +169,8 @@ async function linkFigures(root: string): Promise<void> {
     const table = [
       ['member bus event -> home device, p50 (50 events)', `${median(lat).toFixed(1)} ms`, '<= 10 ms'],
       ['member bus event -> home device, p90', `${[...lat].sort((a, b) => a - b)[Math.floor(lat.length * 0.9)]!.toFixed(1)} ms`, ''],
+      ['approve a member task from a home device (ack), p50 (30)', `${median(approve).toFixed(1)} ms`, '<= 20 ms'],
+      ['the same approve by a device paired with the member, p50 (30)', `${median(direct).toFixed(1)} ms`, '(git processes: the rest)'],
       ['process RSS: home + 1 member relay + 10 linked members x 20 repos', `${(rss / 1048576).toFixed(0)} MB (was ${(before / 1048576).toFixed(0)} MB before the 10 links)`, '< 200 MB'],
     ];
     process.stdout.write('\n');

@@ -2,7 +2,13 @@
 // opened by the member. Both sides prove their Ed25519 machine key; the member
 // pins the home's key fingerprint printed with the join code.
 import * as z from 'zod/mini';
-import { BusEvents, RepoSnapshot, RepoTasks } from './frames';
+import { WireError } from './errors';
+import { MachineId, MachineName } from './machines';
+import { PushPayload } from './push';
+import {
+  BusEvents, DiffBegin, RepoRemoved, DiffChunk, DiffEnd, RepoDoneRequest, RepoSnapshot, RepoTasks, TaskAnnotate, TaskApprove, TaskDeny,
+  TaskDetailRequest, TaskDiffRequest, TaskNoteRequest, TaskTimelineRequest,
+} from './frames';
 
 export const FLEET_PATH = '/fleet';
 /** A join code is valid this long. */
@@ -10,9 +16,7 @@ export const JOIN_CODE_TTL_MS = 10 * 60_000;
 
 const b64u = (max: number) => z.string().check(z.regex(/^[A-Za-z0-9_-]+$/, 'base64url expected'), z.maxLength(max));
 
-export const MachineId = z.string().check(z.regex(/^m-[0-9a-f]{16}$/, 'machine id must be m-<16 hex>'));
-export type MachineId = z.infer<typeof MachineId>;
-export const MachineName = z.string().check(z.regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,62}$/, 'machine name must be 1–63 of [A-Za-z0-9._-]'));
+export { MachineId, MachineName } from './machines';
 /** An Ed25519 public key: its 32 raw bytes in base64url. */
 export const MachineKey = z.string().check(z.regex(/^[A-Za-z0-9_-]{43}$/, 'machine key must be 32 bytes base64url'));
 /** sha256 of the raw public key, base64url (43 chars). */
@@ -27,7 +31,44 @@ export const JoinCode = z.string().check(z.regex(/^[A-Za-z0-9_-]{43}\.[A-Za-z0-9
 export const FleetHello = z.object({ type: z.literal('fleet.hello'), nonce: Nonce, home: z.object({ key: MachineKey, version: z.string() }) });
 export const FleetWelcome = z.object({ type: z.literal('fleet.welcome'), machine: MachineId, name: MachineName, sig: Sig });
 export const FleetError = z.object({ type: z.literal('fleet.error'), error: z.object({ code: z.string(), message: z.string() }) });
-export const HomeFrame = z.discriminatedUnion('type', [FleetHello, FleetWelcome, FleetError]);
+/** Most forwarded requests one member may have unanswered at once (FLEET-20). */
+export const MAX_PENDING_FORWARDS = 64;
+/** A forwarded request the member has not answered by then fails with E_UNAVAILABLE (FLEET-20). */
+export const FORWARD_TIMEOUT_MS = 30_000;
+/** Most repos the home routes to one member; frames for more are dropped (FLEET-21). */
+export const MAX_MEMBER_REPOS = 1000;
+/** Most tasks the home remembers of one member repo (FLEET-22); the member's own snapshot is not cut. */
+export const MAX_MEMBER_TASKS = 20_000;
+/** Deepest nesting of arrays/objects the home takes in a member frame (FLEET-21): deeper would overflow the stack when re-sent. */
+export const MAX_LINK_DEPTH = 64;
+
+/** True when `value` nests no deeper than `max` (checked without recursion). */
+export function nestsWithin(value: unknown, max: number): boolean {
+  const stack: Array<[unknown, number]> = [[value, 0]];
+  while (stack.length > 0) {
+    const [v, depth] = stack.pop()!;
+    if (!v || typeof v !== 'object') continue;
+    if (depth >= max) return false;
+    for (const child of Array.isArray(v) ? v : Object.values(v)) if (child && typeof child === 'object') stack.push([child, depth + 1]);
+  }
+  return true;
+}
+/** The home's id for one forwarded request. */
+export const ForwardId = z.string().check(z.regex(/^f-[0-9a-f]{16}$/, 'forward id must be f-<16 hex>'));
+/** The device frames a home forwards to a member (FLEET-20): the device's own frame, verbatim (repo id labelled, signature kept). */
+export const ForwardedFrame = z.discriminatedUnion('type', [
+  TaskApprove, TaskDeny, TaskAnnotate, TaskDiffRequest, TaskDetailRequest, TaskTimelineRequest, TaskNoteRequest, RepoDoneRequest,
+]);
+export type ForwardedFrame = z.infer<typeof ForwardedFrame>;
+export const FORWARDED_TYPES: ReadonlySet<string> = ForwardedFrame._zod.propValues.type as Set<string>;
+/** A device's read or action for one of this member's repos; `device` is the paired device on the home that signed it (kept for audit). */
+export const FleetAction = z.object({
+  type: z.literal('fleet.action'), rid: ForwardId,
+  device: z.object({ id: z.string().check(z.regex(/^d-[0-9a-f]{16}$/, 'device id must be d-<16 hex>')), name: z.string().check(z.maxLength(80)) }),
+  frame: ForwardedFrame,
+});
+export type FleetAction = z.infer<typeof FleetAction>;
+export const HomeFrame = z.discriminatedUnion('type', [FleetHello, FleetWelcome, FleetError, FleetAction]);
 export type HomeFrame = z.infer<typeof HomeFrame>;
 
 // member → home
@@ -36,8 +77,17 @@ export const FleetJoin = z.object({ type: z.literal('fleet.join'), secret: b64u(
 /** Every later connection: a machine the home knows proves its key. */
 export const FleetAuth = z.object({ type: z.literal('fleet.auth'), machine: MachineId, nonce: Nonce, sig: Sig });
 /** A member's bus frame, forwarded to the home's devices with the repo labelled by machine. */
-export const FleetBus = z.object({ type: z.literal('fleet.bus'), frame: z.discriminatedUnion('type', [BusEvents, RepoSnapshot, RepoTasks]) });
-export const MemberFrame = z.discriminatedUnion('type', [FleetJoin, FleetAuth, FleetBus]);
+export const FleetBus = z.object({ type: z.literal('fleet.bus'), frame: z.discriminatedUnion('type', [BusEvents, RepoSnapshot, RepoTasks, RepoRemoved]) });
+/** A streamed part of a forwarded request's answer (a diff, a page of done tasks), for the requesting device only. */
+export const FleetStream = z.object({ type: z.literal('fleet.stream'), rid: ForwardId, frame: z.discriminatedUnion('type', [DiffBegin, DiffChunk, DiffEnd, RepoTasks]) });
+/** The member's one answer to a forwarded request. */
+export const FleetResult = z.union([
+  z.object({ type: z.literal('fleet.result'), rid: ForwardId, ok: z.literal(true), result: z.optional(z.unknown()) }),
+  z.object({ type: z.literal('fleet.result'), rid: ForwardId, ok: z.literal(false), error: WireError }),
+]);
+/** A push a member's bus triggered (an approval request, a verdict, a task done), for the home to send to its devices (FLEET-23). */
+export const FleetPush = z.object({ type: z.literal('fleet.push'), payload: PushPayload });
+export const MemberFrame = z.union([FleetJoin, FleetAuth, FleetBus, FleetStream, FleetResult, FleetPush]);
 export type MemberFrame = z.infer<typeof MemberFrame>;
 
 /** The member signs this with its machine key (join and auth). */

@@ -7,6 +7,7 @@ import { AnyBusEvent, Sha256Digest } from '../bus/events';
 import { LiveEvent } from '../live-events';
 import { WireError } from './errors';
 import { ArtifactRef, QuestionId, QuestionReplyVia, QuestionView } from './questions';
+import { MachineStateFrame } from './machines';
 import {
   CommanderView, Cursor, DeviceView, PermissionDecision, PermissionRequestView, PushPrefs,
   PushSubscriptionJSON, RepoId, RepoInfo, TaskSummary,
@@ -226,7 +227,7 @@ export const ServerFrame = z.discriminatedUnion('type', [
   AuthChallenge, AuthOk, RepoSnapshot, RepoTasks, BusEvents, RepoRemoved, DiffBegin, DiffChunk, DiffEnd,
   CommanderState, CommanderList, CommanderOutput, CommanderRemoved, LiveEventFrame, RelayLagged,
   PermissionRequestFrame, PermissionList, JobState, JobOutput, Ack, ErrorFrame,
-  QuestionRequestFrame, QuestionList,
+  QuestionRequestFrame, QuestionList, MachineStateFrame,
 ]);
 export type ServerFrame = z.infer<typeof ServerFrame>;
 export type ServerFrameOf<K extends ServerFrame['type']> = Extract<ServerFrame, { type: K }>;

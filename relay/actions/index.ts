@@ -23,6 +23,7 @@ import { taskCreate } from './task-create';
 import { permissionDecide, withPermissionList } from './permission-decide';
 import { questionAnswer, questionDecide, withQuestionList } from '../questions/actions';
 import { artifactOpen } from '../artifacts/open';
+import { viaFleet, withFleetState } from '../fleet/route';
 
 export interface ActionContext {
   services: RelayServices;
@@ -43,14 +44,14 @@ function unavailable(feature: string): Handler<unknown> {
 }
 
 export const reads: { [K in ReadType]: Handler<Extract<ReadFrame, { type: K }>> } = {
-  subscribe: withQuestionList(withJobList(withPermissionList(withCommanderList(subscribe)))),
-  'task.diff': taskDiffRead,
-  'task.detail': taskDetailRead,
-  'task.timeline': taskTimelineRead,
-  'task.note': taskNoteRead,
+  subscribe: withFleetState(withQuestionList(withJobList(withPermissionList(withCommanderList(subscribe))))),
+  'task.diff': viaFleet(taskDiffRead),
+  'task.detail': viaFleet(taskDetailRead),
+  'task.timeline': viaFleet(taskTimelineRead),
+  'task.note': viaFleet(taskNoteRead),
   'device.list': deviceList,
   'commander.output': commanderOutputRead,
-  'repo.done': repoDone,
+  'repo.done': viaFleet(repoDone),
   'client.visibility': async (ctx, frame) => {
     ctx.client.visible = frame.visible;
     return { visible: frame.visible };
@@ -59,9 +60,9 @@ export const reads: { [K in ReadType]: Handler<Extract<ReadFrame, { type: K }>> 
 };
 
 export const actions: { [K in ActionType]: Handler<Extract<ActionFrame, { type: K }>> } = {
-  'task.approve': taskApprove,
-  'task.deny': taskDeny,
-  'task.annotate': taskAnnotate,
+  'task.approve': viaFleet(taskApprove),
+  'task.deny': viaFleet(taskDeny),
+  'task.annotate': viaFleet(taskAnnotate),
   'task.council': taskCouncil,
   'task.run': taskRun,
   'commander.create': commanderCreate,

@@ -1,15 +1,27 @@
 // The home's side of the fleet link (FLEET-n): accepts member sockets at
 // FLEET_PATH, runs the mutual key proof (join with a one-time code, or auth of a
 // known machine), then forwards the member's bus frames to the home's devices
-// with each repo labelled by its machine. Removed machines are cut off.
+// with each repo labelled by its machine. Removed machines are cut off. A device's
+// read or action on a labelled repo is forwarded to the member that announced it,
+// and only that member's answer for that request reaches that device (FLEET-20).
 import * as crypto from 'node:crypto';
 import type * as http from 'node:http';
 import type * as net from 'node:net';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { CommandrError } from '../../protocol/wire/errors';
-import { MAX_FRAME_BYTES, type ServerFrame } from '../../protocol/wire/frames';
-import { homeProof, type HomeFrame, type MachineRecord, MemberFrame, memberProof } from '../../protocol/wire/fleet';
+import { MAX_FRAME_BYTES, type ServerFrame, type ServerFrameOf } from '../../protocol/wire/frames';
+import { ErrorCode } from '../../protocol/wire/errors';
+import {
+  FORWARD_TIMEOUT_MS, type ForwardedFrame, homeProof, type HomeFrame, MAX_LINK_DEPTH, MAX_MEMBER_REPOS, MAX_MEMBER_TASKS, nestsWithin, MAX_PENDING_FORWARDS, type MachineRecord, MemberFrame, memberProof,
+} from '../../protocol/wire/fleet';
+import type { MachineState } from '../../protocol/wire/machines';
+import type { RepoInfo, TaskSummary } from '../../protocol/wire/views';
 import type { RelayServices } from '../context';
+import { pageTasks } from '../watch/frames';
+import { taskUrl } from '../push/messages';
+import type { PushPayload } from '../../protocol/wire/push';
+import { TaskId } from '../../protocol/bus/ids';
+import { keepAlive } from './alive';
 import { loadMachineKey, signWith, verifyWith } from './keys';
 import { addMachine, listMachines, newMachineId, redeemJoinSecret } from './machines';
 
@@ -17,7 +29,38 @@ export interface FleetHome {
   upgrade(req: http.IncomingMessage, socket: net.Socket, head: Buffer): void;
   /** Machines with an open, authenticated link. */
   online(): string[];
+  /** Each member machine's link state and repos (FLEET-22). */
+  states(): MachineState[];
+  /** What a subscribing device is sent about members: each member repo's last known state, then each machine's state (FLEET-22). */
+  replay(send: (frame: ServerFrame) => void): RepoInfo[];
+  /** The member repo behind a labelled repo id, as that member announced it. */
+  route(labelled: string): Route | undefined;
+  /** Sends a device's verified frame to the member owning its repo; resolves with the member's result (FLEET-20). */
+  forward(route: Route, caller: Caller, frame: ForwardedFrame): Promise<unknown>;
   close(): void;
+}
+
+export interface Route { machine: string; repo: string }
+/** Who asked: the device (already verified by the home's dispatch) and how to reach that one client. */
+export interface Caller { device: { id: string; name: string }; send(frame: ServerFrame): void }
+
+interface Pending {
+  machine: string;
+  route: Route;
+  labelled: string;
+  frame: ForwardedFrame;
+  caller: Caller;
+  timer: NodeJS.Timeout;
+  resolve(result: unknown): void;
+  reject(error: CommandrError): void;
+}
+
+const homes = new WeakMap<RelayServices, FleetHome>();
+/** The push kinds a member's bus may raise; commander, permission and question pushes are the home's own. */
+const MEMBER_PUSH_KINDS = new Set(['approval_requested', 'council_verdict', 'task_done']);
+/** The fleet home running with these services, if any (how relay/actions reaches it without a context field). */
+export function fleetHomeOf(services: RelayServices): FleetHome | undefined {
+  return homes.get(services);
 }
 
 /** `<machine id without m->` prefix + the member's repo id: unique on the home, still a RepoId. */
@@ -31,10 +74,24 @@ export function startFleetHome(services: RelayServices, version: string): FleetH
   const key = loadMachineKey(services.dataDir);
   const wss = new WebSocketServer({ noServer: true, maxPayload: 4 * MAX_FRAME_BYTES });
   const links = new Map<string, WebSocket>();
+  /** labelled repo id → the member and its own repo id; filled only from what each member announced. */
+  const routes = new Map<string, Route>();
+  const pending = new Map<string, Pending>();
+  /** Last known state of each member repo (relabelled), kept while its machine is offline. */
+  const cache = new Map<string, { snapshot: ServerFrameOf<'repo.snapshot'>; tasks: Map<string, TaskSummary> }>();
+  /** When each machine's link last came up or went down. */
+  const since = new Map<string, string>();
+  const nameOf = (machine: string) => listMachines(services.dataDir).find((m) => m.id === machine)?.name ?? machine;
   // A removed machine loses its link within a second (the CLI edits the file).
   const sweep = setInterval(() => {
     const known = new Set(listMachines(services.dataDir).map((m) => m.id));
     for (const [id, ws] of links) if (!known.has(id)) ws.close(1008, 'machine removed');
+    for (const [label, route] of routes) {
+      if (known.has(route.machine)) continue;
+      routes.delete(label);
+      cache.delete(label);
+      services.broadcast({ type: 'repo.removed', repo: label });
+    }
   }, 1000);
   sweep.unref();
 
@@ -50,6 +107,7 @@ export function startFleetHome(services: RelayServices, version: string): FleetH
     ws.on('message', (data) => {
       let value: unknown;
       try { value = JSON.parse(String(data)); } catch { value = undefined; }
+      if (!nestsWithin(value, MAX_LINK_DEPTH)) return refuse(new CommandrError('E_BAD_FRAME', `a fleet frame may nest at most ${MAX_LINK_DEPTH} levels`));
       const parsed = MemberFrame.safeParse(value);
       if (!parsed.success) return refuse(new CommandrError('E_BAD_FRAME', 'not a fleet frame'));
       const frame = parsed.data;
@@ -62,16 +120,36 @@ export function startFleetHome(services: RelayServices, version: string): FleetH
         }
         links.get(machine.id)?.close(1000, 'replaced by a newer link');
         links.set(machine.id, ws);
+        keepAlive(ws, services.options.heartbeatMs);
+        since.set(machine.id, new Date().toISOString());
+        announce(machine.id);
         const memberNonce = frame.type === 'fleet.join' || frame.type === 'fleet.auth' ? frame.nonce : '';
         send({ type: 'fleet.welcome', machine: machine.id, name: machine.name, sig: signWith(key, homeProof(memberNonce, nonce, machine.id)) });
         return;
       }
-      if (frame.type !== 'fleet.bus') return refuse(new CommandrError('E_BAD_FRAME', 'this link is already authenticated'));
-      services.broadcast(relabel(frame.frame, machine));
+      if (frame.type === 'fleet.join' || frame.type === 'fleet.auth') return refuse(new CommandrError('E_BAD_FRAME', 'this link is already authenticated'));
+      if (frame.type === 'fleet.bus') {
+        const out = relabel(frame.frame, machine);
+        if (out) {
+          remember(out);
+          services.broadcast(out);
+        }
+        return;
+      }
+      if (frame.type === 'fleet.push') return push(machine, frame.payload);
+      answer(machine.id, frame);
     });
     ws.on('close', () => {
       clearTimeout(timer);
-      if (machine && links.get(machine.id) === ws) links.delete(machine.id);
+      if (!machine || links.get(machine.id) !== ws) return;
+      links.delete(machine.id);
+      since.set(machine.id, new Date().toISOString());
+      announce(machine.id);
+      for (const [rid, p] of pending) {
+        if (p.machine !== machine.id) continue;
+        settle(rid);
+        p.reject(new CommandrError('E_UNAVAILABLE', `the link to ${machine.name} dropped before it answered ${p.frame.type}; check its effect before trying again`));
+      }
     });
     ws.on('error', () => ws.terminate());
     send({ type: 'fleet.hello', nonce, home: { key: key.publicKey, version } });
@@ -96,22 +174,150 @@ export function startFleetHome(services: RelayServices, version: string): FleetH
     }
   }
 
-  return {
+  /** The member's frame as the home's devices see it: repo ids made unique per machine, names labelled; records the route. */
+  function relabel(frame: Extract<ServerFrame, { type: 'bus.events' | 'repo.snapshot' | 'repo.tasks' | 'repo.removed' }>, machine: MachineRecord): ServerFrame | undefined {
+    const own = frame.type === 'repo.snapshot' ? frame.repo.id : frame.repo;
+    const labelled = labelRepo(machine.id, own);
+    if (frame.type === 'repo.removed') {
+      // The member stopped watching it: forget its route and last state (only that member's own repo).
+      if (routes.get(labelled)?.machine !== machine.id) return undefined;
+      routes.delete(labelled);
+      cache.delete(labelled);
+      return { type: 'repo.removed', repo: labelled };
+    }
+    if (!routes.has(labelled)) {
+      // A member announcing ever more repos cannot grow the home's table without bound.
+      let count = 0;
+      for (const r of routes.values()) if (r.machine === machine.id) count += 1;
+      if (count >= MAX_MEMBER_REPOS) return undefined;
+      routes.set(labelled, { machine: machine.id, repo: own });
+    }
+    // Every task summary is forced into the frame's own repo: a member cannot place tasks elsewhere.
+    const tasks = frame.tasks.map((t) => ({ ...t, repo: labelled }));
+    if (frame.type === 'bus.events' || frame.type === 'repo.tasks') return { ...frame, repo: labelled, tasks };
+    return { ...frame, tasks, repo: { ...frame.repo, id: labelled, name: `${machine.name}/${frame.repo.name}` } };
+  }
+
+  function stateOf(record: MachineRecord): MachineState {
+    const repos = [...routes].filter(([, r]) => r.machine === record.id).map(([label]) => label);
+    return { id: record.id, name: record.name, online: links.has(record.id), since: since.get(record.id) ?? null, repos };
+  }
+
+  /** Tells every device that a machine's link came up or went down, naming its repos (FLEET-22). */
+  function announce(machine: string): void {
+    const record = listMachines(services.dataDir).find((m) => m.id === machine);
+    if (record) services.broadcast({ type: 'machine.state', machine: stateOf(record) });
+  }
+
+  /** Keeps each member repo's latest state so a device arriving later (or while the machine is offline) sees it. */
+  function remember(frame: ServerFrame): void {
+    if (frame.type === 'repo.snapshot') {
+      cache.set(frame.repo.id, { snapshot: frame, tasks: new Map(frame.tasks.map((t) => [t.id, t])) });
+      return;
+    }
+    if (frame.type !== 'bus.events' && frame.type !== 'repo.tasks') return;
+    const entry = cache.get(frame.repo);
+    if (!entry) return;
+    for (const t of frame.tasks) if (entry.tasks.has(t.id) || entry.tasks.size < MAX_MEMBER_TASKS) entry.tasks.set(t.id, t);
+    const last = frame.type === 'bus.events' ? frame.events.at(-1) : undefined;
+    if (last) entry.snapshot = { ...entry.snapshot, cursor: last.cursor };
+  }
+
+  /** A member's push, sent to the home's devices only for a task of a repo THAT member announced (FLEET-23). */
+  function push(machine: MachineRecord, payload: PushPayload): void {
+    const { repo, task, digest } = payload.data;
+    if (!repo || !task || !TaskId.safeParse(task).success || !MEMBER_PUSH_KINDS.has(payload.kind)) return;
+    const labelled = labelRepo(machine.id, repo);
+    if (routes.get(labelled)?.machine !== machine.id) return;
+    services.push?.notify?.({
+      ...payload,
+      title: `${machine.name}: ${payload.title}`.slice(0, 200),
+      tag: `task:${labelled}:${task}`,
+      url: taskUrl(labelled, task),
+      data: { repo: labelled, task, ...(digest ? { digest } : {}) },
+    });
+  }
+
+  function settle(rid: string): void {
+    const p = pending.get(rid);
+    if (!p) return;
+    clearTimeout(p.timer);
+    pending.delete(rid);
+  }
+
+  /** A member's answer: only for a request this home sent to THAT member, only to the device that asked. */
+  function answer(machine: string, frame: Extract<MemberFrame, { type: 'fleet.stream' | 'fleet.result' }>): void {
+    const p = pending.get(frame.rid);
+    if (!p || p.machine !== machine) return; // late (timed out), or another member's request: nothing to deliver
+    if (frame.type === 'fleet.stream') {
+      const part = frame.frame;
+      if (part.id !== p.frame.id) return;
+      const diff = part.type.startsWith('task.diff.');
+      if (diff !== (p.frame.type === 'task.diff') || (part.type === 'repo.tasks' && p.frame.type !== 'repo.done')) return;
+      if (part.type === 'repo.tasks') p.caller.send({ ...part, repo: p.labelled, tasks: part.tasks.map((t) => ({ ...t, repo: p.labelled })) });
+      else if (part.type === 'task.diff.begin' && p.frame.type === 'task.diff') p.caller.send({ ...part, repo: p.labelled, task: p.frame.task });
+      else p.caller.send(part);
+      return;
+    }
+    settle(frame.rid);
+    if (frame.ok) p.resolve(relabelResult(frame.result, p.route.repo, p.labelled));
+    else p.reject(new CommandrError(ErrorCode.safeParse(frame.error.code).success ? frame.error.code : 'E_INTERNAL', `${nameOf(machine)}: ${frame.error.message}`));
+  }
+
+  const home: FleetHome = {
     upgrade(req, socket, head) {
       wss.handleUpgrade(req, socket, head, accept);
     },
     online: () => [...links.keys()],
+    states: () => listMachines(services.dataDir).map(stateOf),
+    replay(send) {
+      const infos: RepoInfo[] = [];
+      for (const { snapshot, tasks } of cache.values()) {
+        const [first, ...rest] = pageTasks([...tasks.values()]);
+        const { resync: _resync, ...state } = snapshot;
+        send({ ...state, tasks: first ?? [], pages: rest.length });
+        for (const page of rest) send({ type: 'repo.tasks', repo: snapshot.repo.id, tasks: page });
+        infos.push(snapshot.repo);
+      }
+      for (const record of listMachines(services.dataDir)) send({ type: 'machine.state', machine: stateOf(record) });
+      return infos;
+    },
+    route: (labelled) => routes.get(labelled),
+    forward(route, caller, frame) {
+      const ws = links.get(route.machine);
+      if (!ws || ws.readyState !== ws.OPEN) {
+        return Promise.reject(new CommandrError('E_UNAVAILABLE', `${nameOf(route.machine)} is offline; ${frame.type} was not sent (nothing is queued), try again when it is back`));
+      }
+      let open = 0;
+      for (const p of pending.values()) if (p.machine === route.machine) open += 1;
+      if (open >= MAX_PENDING_FORWARDS) {
+        return Promise.reject(new CommandrError('E_UNAVAILABLE', `${nameOf(route.machine)} has ${open} requests unanswered; try again shortly`));
+      }
+      const rid = `f-${crypto.randomBytes(8).toString('hex')}`;
+      return new Promise((resolve, reject) => {
+        const timer = setTimeout(() => {
+          settle(rid);
+          reject(new CommandrError('E_UNAVAILABLE', `${nameOf(route.machine)} did not answer ${frame.type} within ${FORWARD_TIMEOUT_MS / 1000} s; check its effect before trying again`));
+        }, FORWARD_TIMEOUT_MS);
+        timer.unref();
+        pending.set(rid, { machine: route.machine, route, labelled: frame.repo, frame, caller, timer, resolve, reject });
+        ws.send(JSON.stringify({ type: 'fleet.action', rid, device: caller.device, frame } satisfies HomeFrame));
+      });
+    },
     close() {
       clearInterval(sweep);
       for (const ws of links.values()) ws.terminate();
       wss.close();
+      homes.delete(services);
     },
   };
+  homes.set(services, home);
+  return home;
 }
 
-/** The member's frame as the home's devices see it: repo ids made unique per machine, names labelled. */
-function relabel(frame: Extract<ServerFrame, { type: 'bus.events' | 'repo.snapshot' | 'repo.tasks' }>, machine: MachineRecord): ServerFrame {
-  const tasks = frame.tasks.map((t) => ({ ...t, repo: labelRepo(machine.id, t.repo) }));
-  if (frame.type === 'bus.events' || frame.type === 'repo.tasks') return { ...frame, repo: labelRepo(machine.id, frame.repo), tasks };
-  return { ...frame, tasks, repo: { ...frame.repo, id: labelRepo(machine.id, frame.repo.id), name: `${machine.name}/${frame.repo.name}` } };
+/** A member's result with its own repo id replaced by the labelled one wherever a `repo` field names it. */
+function relabelResult(value: unknown, own: string, labelled: string): unknown {
+  if (Array.isArray(value)) return value.map((v) => relabelResult(v, own, labelled));
+  if (!value || typeof value !== 'object') return value;
+  return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, k === 'repo' && v === own ? labelled : relabelResult(v, own, labelled)]));
 }

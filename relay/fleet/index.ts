@@ -4,12 +4,15 @@
 import type * as http from 'node:http';
 import type * as net from 'node:net';
 import type { ServerFrame } from '../../protocol/wire/frames';
-import type { MemberFrame } from '../../protocol/wire/fleet';
+import { ForwardId, HomeFrame, type MemberFrame } from '../../protocol/wire/fleet';
 import type { RelayServices } from '../context';
 import { RepoHub } from '../watch/hub';
 import { snapshotFrames } from '../watch/frames';
 import { startFleetHome, type FleetHome } from './home';
 import { openLink, readHome } from './member';
+import { forwardServer } from './serve';
+import { keepAlive } from './alive';
+import { PushTriggers } from '../push/triggers';
 
 export interface Fleet {
   home: FleetHome;
@@ -28,12 +31,17 @@ export function startFleet(services: RelayServices, version: string): Fleet {
   let attempt = 0;
   let retry: NodeJS.Timeout | undefined;
   const hub = services.hub instanceof RepoHub ? services.hub : undefined;
+  let machine: string | undefined;
+  const server = forwardServer(services, () => machine);
 
-  const forward = (frame: Extract<ServerFrame, { type: 'bus.events' | 'repo.snapshot' | 'repo.tasks' }>) => {
+  const forward = (frame: Extract<ServerFrame, { type: 'bus.events' | 'repo.snapshot' | 'repo.tasks' | 'repo.removed' }>) => {
     if (ws && ws.readyState === ws.OPEN) ws.send(JSON.stringify({ type: 'fleet.bus', frame } satisfies MemberFrame));
   };
   hub?.on('events', (_repo, frame) => forward(frame));
   hub?.on('snapshot', (frames) => frames.forEach(forward));
+  hub?.on('removed', (repo) => forward({ type: 'repo.removed', repo }));
+  // While linked, this machine's push triggers go to the home, which alone holds the devices' subscriptions (FLEET-23).
+  let triggers: PushTriggers | undefined;
 
   async function connect(): Promise<void> {
     if (closed) return;
@@ -49,8 +57,31 @@ export function startFleet(services: RelayServices, version: string): Fleet {
       if (closed) return link.ws.close();
       attempt = 0;
       ws = link.ws;
+      machine = link.machine;
+      keepAlive(link.ws, services.options.heartbeatMs);
+      const reply = (frame: MemberFrame) => link.ws.readyState === link.ws.OPEN && link.ws.send(JSON.stringify(frame));
+      // Only the home this link verified speaks here; anything but a well-formed fleet.action ends the link.
+      link.ws.on('message', (data) => {
+        let value: unknown;
+        try { value = JSON.parse(String(data)); } catch { value = undefined; }
+        const parsed = HomeFrame.safeParse(value);
+        if (!parsed.success || parsed.data.type !== 'fleet.action') {
+          // A request this member cannot take (e.g. a newer home's type) gets an error; junk ends the link.
+          const rid = ForwardId.safeParse((value as { rid?: unknown } | undefined)?.rid);
+          if ((value as { type?: unknown } | undefined)?.type === 'fleet.action' && rid.success) {
+            return reply({ type: 'fleet.result', rid: rid.data, ok: false, error: { code: 'E_BAD_FRAME', message: 'this member does not take that request' } });
+          }
+          services.log.warn('fleet: the home sent a frame that is not a fleet.action; reconnecting');
+          return link.ws.close(1008, 'bad frame');
+        }
+        void server.serve(parsed.data, reply);
+      });
+      triggers = new PushTriggers((payload) => reply({ type: 'fleet.push', payload }), services.log);
+      if (hub) triggers.watchBus(hub);
       link.ws.on('close', () => {
         ws = undefined;
+        triggers?.close();
+        triggers = undefined;
         schedule();
       });
       link.ws.on('error', () => link.ws.terminate());
@@ -77,6 +108,7 @@ export function startFleet(services: RelayServices, version: string): Fleet {
     upgrade: (req, socket, head) => home.upgrade(req, socket, head),
     close() {
       closed = true;
+      triggers?.close();
       if (retry) clearTimeout(retry);
       ws?.terminate();
       home.close();

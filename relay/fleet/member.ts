@@ -77,6 +77,7 @@ export function openLink(dataDir: string, homeUrl: string, how: { join: string; 
         ws.send(JSON.stringify(reply));
         return;
       }
+      if (frame.type === 'fleet.action') return fail(new CommandrError('E_BAD_FRAME', 'the home sent an action before the link was authenticated'));
       if (!homeKey || !verifyWith(homeKey, homeProof(nonce, homeNonce, frame.machine), frame.sig)) {
         return fail(new CommandrError('E_UNAUTHORIZED', 'the home did not prove its key'));
       }

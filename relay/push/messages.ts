@@ -13,7 +13,7 @@ export interface TaskContext {
   verdict?: Verdict | null;
 }
 
-const taskUrl = (repo: string, task: string) => `/task?repo=${encodeURIComponent(repo)}&id=${encodeURIComponent(task)}`;
+export const taskUrl = (repo: string, task: string) => `/task?repo=${encodeURIComponent(repo)}&id=${encodeURIComponent(task)}`;
 const plural = (n: number, one: string) => `${n} ${one}${n === 1 ? '' : 's'}`;
 
 /** The notification for one bus event, or null when the event is not a trigger. */

@@ -10,7 +10,8 @@ import { fingerprintOf, loadMachineKey } from '../../relay/fleet/keys';
 import { createJoinCode, listMachines, removeMachine } from '../../relay/fleet/machines';
 import { joinHome, openLink, readHome } from '../../relay/fleet/member';
 import { makeRepo, packetText, TempDirs, writePacket } from '../council/fixtures';
-import { repoIdFor, startRelay, subscribedClient } from '../relay-watch/fixture';
+import * as fs from 'node:fs';
+import { registryOf, repoIdFor, startRelay, subscribedClient } from '../relay-watch/fixture';
 
 const dirs = new TempDirs();
 const relays: Relay[] = [];
@@ -85,6 +86,29 @@ describe('fleet link', () => {
     expect(removeMachine(home.dataDir, record.machine)).toBe(true);
     expect(await closed).toBe(1008);
     await expect(openLink(joiner, home.url, { auth: record })).rejects.toThrow(/unknown or removed machine/);
+  });
+
+  it('FLEET-22: a repo the member stops watching is removed on the home device and forgotten by the home', async () => {
+    const home = await relay([]);
+    const { client, bus } = await subscribedClient(home);
+    const { repo, bus: memberBus } = makeRepo(dirs);
+    writePacket(memberBus, 'inbox', 'GONE-1.md', packetText('GONE-1'));
+    const m = await relay([]);
+    const { code } = createJoinCode(home.dataDir, 'lab');
+    const { machine } = await joinHome(m.dataDir, home.url, code, 'lab');
+    fs.writeFileSync(registryOf(m.dataDir), `${repo}\n`);
+    const label = labelRepo(machine, repoIdFor(repo));
+    await bus.task(label, 'GONE-1');
+    fs.writeFileSync(registryOf(m.dataDir), '');
+    await client.next('repo.removed', (f) => f.repo === label);
+    const late = await subscribedClient(home, undefined, 'late');
+    await late.client.waitFor((f) => f.type === 'machine.state', 'machine state');
+    expect(late.client.received.filter((f) => f.type === 'repo.snapshot' && (f as { repo: { id: string } }).repo.id === label)).toEqual([]);
+    expect((late.client.received.find((f) => f.type === 'machine.state') as unknown as { machine: { repos: string[] } }).machine.repos).toEqual([]);
+    const gone = await client.request({ type: 'task.detail', repo: label, task: 'GONE-1' }).catch((e: { code: string }) => e);
+    expect((gone as { code: string }).code).toBe('E_UNKNOWN_REPO');
+    await late.client.close();
+    await client.close();
   });
 
   it('FLEET-1: the fleet socket refuses browsers (any Origin) and junk before authentication', async () => {

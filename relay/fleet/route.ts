@@ -1,0 +1,41 @@
+// Which relay answers a device's frame about a repo (FLEET-20): the home's own
+// repos are answered here; a repo id a member announced (machine-labelled) goes
+// over that member's link. relay/actions/index.ts wraps the repo-scoped handlers.
+import type { ForwardedFrame } from '../../protocol/wire/fleet';
+import type * as z from 'zod/mini';
+import type { ServerFrame, Subscribe } from '../../protocol/wire/frames';
+import type { RelayServices } from '../context';
+import { RepoHub } from '../watch/hub';
+import { fleetHomeOf } from './home';
+
+interface Ctx { services: RelayServices; device: { id: string; name: string }; send(frame: ServerFrame): void }
+
+export function viaFleet<F extends ForwardedFrame, C extends Ctx>(local: (ctx: C, frame: F) => Promise<unknown>): (ctx: C, frame: F) => Promise<unknown> {
+  return async (ctx, frame) => {
+    const home = fleetHomeOf(ctx.services);
+    // A repo this relay watches itself is always its own, whatever a member announced.
+    const own = ctx.services.hub instanceof RepoHub && ctx.services.hub.model(frame.repo) !== undefined;
+    const route = own ? undefined : home?.route(frame.repo);
+    if (!home || !route) return local(ctx, frame);
+    return home.forward(route, { device: { id: ctx.device.id, name: ctx.device.name }, send: (f) => ctx.send(f) }, frame);
+  };
+}
+
+type SubscribeFrame = z.infer<typeof Subscribe>;
+
+/**
+ * `subscribe` on a home (FLEET-22): the home's own repos as usual (a cursor of a
+ * member repo is not mistaken for a repo that is gone), then each member repo's
+ * last known state and each machine's `machine.state`.
+ */
+export function withFleetState<C extends Ctx>(read: (ctx: C, frame: SubscribeFrame) => Promise<unknown>): (ctx: C, frame: SubscribeFrame) => Promise<unknown> {
+  return async (ctx, frame) => {
+    const home = fleetHomeOf(ctx.services);
+    if (!home) return read(ctx, frame);
+    const cursors = frame.cursors && Object.fromEntries(Object.entries(frame.cursors).filter(([repo]) => !home.route(repo)));
+    const result = await read(ctx, { ...frame, ...(cursors ? { cursors } : {}) });
+    const members = home.replay((f) => ctx.send(f));
+    const repos = (result as { repos?: unknown } | undefined)?.repos;
+    return Array.isArray(repos) ? { ...(result as object), repos: [...repos, ...members] } : result;
+  };
+}

@@ -35,7 +35,7 @@ describe('an abandoned permission request', () => {
     const payload = JSON.stringify({ session_id: 's-gone', cwd: repo, hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command: 'touch gone.txt' }, tool_use_id: 'toolu_gone' });
     const child = spawn(hook, [], {
       cwd: repo, detached: true, stdio: ['pipe', 'ignore', 'ignore'],
-      env: { PATH: process.env.PATH, HOME: h.home, COMMANDR_HOME: h.commandrHome, COMMANDR_URL: relay.url },
+      env: { PATH: process.env.PATH, HOME: h.home, COMMANDR_HOME: h.commandrHome, COMMANDR_URL: relay.url } as unknown as NodeJS.ProcessEnv,
     });
     child.stdin!.end(payload);
     const exited = new Promise((resolve) => child.once('exit', resolve));

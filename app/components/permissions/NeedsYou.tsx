@@ -26,7 +26,7 @@ export function NeedsYou() {
   if (requests.length === 0 && questions.length === 0) return null;
   const open = requests.length + questions.filter((q) => q.status === 'pending' && Date.parse(q.expiresAt) > now).length;
   return (
-    <section aria-labelledby="needs-you-title" data-testid="needs-you" className="stack">
+    <section aria-labelledby="needs-you-title" data-testid="needs-you" className="stack" style={{ marginBottom: 20 }}>
       <h2 id="needs-you-title" className="group-title">Needs you ({open})</h2>
       <ul className="stack" style={{ listStyle: 'none', padding: 0, margin: 0 }}>
         {questions.map((q) => (

@@ -113,7 +113,7 @@ async function emitDemoArtifacts(page: Page, relay: Relay): Promise<void> {
   await page.getByTestId('task-card').first().waitFor();
   writeFileSync(path.join(worktree, 'shots', 'inbox.png'), await page.screenshot());
   writeFileSync(path.join(worktree, 'REPORT.md'), '# Greeting\n\n- `greet(name)` says hello by name\n- tests: **3 passed**\n');
-  const client = new Client({ name: 'screenshots', version: '0' });
+  const client = new Client({ name: 'scripts/screenshots.ts', version: '0' });
   await client.connect(new StdioClientTransport({
     command: process.execPath, args: [path.resolve(__dirname, '..', 'bin', 'commandr'), 'mcp'], cwd: worktree, stderr: 'ignore',
     env: { PATH: process.env.PATH ?? '', HOME: relay.dataDir, COMMANDR_HOME: relay.dataDir, COMMANDR_URL: relay.url, GIT_CONFIG_NOSYSTEM: '1' },

@@ -68,6 +68,11 @@ function ask(event, data) {
 
 export const Commandr = async ({ directory, worktree }) => {
   const cwd = directory || worktree || process.cwd();
+  // One reporting instance per directory and process (OCJOB-1): a job loads its own copy, and a
+  // repo that is also wired loads this file too; the second to load does nothing.
+  const claims = (STATE.claims ||= new Set());
+  if (claims.has(cwd)) return {};
+  claims.add(cwd);
   // session.status idle and session.idle both announce one turn end: fire once per busy period.
   const busy = new Set();
   const idle = (session) => {
@@ -79,7 +84,7 @@ export const Commandr = async ({ directory, worktree }) => {
     // This machine's \`commandr mcp\`, so no committed config carries its paths; an entry of the project's own wins.
     config: async (config) => { try { config.mcp = { commandr: MCP, ...(config.mcp || {}) }; } catch {} },
     // \`opencode run\` (and the TUI, and a server instance) disposes its plugins before it exits.
-    dispose: async () => { try { endAll(); } catch {} },
+    dispose: async () => { claims.delete(cwd); try { endAll(); } catch {} },
     event: async ({ event }) => {
       try {
         const p = event.properties || {};

@@ -1,13 +1,40 @@
 // `adapters/opencode/run`: one headless OpenCode job from AGENT_* env (RUN-n). The
 // permissions travel as inline config in OPENCODE_CONFIG_CONTENT, merged over any given.
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { findBinary, runJob, runVendor, sessionAnnouncer, type JobInput } from '../../lib/run-job';
+import { installRoot } from '../../lib/env';
 import { inlineConfig } from '../lib/permissions';
-import { withOpencodeMcp } from '../../mcp/wire';
+import { pluginSource } from '../lib/plugin-source';
+import { opencodeServerEntry, withOpencodeMcp } from '../../mcp/wire';
 
 async function main(input: JobInput): Promise<number> {
+  // The reporting and permission plugin `wire` writes is git-ignored, so a job's checkout never
+  // holds it: the job brings its own copy, in a private temp dir removed after the run (OCJOB-1).
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'commandr-opencode-'));
+  try {
+    const pluginFile = path.join(dir, 'commandr.js');
+    const hook = path.join(installRoot(), 'adapters', 'opencode', 'hooks', 'hook');
+    fs.writeFileSync(pluginFile, pluginSource(process.execPath, hook, opencodeServerEntry()), { mode: 0o600 });
+    const config = withPlugin(withOpencodeMcp(inlineConfig(process.env.OPENCODE_CONFIG_CONTENT, input.grants)), pathToFileURL(pluginFile).href);
+    return await runOpencode(input, { ...process.env, OPENCODE_CONFIG_CONTENT: config });
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** The inline config with `plugin` (OpenCode 1.18: an array of specifiers) extended by `url`. */
+function withPlugin(content: string, url: string): string {
+  const doc = JSON.parse(content) as Record<string, unknown>;
+  const given = Array.isArray(doc.plugin) ? doc.plugin.filter((p): p is string => typeof p === 'string') : [];
+  return JSON.stringify({ ...doc, plugin: [...given, url] });
+}
+
+function runOpencode(input: JobInput, env: NodeJS.ProcessEnv): Promise<number> {
   const args = ['run', input.prompt, '--format', 'json'];
   if (input.resume) args.push('--session', input.resume);
-  const env = { ...process.env, OPENCODE_CONFIG_CONTENT: withOpencodeMcp(inlineConfig(process.env.OPENCODE_CONFIG_CONTENT, input.grants)) };
   const announce = sessionAnnouncer();
   // The final text is the text of the last assistant message.
   let lastMessage: string | undefined;

@@ -1,6 +1,7 @@
 // APPROVE-1: what an approval binds is read from one copy of the index — the same
 // digest, base and tree git itself reports, from loose or packed refs, in the main
 // checkout or a linked worktree — without rewriting the agent's own index.
+import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -22,6 +23,20 @@ async function expectGitAgrees(worktree: string): Promise<void> {
   const digest = (await stagedDigest(worktree)).digest;
   const base = git(worktree, 'rev-parse', '-q', '--verify', 'HEAD^{commit}').trim();
   expect(state).toEqual({ digest, base, tree: git(worktree, 'write-tree').trim() });
+}
+
+/** Puts a `git` first on PATH that records each run, for "no git process" checks. */
+function countingGit(): { runs(): string[]; restore(): void } {
+  const real = execFileSync('sh', ['-c', 'command -v git'], { encoding: 'utf8' }).trim();
+  const dir = dirs.make('git-shim-');
+  const log = path.join(dir, 'runs.log');
+  fs.writeFileSync(path.join(dir, 'git'), `#!/bin/sh\necho "$*" >> '${log}'\nexec '${real}' "$@"\n`, { mode: 0o755 });
+  const saved = process.env.PATH;
+  process.env.PATH = `${dir}:${saved}`;
+  return {
+    runs: () => (fs.existsSync(log) ? fs.readFileSync(log, 'utf8').split('\n').filter(Boolean) : []),
+    restore: () => void (process.env.PATH = saved),
+  };
 }
 
 describe('staged state of one index copy', () => {
@@ -83,6 +98,57 @@ describe('staged state of one index copy', () => {
       expect(JSON.stringify(token)).toContain(git(second, 'write-tree').trim());
       await device.close();
     } finally {
+      await relay.close();
+    }
+  });
+
+  it('APPROVE-1 APPROVE-2: after the diff was read the approve runs no git process; a newer staged change, a moved HEAD or a changed git config is never answered from that read', async () => {
+    const { repo, bus } = makeRepo(dirs);
+    writePacket(bus, 'claimed', 'T-2.md', packetText('T-2'));
+    const wt = path.join(dirs.make('staged-warm-'), 'wt');
+    git(repo, 'worktree', 'add', '-q', '-b', 'agent/T-2', wt);
+    const stage = (text: string) => {
+      fs.writeFileSync(path.join(wt, 'app.ts'), text);
+      git(wt, 'add', 'app.ts');
+    };
+    stage('export const answer = 10;\n');
+    const relay = await startRelay([repo], { dataDir: dirs.make('staged-warm-data-') });
+    const shim = countingGit();
+    try {
+      const device = await connectDevice(relay, 'phone');
+      const repoId = repoIdFor(repo);
+      const read = async () => {
+        await device.request({ type: 'task.diff', repo: repoId, task: 'T-2' });
+        const begin = device.received.filter((f) => f.type === 'task.diff.begin').at(-1) as unknown as { digest: string };
+        await stagedState(wt); // the read-ahead the diff started (same process): wait for it
+        return begin.digest;
+      };
+      const approve = (digest: string) => device.request({ type: 'task.approve', repo: repoId, task: 'T-2', digest });
+      const seen = await read();
+      const before = shim.runs().length;
+      expect(before).toBeGreaterThan(0);
+      expect((await approve(seen)).result).toMatchObject({ token: 'written', worktree: wt });
+      expect(shim.runs().slice(before)).toEqual([]);
+      // A newer staged change: the digest the phone saw is stale, and the new one binds the new tree.
+      stage('export const answer = 11;\n');
+      await expect(approve(seen)).rejects.toMatchObject({ code: 'E_STALE_DIGEST' });
+      const newer = (await stagedDigest(wt)).digest;
+      expect((await approve(newer)).result).toMatchObject({ token: 'written' });
+      expect(fs.readFileSync(path.join(bus, 'approvals', 'T-2.approved'), 'utf8')).toContain(git(wt, 'write-tree').trim());
+      // A config that changes the patch bytes (same index, same HEAD) is a different digest, not the remembered one.
+      await read();
+      git(repo, 'config', 'diff.noprefix', 'true');
+      await expect(approve(newer)).rejects.toMatchObject({ code: 'E_STALE_DIGEST' });
+      git(repo, 'config', '--unset', 'diff.noprefix');
+      // HEAD moved to another commit of the same tree, index untouched: same patch, but the base is the new HEAD, not the remembered one.
+      const same = await read();
+      const old = git(wt, 'rev-parse', 'HEAD').trim();
+      const next = git(wt, 'commit-tree', `${old}^{tree}`, '-p', old, '-m', 'other').trim();
+      git(wt, 'update-ref', 'refs/heads/agent/T-2', next);
+      expect((await approve(same)).result).toMatchObject({ base: next });
+      await device.close();
+    } finally {
+      shim.restore();
       await relay.close();
     }
   });

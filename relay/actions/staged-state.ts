@@ -5,6 +5,8 @@
 // hook), and the base is read from the ref files before and after (it must not
 // move). Two git processes at once instead of four or five one after another, and
 // the agent's own index is never rewritten by the relay (write-tree writes the copy).
+// A read is reused for the same index bytes, HEAD and git settings files, and a
+// shown diff reads ahead, so the approve that follows it runs no git process.
 // Anything unusual (no index file, reftable refs) falls back to asking git in turn.
 import * as crypto from 'node:crypto';
 import * as fs from 'node:fs';
@@ -93,16 +95,70 @@ function scratchDir(): string {
   return scratch;
 }
 
+/** Indexes bigger than this are copied by the kernel and not hashed for reuse. */
+const HASHED_INDEX_BYTES = 16 << 20;
+const KNOWN_KEEP = 1000;
+/**
+ * Earlier reads per worktree, reused only for the very same index bytes, HEAD and
+ * git settings files (the staged digest depends on all three; the tree on the bytes alone).
+ */
+const known = new Map<string, { key: string; state: Promise<StagedState> }>();
+
+/** What the staged digest can depend on besides the index and HEAD, as cheap stats: config and attribute files. */
+function settingsStamp(gitDir: string, worktree: string): string {
+  const common = commonDirOf(gitDir);
+  const home = process.env.HOME ?? os.homedir();
+  const xdg = process.env.XDG_CONFIG_HOME || path.join(home, '.config');
+  const files = [
+    path.join(common, 'config'), path.join(gitDir, 'config.worktree'), path.join(common, 'info', 'attributes'), path.join(worktree, '.gitattributes'),
+    path.join(home, '.gitconfig'), path.join(xdg, 'git', 'config'), path.join(xdg, 'git', 'attributes'), '/etc/gitconfig',
+  ];
+  return files.map((f) => {
+    try {
+      const st = fs.statSync(f);
+      return `${st.ino}:${st.size}:${st.mtimeMs}`;
+    } catch {
+      return '-';
+    }
+  }).join(',');
+}
+
 /** digest, base and tree of the worktree's staged change, all of one index (see the file's head). */
 export async function stagedState(worktree: string): Promise<StagedState> {
   const gitDir = gitDirOf(worktree);
   const index = gitDir && path.join(gitDir, 'index');
   const before = gitDir && headFromFiles(gitDir);
   if (!gitDir || !index || !before || process.env.GIT_INDEX_FILE) return inTurn(worktree);
-  const copy = path.join(scratchDir(), `index-${crypto.randomBytes(8).toString('hex')}`);
+  let bytes: Buffer | undefined;
   try {
     // One read of the index as git last renamed it into place: a later `git add` replaces the file, not these bytes.
-    fs.copyFileSync(index, copy);
+    if (fs.statSync(index).size <= HASHED_INDEX_BYTES) bytes = fs.readFileSync(index);
+  } catch {
+    return inTurn(worktree);
+  }
+  const key = bytes && `${crypto.createHash('sha256').update(bytes).digest('hex')} ${before} ${settingsStamp(gitDir, worktree)}`;
+  const hit = key ? known.get(worktree) : undefined;
+  if (hit && hit.key === key) return hit.state;
+  const state = fromCopy(worktree, gitDir, index, before, bytes);
+  if (key) {
+    known.delete(worktree);
+    known.set(worktree, { key, state });
+    if (known.size > KNOWN_KEEP) known.delete(known.keys().next().value!);
+    state.catch(() => known.get(worktree)?.state === state && known.delete(worktree));
+  }
+  return state;
+}
+
+/** Reads the staged state ahead (after a diff was shown), so the approve that usually follows runs no git process. */
+export function warmStagedState(worktree: string): void {
+  void stagedState(worktree).catch(() => undefined);
+}
+
+async function fromCopy(worktree: string, gitDir: string, index: string, before: string, bytes: Buffer | undefined): Promise<StagedState> {
+  const copy = path.join(scratchDir(), `index-${crypto.randomBytes(8).toString('hex')}`);
+  try {
+    if (bytes) fs.writeFileSync(copy, bytes, { mode: 0o600 });
+    else fs.copyFileSync(index, copy);
   } catch {
     return inTurn(worktree);
   }

@@ -59,11 +59,16 @@ async function agentWorktree(repo: string, branch: string): Promise<string | und
     checkedOut.delete(key);
   }
   const found = await branchWorktree(repo, branch);
-  if (found) {
-    checkedOut.set(key, found);
-    if (checkedOut.size > CHECKED_OUT_KEEP) checkedOut.delete(checkedOut.keys().next().value!);
-  }
+  if (found) noteAgentWorktree(repo, branch, found);
   return found;
+}
+
+/** Records where `git worktree list` found `branch` checked out (the diff read found it too). */
+export function noteAgentWorktree(repo: string, branch: string, worktree: string): void {
+  const key = `${repo}\0${branch}`;
+  checkedOut.delete(key);
+  checkedOut.set(key, worktree);
+  if (checkedOut.size > CHECKED_OUT_KEEP) checkedOut.delete(checkedOut.keys().next().value!);
 }
 
 function sameDir(a: string, b: string): boolean {

@@ -15,9 +15,9 @@ import type { RepoHub } from '../watch/hub';
 
 /** Most events the home keeps per member repo for devices that resume (FLEETR-3). */
 export const MEMBER_TAIL_EVENTS = 2000;
-/** Most bytes of event lines (as the member's log holds them) kept per member repo. */
+/** Most bytes of event JSON kept per member repo (measured by the home, not taken from the member's offsets). */
 export const MEMBER_TAIL_BYTES = 512 * 1024;
-/** Most bytes of event lines kept over all member repos together; the biggest tail is halved when over. */
+/** Most bytes of event JSON kept over all member repos together; the biggest tail is halved when over. */
 export const MEMBER_TAIL_TOTAL_BYTES = 16 << 20;
 
 type MemberBusFrame = Extract<ServerFrame, { type: 'bus.events' | 'repo.snapshot' | 'repo.tasks' | 'repo.removed' }>;
@@ -30,7 +30,7 @@ interface Tail {
   /** The member's cursor of the last event (or snapshot) the home forwarded. */
   end: number;
   events: Placed[];
-  /** Line bytes of each kept event (from the member's offsets), summed in `bytes`. */
+  /** JSON bytes of each kept event, summed in `bytes`. */
   sizes: number[];
   bytes: number;
 }
@@ -96,11 +96,12 @@ export class MemberTails {
     snapshot: ServerFrameOf<'repo.snapshot'>, tasks: Map<string, TaskSummary>, cursor: Cursor | undefined, send: (frame: ServerFrame) => void,
   ): void {
     const label = snapshot.repo.id;
-    const since = cursor === undefined ? undefined : this.since(label, cursor);
-    if (since) for (const frame of batches(label, since, tasks)) send(frame);
+    const tail = this.tails.get(label);
+    const from = cursor === undefined || !tail ? undefined : after(tail, cursor);
+    if (tail && from !== undefined) for (const frame of batches(label, tail, from, tasks)) send(frame);
     const [first, ...rest] = pageTasks([...tasks.values()]);
     const { resync: _resync, ...state } = snapshot;
-    send({ ...state, tasks: first ?? [], pages: rest.length, ...(cursor !== undefined && !since ? { resync: true } : {}) });
+    send({ ...state, tasks: first ?? [], pages: rest.length, ...(cursor !== undefined && from === undefined ? { resync: true } : {}) });
     for (const page of rest) send({ type: 'repo.tasks', repo: label, tasks: page });
   }
 
@@ -116,28 +117,23 @@ export class MemberTails {
     return this.total;
   }
 
-  /** The kept events after `cursor`, or undefined when the tail does not reach it. */
-  private since(label: string, cursor: Cursor): Placed[] | undefined {
-    const tail = this.tails.get(label);
-    if (!tail || cursor.epoch !== tail.epoch || cursor.offset > tail.end) return undefined;
-    if (cursor.offset === tail.base) return tail.events;
-    const at = findEnd(tail.events, cursor.offset);
-    return at === undefined ? undefined : tail.events.slice(at + 1);
-  }
-
   private reset(label: string, cursor: Cursor): void {
     this.forget(label);
     this.tails.set(label, { epoch: cursor.epoch, base: cursor.offset, end: cursor.offset, events: [], sizes: [], bytes: 0 });
   }
 
   private append(tail: Tail, placed: Placed): void {
-    const size = Math.max(1, placed.cursor.offset - tail.end);
+    // Measured here: a member's offsets could claim anything.
+    const size = JSON.stringify(placed.event).length;
     tail.events.push(placed);
     tail.sizes.push(size);
     tail.bytes += size;
     this.total += size;
     tail.end = placed.cursor.offset;
-    if (tail.events.length > MEMBER_TAIL_EVENTS || tail.bytes > MEMBER_TAIL_BYTES) this.drop(tail, Math.max(tail.events.length - MEMBER_TAIL_EVENTS, 1, Math.ceil(tail.events.length / 4)));
+    // Drops a quarter at a time, so a full tail is not shifted on every event.
+    while (tail.events.length > 0 && (tail.events.length > MEMBER_TAIL_EVENTS || tail.bytes > MEMBER_TAIL_BYTES)) {
+      this.drop(tail, Math.max(tail.events.length - MEMBER_TAIL_EVENTS, 1, Math.ceil(tail.events.length / 4)));
+    }
   }
 
   /** Keeps all member tails together under MEMBER_TAIL_TOTAL_BYTES by halving the biggest. */
@@ -160,6 +156,14 @@ export class MemberTails {
   }
 }
 
+/** Index of the first kept event after `cursor`, or undefined when the tail does not reach it. */
+function after(tail: Tail, cursor: Cursor): number | undefined {
+  if (cursor.epoch !== tail.epoch || cursor.offset > tail.end) return undefined;
+  if (cursor.offset === tail.base) return 0;
+  const at = findEnd(tail.events, cursor.offset);
+  return at === undefined ? undefined : at + 1;
+}
+
 /** Binary search for the kept event whose cursor ends at `offset` (offsets only grow within an epoch). */
 function findEnd(events: Placed[], offset: number): number | undefined {
   let lo = 0;
@@ -175,12 +179,11 @@ function findEnd(events: Placed[], offset: number): number | undefined {
 }
 
 /** Kept events as `bus.events` frames of at most MAX_FRAME_EVENTS / about MAX_FRAME_EVENT_BYTES, each with the current summaries of the tasks it touches. */
-function batches(label: string, events: Placed[], tasks: Map<string, TaskSummary>): BusEventsFrame[] {
+function batches(label: string, tail: Tail, from: number, tasks: Map<string, TaskSummary>): BusEventsFrame[] {
   const frames: BusEventsFrame[] = [];
   let batch: Placed[] = [];
   let touched = new Set<string>();
   let bytes = 0;
-  let prev: number | undefined;
   const flush = () => {
     const summaries = [...touched].map((id) => tasks.get(id)).filter((t): t is TaskSummary => t !== undefined);
     frames.push({ type: 'bus.events', repo: label, events: batch, tasks: summaries });
@@ -188,9 +191,9 @@ function batches(label: string, events: Placed[], tasks: Map<string, TaskSummary
     touched = new Set();
     bytes = 0;
   };
-  for (const placed of events) {
-    const size = prev === undefined ? 0 : placed.cursor.offset - prev;
-    prev = placed.cursor.offset;
+  for (let k = from; k < tail.events.length; k++) {
+    const placed = tail.events[k]!;
+    const size = tail.sizes[k]!;
     if (batch.length > 0 && (batch.length >= MAX_FRAME_EVENTS || bytes + size > MAX_FRAME_EVENT_BYTES)) flush();
     batch.push(placed);
     bytes += size;

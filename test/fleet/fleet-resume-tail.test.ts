@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import type { ServerFrame, ServerFrameOf } from '../../protocol/wire/frames';
 import { FleetWelcome } from '../../protocol/wire/fleet';
 import type { TaskSummary } from '../../protocol/wire/views';
-import { MEMBER_TAIL_EVENTS, MemberTails } from '../../relay/fleet/resume';
+import { MEMBER_TAIL_BYTES, MEMBER_TAIL_EVENTS, MemberTails } from '../../relay/fleet/resume';
 
 const label = 'a1b2c3d4.repo-0123abcd';
 const epoch = '66:1234';
@@ -77,5 +77,17 @@ describe('fleet: the home tail of member events', () => {
     tails.take({ type: 'repo.removed', repo: label });
     expect(tails.keptBytes()).toBe(0);
     expect(tails.cursors([[label, 'repo-0123abcd']])).toEqual({});
+  });
+
+  it('FLEETR-3: a member whose offsets claim tiny lines for big events cannot grow the tail past MEMBER_TAIL_BYTES', () => {
+    const tails = new MemberTails();
+    tails.take(snapshot(0));
+    const note = 'x'.repeat(10_000);
+    for (let n = 0; n < 500; n++) {
+      tails.take({ type: 'bus.events', repo: label, tasks: [], events: [{ cursor: { offset: n + 1, epoch }, event: { ts: 't', event: 'task_progress', task: 'T-1', note } }] });
+    }
+    expect(tails.keptBytes()).toBeLessThanOrEqual(MEMBER_TAIL_BYTES);
+    expect(tails.keptBytes()).toBeGreaterThan(MEMBER_TAIL_BYTES / 2);
+    expect(tails.cursors([[label, 'repo-0123abcd']])).toEqual({ 'repo-0123abcd': { offset: 500, epoch } });
   });
 });

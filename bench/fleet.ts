@@ -34,6 +34,8 @@ async function timed<T>(fn: () => Promise<T>): Promise<[number, T]> {
 async function main(): Promise<void> {
   const root = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-fleet-'));
   try {
+    // `npx tsx bench/fleet.ts link`: the link figures only.
+    if (process.argv.includes('link')) return await linkFigures(root);
     const origin = path.join(root, 'origin.git');
     git(root, 'init', '-q', '--bare', '-b', 'main', origin);
     const clones = ['a', 'b'].map((n) => {

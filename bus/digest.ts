@@ -53,9 +53,9 @@ export class HeaderCounter {
  * purpose: inside a pre-commit hook GIT_INDEX_FILE names the index being committed.
  * For bounded outputs only (GIT_OUTPUT_LIMIT); patches are streamed with `gitStream`.
  */
-export function gitBytes(worktree: string, args: readonly string[], input?: Buffer): Promise<Buffer> {
+export function gitBytes(worktree: string, args: readonly string[], input?: Buffer, env?: NodeJS.ProcessEnv): Promise<Buffer> {
   return new Promise((resolve, reject) => {
-    const child = execFile('git', [...args], { cwd: worktree, encoding: 'buffer', maxBuffer: GIT_OUTPUT_LIMIT }, (error, stdout, stderr) => {
+    const child = execFile('git', [...args], { cwd: worktree, encoding: 'buffer', maxBuffer: GIT_OUTPUT_LIMIT, ...(env ? { env } : {}) }, (error, stdout, stderr) => {
       if (error) {
         const detail = Buffer.isBuffer(stderr) ? stderr.toString('utf8').trim() : '';
         reject(new BusError('E_GIT', `git ${args.join(' ')} failed in ${worktree}: ${detail || error.message}`, { cause: error }));
@@ -68,9 +68,9 @@ export function gitBytes(worktree: string, args: readonly string[], input?: Buff
 }
 
 /** Streams git's stdout to `onChunk` (a false return stops git early); rejects E_GIT on failure. */
-export function gitStream(worktree: string, args: readonly string[], onChunk: (chunk: Buffer) => boolean | void): Promise<void> {
+export function gitStream(worktree: string, args: readonly string[], onChunk: (chunk: Buffer) => boolean | void, env?: NodeJS.ProcessEnv): Promise<void> {
   return new Promise((resolve, reject) => {
-    const child = spawn('git', [...args], { cwd: worktree, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn('git', [...args], { cwd: worktree, stdio: ['ignore', 'pipe', 'pipe'], ...(env ? { env } : {}) });
     let stderr = '';
     let stopped = false;
     child.stderr.on('data', (d: Buffer) => { if (stderr.length < 4096) stderr += d.toString('utf8'); });
@@ -90,7 +90,7 @@ export function gitStream(worktree: string, args: readonly string[], onChunk: (c
 }
 
 /** Digest of any patch-producing git command, streamed. */
-export async function streamedDigest(worktree: string, args: readonly string[]): Promise<StagedDigest> {
+export async function streamedDigest(worktree: string, args: readonly string[], env?: NodeJS.ProcessEnv): Promise<StagedDigest> {
   const hash = createHash('sha256');
   const counter = new HeaderCounter();
   let bytes = 0;
@@ -98,10 +98,11 @@ export async function streamedDigest(worktree: string, args: readonly string[]):
     hash.update(chunk);
     counter.push(chunk);
     bytes += chunk.length;
-  });
+  }, env);
   return { digest: 'sha256:' + hash.digest('hex'), files: counter.count, bytes };
 }
 
-export function stagedDigest(worktree: string): Promise<StagedDigest> {
-  return streamedDigest(worktree, STAGED_DIFF_ARGS);
+/** `env` (default: this process's) lets a caller name another index with GIT_INDEX_FILE, as the gate's hook does. */
+export function stagedDigest(worktree: string, env?: NodeJS.ProcessEnv): Promise<StagedDigest> {
+  return streamedDigest(worktree, STAGED_DIFF_ARGS, env);
 }

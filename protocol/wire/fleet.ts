@@ -9,6 +9,7 @@ import {
   BusEvents, DiffBegin, RepoRemoved, DiffChunk, DiffEnd, RepoDoneRequest, RepoSnapshot, RepoTasks, TaskAnnotate, TaskApprove, TaskDeny,
   TaskDetailRequest, TaskDiffRequest, TaskNoteRequest, TaskTimelineRequest,
 } from './frames';
+import { Cursor, RepoId } from './views';
 
 export const FLEET_PATH = '/fleet';
 /** A join code is valid this long. */
@@ -29,7 +30,8 @@ export const JoinCode = z.string().check(z.regex(/^[A-Za-z0-9_-]{43}\.[A-Za-z0-9
 
 // home → member
 export const FleetHello = z.object({ type: z.literal('fleet.hello'), nonce: Nonce, home: z.object({ key: MachineKey, version: z.string() }) });
-export const FleetWelcome = z.object({ type: z.literal('fleet.welcome'), machine: MachineId, name: MachineName, sig: Sig });
+/** `resume`: per member repo (the member's own id), the member's cursor of the last event the home forwarded; the member continues after it (FLEETR-1). */
+export const FleetWelcome = z.object({ type: z.literal('fleet.welcome'), machine: MachineId, name: MachineName, sig: Sig, resume: z.optional(z.record(RepoId, Cursor)) });
 export const FleetError = z.object({ type: z.literal('fleet.error'), error: z.object({ code: z.string(), message: z.string() }) });
 /** Most forwarded requests one member may have unanswered at once (FLEET-20). */
 export const MAX_PENDING_FORWARDS = 64;

@@ -1,4 +1,4 @@
-// `task.approve` (APPROVE-n, APPROVAL-4..6): re-check the reviewed digest, then sign
+// `task.approve` (APPROVE-n, APPROVAL-4..6): re-check the reviewed digest (with base and tree, of one index), then sign
 // {repo, task, base, tree, digest} with the relay's Ed25519 key and write the token
 // (0600, replacing a token whose change is no longer staged), then approval_granted.
 // A stale digest writes nothing.
@@ -6,24 +6,20 @@ import * as path from 'node:path';
 import type * as z from 'zod/mini';
 import { loadOrCreateSigningKey } from '../../bus/approval/keys';
 import { repoKeyOf, signApproval } from '../../bus/approval/sign';
-import { currentDigest, headOf, indexTree } from '../../bus/diff';
 import { appendEvent } from '../../bus/event-log';
 import { readApprovalToken, writeSignedToken } from '../../bus/gate';
-import { CommandrError } from '../../protocol/wire/errors';
 import type { TaskApprove } from '../../protocol/wire/frames';
 import { type TaskActionContext, taskPlace, wireError } from './task-common';
-import { reviewedWorktree } from './task-review';
+import { reviewedState } from './task-review';
 
 export interface ApproveResult { task: string; digest: string; worktree: string; token: 'written' | 'existing'; base: string }
 
 export async function taskApprove(ctx: TaskActionContext, frame: z.infer<typeof TaskApprove>): Promise<ApproveResult> {
   const place = taskPlace(ctx.services, frame.repo, frame.task);
-  const worktree = await reviewedWorktree(place, frame.task, frame.digest);
-  const [base, tree] = [await headOf(worktree), await indexTree(worktree).catch((e: unknown) => { throw wireError(e); })];
-  // The tree and base were read after the digest check: read the digest again so all three describe one index.
-  if (await currentDigest(worktree) !== frame.digest) {
-    throw new CommandrError('E_STALE_DIGEST', `the staged change of ${frame.task} moved while it was being approved; review it again`);
-  }
+  // Digest, base and tree of one copy of the index (staged-state.ts): all three describe the change the person saw.
+  const { worktree, base, tree: read } = await reviewedState(place, frame.task, frame.digest);
+  if (read instanceof Error) throw wireError(read);
+  const tree = read;
   const result = { task: frame.task, digest: frame.digest, worktree, base };
   const existing = readApprovalToken(place.bus, frame.task);
   if (existing.kind === 'signed' && existing.approval.digest === frame.digest && existing.approval.base === base && existing.approval.tree === tree) {

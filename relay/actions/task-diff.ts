@@ -3,6 +3,9 @@
 import type * as z from 'zod/mini';
 import { taskDiff } from '../../bus/diff';
 import type { TaskDiffRequest } from '../../protocol/wire/frames';
+import * as path from 'node:path';
+import { warmStagedState } from './staged-state';
+import { noteAgentWorktree } from './task-review';
 import { type TaskActionContext, taskPlace, wireError } from './task-common';
 
 export const DIFF_CHUNK_BYTES = 256 * 1024;
@@ -20,6 +23,11 @@ export async function taskDiffRead(ctx: TaskActionContext, frame: z.infer<typeof
   });
   chunks.forEach((data, seq) => ctx.send({ type: 'task.diff.chunk', id: frame.id, seq, data }));
   ctx.send({ type: 'task.diff.end', id: frame.id, chunks: chunks.length });
+  // An approve of this change usually follows: read what it binds now, off this answer's path (APPROVE-1).
+  if (diff.digest && diff.worktree) {
+    if (diff.branch) noteAgentWorktree(path.dirname(place.bus), diff.branch, diff.worktree);
+    warmStagedState(diff.worktree);
+  }
   return { ...summary, chunks: chunks.length };
 }
 

@@ -17,13 +17,14 @@ import {
 import type { MachineState } from '../../protocol/wire/machines';
 import type { RepoInfo, TaskSummary } from '../../protocol/wire/views';
 import type { RelayServices } from '../context';
-import { pageTasks } from '../watch/frames';
 import { taskUrl } from '../push/messages';
 import type { PushPayload } from '../../protocol/wire/push';
 import { TaskId } from '../../protocol/bus/ids';
 import { keepAlive } from './alive';
 import { loadMachineKey, signWith, verifyWith } from './keys';
 import { addMachine, listMachines, newMachineId, redeemJoinSecret } from './machines';
+import { fleetSubscribed, MemberTails } from './resume';
+import type { Cursor } from '../../protocol/wire/views';
 
 export interface FleetHome {
   upgrade(req: http.IncomingMessage, socket: net.Socket, head: Buffer): void;
@@ -32,7 +33,7 @@ export interface FleetHome {
   /** Each member machine's link state and repos (FLEET-22). */
   states(): MachineState[];
   /** What a subscribing device is sent about members: each member repo's last known state, then each machine's state (FLEET-22). */
-  replay(send: (frame: ServerFrame) => void): RepoInfo[];
+  replay(send: (frame: ServerFrame) => void, cursors?: Record<string, Cursor>): RepoInfo[];
   /** The member repo behind a labelled repo id, as that member announced it. */
   route(labelled: string): Route | undefined;
   /** Sends a device's verified frame to the member owning its repo; resolves with the member's result (FLEET-20). */
@@ -81,6 +82,8 @@ export function startFleetHome(services: RelayServices, version: string): FleetH
   const cache = new Map<string, { snapshot: ServerFrameOf<'repo.snapshot'>; tasks: Map<string, TaskSummary> }>();
   /** When each machine's link last came up or went down. */
   const since = new Map<string, string>();
+  /** Per member repo, the member's cursor of the last event forwarded and a bounded tail of events, for event-exact resume (FLEETR-n). */
+  const tails = new MemberTails();
   const nameOf = (machine: string) => listMachines(services.dataDir).find((m) => m.id === machine)?.name ?? machine;
   // A removed machine loses its link within a second (the CLI edits the file).
   const sweep = setInterval(() => {
@@ -90,6 +93,7 @@ export function startFleetHome(services: RelayServices, version: string): FleetH
       if (known.has(route.machine)) continue;
       routes.delete(label);
       cache.delete(label);
+      tails.forget(label);
       services.broadcast({ type: 'repo.removed', repo: label });
     }
   }, 1000);
@@ -124,15 +128,17 @@ export function startFleetHome(services: RelayServices, version: string): FleetH
         since.set(machine.id, new Date().toISOString());
         announce(machine.id);
         const memberNonce = frame.type === 'fleet.join' || frame.type === 'fleet.auth' ? frame.nonce : '';
-        send({ type: 'fleet.welcome', machine: machine.id, name: machine.name, sig: signWith(key, homeProof(memberNonce, nonce, machine.id)) });
+        const resume = tails.cursors([...routes].filter(([, r]) => r.machine === machine!.id).map(([label, r]) => [label, r.repo]));
+        send({ type: 'fleet.welcome', machine: machine.id, name: machine.name, sig: signWith(key, homeProof(memberNonce, nonce, machine.id)), resume });
         return;
       }
       if (frame.type === 'fleet.join' || frame.type === 'fleet.auth') return refuse(new CommandrError('E_BAD_FRAME', 'this link is already authenticated'));
       if (frame.type === 'fleet.bus') {
-        const out = relabel(frame.frame, machine);
+        const labelled = relabel(frame.frame, machine);
+        const out = labelled && tails.take(labelled);
         if (out) {
           remember(out);
-          services.broadcast(out);
+          services.broadcast(out, fleetSubscribed);
         }
         return;
       }
@@ -270,13 +276,10 @@ export function startFleetHome(services: RelayServices, version: string): FleetH
     },
     online: () => [...links.keys()],
     states: () => listMachines(services.dataDir).map(stateOf),
-    replay(send) {
+    replay(send, cursors) {
       const infos: RepoInfo[] = [];
       for (const { snapshot, tasks } of cache.values()) {
-        const [first, ...rest] = pageTasks([...tasks.values()]);
-        const { resync: _resync, ...state } = snapshot;
-        send({ ...state, tasks: first ?? [], pages: rest.length });
-        for (const page of rest) send({ type: 'repo.tasks', repo: snapshot.repo.id, tasks: page });
+        tails.replay(snapshot, tasks, cursors?.[snapshot.repo.id], send);
         infos.push(snapshot.repo);
       }
       for (const record of listMachines(services.dataDir)) send({ type: 'machine.state', machine: stateOf(record) });

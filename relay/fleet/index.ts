@@ -7,7 +7,7 @@ import type { ServerFrame } from '../../protocol/wire/frames';
 import { ForwardId, HomeFrame, type MemberFrame } from '../../protocol/wire/fleet';
 import type { RelayServices } from '../context';
 import { RepoHub } from '../watch/hub';
-import { snapshotFrames } from '../watch/frames';
+import { linkUpFrames } from './resume';
 import { startFleetHome, type FleetHome } from './home';
 import { openLink, readHome } from './member';
 import { forwardServer } from './serve';
@@ -85,8 +85,8 @@ export function startFleet(services: RelayServices, version: string): Fleet {
         schedule();
       });
       link.ws.on('error', () => link.ws.terminate());
-      // The home starts from what this machine has now; live frames follow.
-      for (const repo of hub?.repos() ?? []) snapshotFrames(hub!.model(repo.id)!).forEach(forward);
+      // The home continues from its cursors: the events it missed, then each repo's state; live frames follow (FLEETR-1).
+      if (hub) linkUpFrames(hub, link.resume).forEach(forward);
     } catch (error) {
       services.log.warn(`fleet: ${error instanceof Error ? error.message : String(error)}`);
       schedule();

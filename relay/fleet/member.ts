@@ -7,6 +7,7 @@ import * as path from 'node:path';
 import WebSocket from 'ws';
 import { CommandrError, ErrorCode } from '../../protocol/wire/errors';
 import { FLEET_PATH, HomeFrame, type HomeRecord, HomeRecord as HomeRecordSchema, homeProof, JoinCode, memberProof, type MemberFrame } from '../../protocol/wire/fleet';
+import type { Cursor } from '../../protocol/wire/views';
 import { readJsonFile, writePrivateFile } from '../devices/files';
 import { fingerprintOf, loadMachineKey, signWith, verifyWith } from './keys';
 
@@ -27,7 +28,11 @@ export function fleetUrl(homeUrl: string): string {
   return url.toString();
 }
 
-export interface Welcomed { ws: WebSocket; machine: string; name: string }
+export interface Welcomed {
+  ws: WebSocket; machine: string; name: string;
+  /** The home's cursor per repo of this member (FLEETR-1); absent from a home that does not resume. */
+  resume?: Record<string, Cursor>;
+}
 
 /**
  * Opens the link and proves both keys: `join` spends a code (and pins the
@@ -83,7 +88,7 @@ export function openLink(dataDir: string, homeUrl: string, how: { join: string; 
       }
       clearTimeout(timer);
       ws.removeAllListeners();
-      resolve({ ws, machine: frame.machine, name: frame.name });
+      resolve({ ws, machine: frame.machine, name: frame.name, ...(frame.resume ? { resume: frame.resume } : {}) });
     });
   });
 }

@@ -4,11 +4,12 @@
 import type { ForwardedFrame } from '../../protocol/wire/fleet';
 import type * as z from 'zod/mini';
 import type { ServerFrame, Subscribe } from '../../protocol/wire/frames';
-import type { RelayServices } from '../context';
+import type { ClientInfo, RelayServices } from '../context';
 import { RepoHub } from '../watch/hub';
 import { fleetHomeOf } from './home';
+import { markFleetSubscribed } from './resume';
 
-interface Ctx { services: RelayServices; device: { id: string; name: string }; send(frame: ServerFrame): void }
+interface Ctx { services: RelayServices; device: { id: string; name: string }; client?: ClientInfo; send(frame: ServerFrame): void }
 
 export function viaFleet<F extends ForwardedFrame, C extends Ctx>(local: (ctx: C, frame: F) => Promise<unknown>): (ctx: C, frame: F) => Promise<unknown> {
   return async (ctx, frame) => {
@@ -33,8 +34,11 @@ export function withFleetState<C extends Ctx>(read: (ctx: C, frame: SubscribeFra
     const home = fleetHomeOf(ctx.services);
     if (!home) return read(ctx, frame);
     const cursors = frame.cursors && Object.fromEntries(Object.entries(frame.cursors).filter(([repo]) => !home.route(repo)));
+    // No live member frame reaches this client until its replay below: what it missed and what follows meet exactly (FLEETR-2).
+    markFleetSubscribed(ctx.client, false);
     const result = await read(ctx, { ...frame, ...(cursors ? { cursors } : {}) });
-    const members = home.replay((f) => ctx.send(f));
+    const members = home.replay((f) => ctx.send(f), frame.cursors);
+    markFleetSubscribed(ctx.client, true);
     const repos = (result as { repos?: unknown } | undefined)?.repos;
     return Array.isArray(repos) ? { ...(result as object), repos: [...repos, ...members] } : result;
   };

@@ -7,7 +7,7 @@
 import type { ServerFrame, ServerFrameOf } from '../../protocol/wire/frames';
 import { type FleetFrame, type MachineRecord, MAX_MEMBER_OBJECTS } from '../../protocol/wire/fleet';
 import type { RelayServices } from '../context';
-import { permissionMessage } from '../push/messages';
+import { commanderWaitingMessage, permissionMessage } from '../push/messages';
 import { labelId, type ObjectKind, OWN_ID } from './labels';
 
 export interface ObjectRoute { machine: string; own: string }
@@ -111,8 +111,18 @@ export function memberFeeds(services: RelayServices, repoOwner: (labelled: strin
         const c = frame.commander;
         if (!OWN_ID.commander.test(c.id)) return;
         const out: ServerFrameOf<'commander.state'> = { type: 'commander.state', commander: { ...c, id: labelId(m, c.id), name: `${machine.name}/${c.name}`.slice(0, 80) } };
+        const before = known('commander', m, c.id)?.frame;
         if (!keep({ kind: 'commander', machine: m, own: c.id, frame: out, settled: false })) return;
         services.broadcast(out);
+        // Entering `waiting` (not a state resent on relink) is pushed by the home, as its own commanders' are (FLEETX-5).
+        const was = before?.type === 'commander.state' ? before.commander.status : undefined;
+        if (c.status === 'waiting' && was !== undefined && was !== 'waiting') {
+          try {
+            services.push?.notify?.(commanderWaitingMessage(out.commander));
+          } catch (error) {
+            services.log.error(error, 'push for a member commander');
+          }
+        }
         return;
       }
       case 'commander.output': {

@@ -67,6 +67,8 @@ export const ForwardedFrame = z.discriminatedUnion('type', [
 export type ForwardedFrame = z.infer<typeof ForwardedFrame>;
 /** The forwarded frames that name a repo (FLEET-20, FLEETX-4). */
 export type RepoForwardedFrame = Extract<ForwardedFrame, { repo: string }>;
+/** Most commander output one forwarded `commander.output` read streams back (4 × the 64 KiB a relay keeps); the rest is dropped (FLEETX-6). */
+export const MAX_FORWARDED_REPLAY_CHARS = 256 * 1024;
 /** Most permission requests, jobs and commanders the home remembers of one member (FLEETX-2). */
 export const MAX_MEMBER_OBJECTS = 500;
 export const FORWARDED_TYPES: ReadonlySet<string> = ForwardedFrame._zod.propValues.type as Set<string>;

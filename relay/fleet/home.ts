@@ -12,7 +12,7 @@ import { CommandrError } from '../../protocol/wire/errors';
 import { MAX_FRAME_BYTES, type ServerFrame, type ServerFrameOf } from '../../protocol/wire/frames';
 import { ErrorCode } from '../../protocol/wire/errors';
 import {
-  FORWARD_TIMEOUT_MS, type ForwardedFrame, homeProof, type HomeFrame, MAX_LINK_DEPTH, MAX_MEMBER_REPOS, MAX_MEMBER_TASKS, nestsWithin, MAX_PENDING_FORWARDS, type MachineRecord, MemberFrame, memberProof,
+  FORWARD_TIMEOUT_MS, type ForwardedFrame, MAX_FORWARDED_REPLAY_CHARS, homeProof, type HomeFrame, MAX_LINK_DEPTH, MAX_MEMBER_REPOS, MAX_MEMBER_TASKS, nestsWithin, MAX_PENDING_FORWARDS, type MachineRecord, MemberFrame, memberProof,
 } from '../../protocol/wire/fleet';
 import type { MachineState } from '../../protocol/wire/machines';
 import type { RepoInfo, TaskSummary } from '../../protocol/wire/views';
@@ -56,6 +56,8 @@ interface Pending {
   frame: ForwardedFrame;
   caller: Caller;
   result(value: unknown): unknown;
+  /** Characters of commander output streamed for this request so far (FLEETX-6). */
+  streamed: number;
   timer: NodeJS.Timeout;
   resolve(result: unknown): void;
   reject(error: CommandrError): void;
@@ -262,7 +264,9 @@ export function startFleetHome(services: RelayServices, version: string): FleetH
       const part = frame.frame;
       if (part.type === 'commander.output') {
         // A commander's replay, only for a `commander.output` read of that same commander (FLEETX-5).
-        if (p.frame.type === 'commander.output' && part.commander === p.route.repo) p.caller.send({ ...part, commander: p.labelled });
+        if (p.frame.type !== 'commander.output' || part.commander !== p.route.repo) return;
+        p.streamed += part.chunk.length;
+        if (p.streamed <= MAX_FORWARDED_REPLAY_CHARS) p.caller.send({ ...part, commander: p.labelled });
         return;
       }
       if (part.id !== p.frame.id) return;
@@ -318,7 +322,7 @@ export function startFleetHome(services: RelayServices, version: string): FleetH
         timer.unref();
         const labelled = how?.labelled ?? ('repo' in frame ? frame.repo : '');
         const result = how?.result ?? ((value: unknown) => relabelResult(value, route.repo, labelled));
-        pending.set(rid, { machine: route.machine, route, labelled, frame, caller, timer, result, resolve, reject });
+        pending.set(rid, { machine: route.machine, route, labelled, frame, caller, timer, result, streamed: 0, resolve, reject });
         ws.send(JSON.stringify({ type: 'fleet.action', rid, device: caller.device, frame } satisfies HomeFrame));
       });
     },

@@ -7,6 +7,7 @@ import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CommanderView } from '../../protocol/wire/views';
 import { removeMachine } from '../../relay/fleet/machines';
+import { MAX_FORWARDED_REPLAY_CHARS } from '../../protocol/wire/fleet';
 import { connectDevice, type DeviceClient, WireFrameError } from '../helpers/device';
 import { type FleetPair, handLink, offline, startFleetPair } from './member-fixture';
 
@@ -103,7 +104,7 @@ describe('fleet: commanders on a member', () => {
     expect((await errorOf(phone.client.request({ type: 'commander.create', name: 'x', referencePath: path.join(member.root, 'memos') })))?.code).toBe('E_BAD_PATH');
   });
 
-  it('FLEETX-6: a hostile member cannot take over, stream into or be sent another machine\'s commander; removal drops its commanders', async () => {
+  it('FLEETX-6: a hostile member cannot take over, stream into (or flood) or be sent another machine\'s commander; removal drops its commanders', async () => {
     const { phone, watcher, machine, member, prefix } = pair;
     const { commander } = (await phone.client.request({ type: 'commander.create', name: 'Laptop one', referencePath: path.join(member.root, 'memos'), machine })).result as { commander: CommanderView };
     await stateOf(watcher, commander.id, (c) => c.status === 'idle');
@@ -129,6 +130,8 @@ describe('fleet: commanders on a member', () => {
     expect(action.frame).toMatchObject({ type: 'commander.output', commander: shadow.commander.id });
     rogue.send({ type: 'fleet.stream', rid: action.rid, frame: { type: 'commander.output', commander: 'c-someoneelse1', session: null, seq: 0, chunk: 'FORGED replay' } });
     rogue.send({ type: 'fleet.stream', rid: action.rid, frame: { type: 'commander.output', commander: own, session: null, seq: 0, chunk: 'rogue replay' } });
+    // A replay larger than any relay keeps is cut at MAX_FORWARDED_REPLAY_CHARS.
+    rogue.send({ type: 'fleet.stream', rid: action.rid, frame: { type: 'commander.output', commander: own, session: null, seq: 1, chunk: 'y'.repeat(MAX_FORWARDED_REPLAY_CHARS) } });
     rogue.send({ type: 'fleet.result', rid: action.rid, ok: true, result: { session: null, lastSeq: 0 } });
     await read;
     const replay = phone.client.received.filter((f) => f.type === 'commander.output' && f.commander === shadow.commander.id).map((f) => f.chunk);

@@ -12,7 +12,7 @@ import { labelRepo } from '../../relay/fleet/home';
 import { createJoinCode } from '../../relay/fleet/machines';
 import { joinHome, openLink } from '../../relay/fleet/member';
 import { fleetAuditFile } from '../../relay/fleet/serve';
-import { type DeviceClient, WireFrameError } from '../helpers/device';
+import { type DeviceClient, pairDevice, WireFrameError } from '../helpers/device';
 import { TempDirs } from '../council/fixtures';
 import { repoIdFor, startRelay, subscribedClient } from '../relay-watch/fixture';
 import { type PushDevice, pushDevice, type PushWorld, startPushWorld } from '../push/fixture';
@@ -162,6 +162,24 @@ describe('fleet: permission prompts raised on a member', () => {
     // An id with a prefix nobody announced is not the home's to decide either.
     const unknown = await phone.client.request({ type: 'permission.decide', request: `0123abcd.${laptopOwn}`, decision: 'allow' }).catch((e: unknown) => e);
     expect((unknown as WireFrameError).code).toBe('E_NOT_FOUND');
+  });
+
+  it('FLEETX-2: a prompt already pending on a machine when it links to the home is sent on (re)link, once pushed, and answerable from the home', async () => {
+    const desk = await startRelay([], { dataDir: dirs.make('fleet-desk-') });
+    try {
+      await pairDevice(desk, 'a device of the desk itself'); // so the desk takes the ask before it has a home (PERM-10)
+      const asking = ask(desk, askBody({ summary: 'before the link' }));
+      await expect.poll(() => fs.readdirSync(path.join(desk.dataDir, 'permissions')).some((f) => f.startsWith('perm-'))).toBe(true);
+      const { code } = createJoinCode(home.dataDir, 'desk');
+      const deskMachine = (await joinHome(desk.dataDir, home.url, code, 'desk')).machine;
+      const card = await requestFrame(watcher, (r) => r.summary === 'before the link', 'the prompt sent on link');
+      expect(card.id.startsWith(`${deskMachine.slice(2, 10)}.perm-`)).toBe(true);
+      await pw.endpoint.waitFor((p) => p.subscription === phone.sub.id && (p.payload as { data?: { request?: string } }).data?.request === card.id);
+      await phone.client.request({ type: 'permission.decide', request: card.id, decision: 'allow-session' });
+      expect((await asking).body).toMatchObject({ decision: 'allow', by: 'Pixel on the home' });
+    } finally {
+      await desk.close();
+    }
   });
 
   it('FLEETX-3: a member with no paired device and no link to a home still refuses the ask at once (PERM-10)', async () => {

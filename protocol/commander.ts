@@ -7,6 +7,8 @@ export const CommanderStatus = z.enum(COMMANDER_STATUSES);
 export type CommanderStatus = z.infer<typeof CommanderStatus>;
 
 export const COMMANDER_ID_PATTERN = /^c-[a-z0-9]{6,32}$/;
+/** A commander id as devices see it: a member's carries `<8 hex of its machine>.` (FLEETX-1); it never names a directory. */
+export const SHOWN_COMMANDER_ID_PATTERN = /^(?:[0-9a-f]{8}\.)?c-[a-z0-9]{6,32}$/;
 
 export const CommanderRecord = z.object({
   id: z.string().check(z.regex(COMMANDER_ID_PATTERN)),

@@ -8,6 +8,8 @@ import { PushPayload } from './push';
 import {
   BusEvents, DiffBegin, RepoRemoved, DiffChunk, DiffEnd, RepoDoneRequest, RepoSnapshot, RepoTasks, TaskAnnotate, TaskApprove, TaskDeny,
   TaskDetailRequest, TaskDiffRequest, TaskNoteRequest, TaskTimelineRequest,
+  CommanderAddReference, CommanderCreate, CommanderDelete, CommanderMessage, CommanderOutput, CommanderOutputRequest, CommanderRemoved,
+  CommanderReplace, CommanderState, JobOutput, JobState, JobStop, PermissionDecide, PermissionRequestFrame, TaskCouncil, TaskRun,
 } from './frames';
 import { Cursor, RepoId } from './views';
 
@@ -60,8 +62,17 @@ export const ForwardId = z.string().check(z.regex(/^f-[0-9a-f]{16}$/, 'forward i
 /** The device frames a home forwards to a member (FLEET-20): the device's own frame, verbatim (repo id labelled, signature kept). */
 export const ForwardedFrame = z.discriminatedUnion('type', [
   TaskApprove, TaskDeny, TaskAnnotate, TaskDiffRequest, TaskDetailRequest, TaskTimelineRequest, TaskNoteRequest, RepoDoneRequest,
+  // FLEETX-3..5: council and run on a member's repo; a member's prompts, jobs and commanders by their labelled ids.
+  TaskCouncil, TaskRun, PermissionDecide, JobStop,
+  CommanderCreate, CommanderMessage, CommanderReplace, CommanderAddReference, CommanderDelete, CommanderOutputRequest,
 ]);
 export type ForwardedFrame = z.infer<typeof ForwardedFrame>;
+/** The forwarded frames that name a repo (FLEET-20, FLEETX-4). */
+export type RepoForwardedFrame = Extract<ForwardedFrame, { repo: string }>;
+/** Most commander output one forwarded `commander.output` read streams back (4 × the 64 KiB a relay keeps); the rest is dropped (FLEETX-6). */
+export const MAX_FORWARDED_REPLAY_CHARS = 256 * 1024;
+/** Most permission requests, jobs and commanders the home remembers of one member (FLEETX-2). */
+export const MAX_MEMBER_OBJECTS = 500;
 export const FORWARDED_TYPES: ReadonlySet<string> = ForwardedFrame._zod.propValues.type as Set<string>;
 /** A device's read or action for one of this member's repos; `device` is the paired device on the home that signed it (kept for audit). */
 export const FleetAction = z.object({
@@ -81,7 +92,7 @@ export const FleetAuth = z.object({ type: z.literal('fleet.auth'), machine: Mach
 /** A member's bus frame, forwarded to the home's devices with the repo labelled by machine. */
 export const FleetBus = z.object({ type: z.literal('fleet.bus'), frame: z.discriminatedUnion('type', [BusEvents, RepoSnapshot, RepoTasks, RepoRemoved]) });
 /** A streamed part of a forwarded request's answer (a diff, a page of done tasks), for the requesting device only. */
-export const FleetStream = z.object({ type: z.literal('fleet.stream'), rid: ForwardId, frame: z.discriminatedUnion('type', [DiffBegin, DiffChunk, DiffEnd, RepoTasks]) });
+export const FleetStream = z.object({ type: z.literal('fleet.stream'), rid: ForwardId, frame: z.discriminatedUnion('type', [DiffBegin, DiffChunk, DiffEnd, RepoTasks, CommanderOutput]) });
 /** The member's one answer to a forwarded request. */
 export const FleetResult = z.union([
   z.object({ type: z.literal('fleet.result'), rid: ForwardId, ok: z.literal(true), result: z.optional(z.unknown()) }),
@@ -89,7 +100,14 @@ export const FleetResult = z.union([
 ]);
 /** A push a member's bus triggered (an approval request, a verdict, a task done), for the home to send to its devices (FLEET-23). */
 export const FleetPush = z.object({ type: z.literal('fleet.push'), payload: PushPayload });
-export const MemberFrame = z.union([FleetJoin, FleetAuth, FleetBus, FleetStream, FleetResult, FleetPush]);
+/** A frame the member's own services broadcast (a permission prompt, a job's or commander's state and output), for the home's devices (FLEETX-2). */
+export const FleetFrame = z.object({
+  type: z.literal('fleet.frame'),
+  frame: z.discriminatedUnion('type', [PermissionRequestFrame, JobState, JobOutput, CommanderState, CommanderOutput, CommanderRemoved]),
+});
+export type FleetFrame = z.infer<typeof FleetFrame>;
+export const FLEET_FRAME_TYPES: ReadonlySet<string> = FleetFrame.shape.frame._zod.propValues.type as Set<string>;
+export const MemberFrame = z.union([FleetJoin, FleetAuth, FleetBus, FleetStream, FleetResult, FleetPush, FleetFrame]);
 export type MemberFrame = z.infer<typeof MemberFrame>;
 
 /** The member signs this with its machine key (join and auth). */

@@ -7,7 +7,8 @@ import { AnyBusEvent, Sha256Digest } from '../bus/events';
 import { LiveEvent } from '../live-events';
 import { WireError } from './errors';
 import { ArtifactRef, QuestionId, QuestionReplyVia, QuestionView } from './questions';
-import { MachineStateFrame } from './machines';
+import { MachineId, MachineStateFrame } from './machines';
+import { SHOWN_COMMANDER_ID_PATTERN } from '../commander';
 import {
   CommanderView, Cursor, DeviceView, PermissionDecision, PermissionRequestView, PushPrefs,
   PushSubscriptionJSON, RepoId, RepoInfo, TaskSummary,
@@ -24,8 +25,9 @@ const text = (max: number) => z.string().check(z.maxLength(max));
 /** An agent adapter's name (ADAPTER-1): `claude`, `opencode`, or a local one. */
 export const AgentName = z.string().check(z.regex(/^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/, 'agent must be an adapter name'));
 /** A task job's id (JOB-1). */
-export const JobId = z.string().check(z.regex(/^j-[0-9a-f]{12}$/, 'job id must be j-<12 hex>'));
-const CommanderId = z.string().check(z.regex(/^c-[a-z0-9]{6,32}$/, 'commander id must be c-<lowercase alnum>'));
+export const JobId = z.string().check(z.regex(/^(?:[0-9a-f]{8}\.)?j-[0-9a-f]{12}$/, 'job id must be j-<12 hex> (a member\'s: <8 hex>.j-<12 hex>)'));
+/** A commander's id; a member's carries its machine's prefix (FLEETX-1). */
+const CommanderId = z.string().check(z.regex(SHOWN_COMMANDER_ID_PATTERN, 'commander id must be c-<lowercase alnum> (a member\'s: <8 hex>.c-…)'));
 export { CommanderId };
 
 // ── client → relay ────────────────────────────────────────────────────────
@@ -86,6 +88,8 @@ export const CommanderCreate = z.object({
   agent: z.optional(AgentName),
   /** The person's first message, folded into the first turn's prompt (UX-6). */
   message: z.optional(text(64 * 1024)),
+  /** A member machine to create it on (FLEETX-5); the home's own when absent. */
+  machine: z.optional(MachineId),
 });
 export const CommanderMessage = z.object({ type: z.literal('commander.message'), ...act, commander: CommanderId, text: text(64 * 1024).check(z.minLength(1)) });
 export const CommanderReplace = z.object({ type: z.literal('commander.replace'), ...act, commander: CommanderId });

@@ -5,7 +5,7 @@ import { TaskId } from '../bus/ids';
 import { PacketType, TaskState } from '../bus/packet';
 import { Verdict } from '../bus/verdict';
 import { Annotation } from '../bus/annotation';
-import { CommanderRecord } from '../commander';
+import { CommanderRecord, SHOWN_COMMANDER_ID_PATTERN } from '../commander';
 
 /** A repo's id: `<basename>-<8 hex of sha256(realpath)>`, safe as a file name. */
 export const RepoId = z.string().check(z.regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,80}-[0-9a-f]{8}$/, 'repo id must be <name>-<8 hex>'));
@@ -90,9 +90,9 @@ export const DeviceView = z.object({
 export type DeviceView = z.infer<typeof DeviceView>;
 
 export { COMMANDER_STATUSES, CommanderStatus } from '../commander';
-/** What clients see of a commander is its record, declared once in protocol/commander.ts. */
-export const CommanderView = CommanderRecord;
-export type CommanderView = CommanderRecord;
+/** What clients see of a commander is its record, declared once in protocol/commander.ts; a member's id is labelled (FLEETX-1). */
+export const CommanderView = z.extend(CommanderRecord, { id: z.string().check(z.regex(SHOWN_COMMANDER_ID_PATTERN)) });
+export type CommanderView = z.infer<typeof CommanderView>;
 
 export const PermissionDecision = z.enum(['allow', 'allow-session', 'deny']);
 export type PermissionDecision = z.infer<typeof PermissionDecision>;

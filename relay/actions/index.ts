@@ -24,6 +24,7 @@ import { permissionDecide, withPermissionList } from './permission-decide';
 import { questionAnswer, questionDecide, withQuestionList } from '../questions/actions';
 import { artifactOpen } from '../artifacts/open';
 import { viaFleet, withFleetState } from '../fleet/route';
+import { createOnMember, viaMember } from '../fleet/forward-objects';
 
 export interface ActionContext {
   services: RelayServices;
@@ -50,7 +51,7 @@ export const reads: { [K in ReadType]: Handler<Extract<ReadFrame, { type: K }>> 
   'task.timeline': viaFleet(taskTimelineRead),
   'task.note': viaFleet(taskNoteRead),
   'device.list': deviceList,
-  'commander.output': commanderOutputRead,
+  'commander.output': viaMember(commanderOutputRead),
   'repo.done': viaFleet(repoDone),
   'client.visibility': async (ctx, frame) => {
     ctx.client.visible = frame.visible;
@@ -63,21 +64,21 @@ export const actions: { [K in ActionType]: Handler<Extract<ActionFrame, { type: 
   'task.approve': viaFleet(taskApprove),
   'task.deny': viaFleet(taskDeny),
   'task.annotate': viaFleet(taskAnnotate),
-  'task.council': taskCouncil,
-  'task.run': taskRun,
-  'commander.create': commanderCreate,
-  'commander.message': commanderMessage,
-  'commander.replace': commanderReplace,
-  'commander.addReference': commanderAddReference,
-  'commander.delete': commanderDelete,
-  'permission.decide': permissionDecide,
+  'task.council': viaFleet(taskCouncil),
+  'task.run': viaFleet(taskRun),
+  'commander.create': createOnMember(commanderCreate),
+  'commander.message': viaMember(commanderMessage),
+  'commander.replace': viaMember(commanderReplace),
+  'commander.addReference': viaMember(commanderAddReference),
+  'commander.delete': viaMember(commanderDelete),
+  'permission.decide': viaMember(permissionDecide),
   'device.rename': deviceRename,
   'device.revoke': deviceRevoke,
   'push.subscribe': pushSubscribe,
   'push.unsubscribe': pushUnsubscribe,
   'push.prefs': pushPrefs,
   'task.create': taskCreate,
-  'job.stop': jobStop,
+  'job.stop': viaMember(jobStop),
   'question.answer': questionAnswer,
   'question.decide': questionDecide,
 };

@@ -12,7 +12,7 @@ import { CommandrError } from '../../protocol/wire/errors';
 import { MAX_FRAME_BYTES, type ServerFrame, type ServerFrameOf } from '../../protocol/wire/frames';
 import { ErrorCode } from '../../protocol/wire/errors';
 import {
-  FORWARD_TIMEOUT_MS, type ForwardedFrame, homeProof, type HomeFrame, MAX_LINK_DEPTH, MAX_MEMBER_REPOS, MAX_MEMBER_TASKS, nestsWithin, MAX_PENDING_FORWARDS, type MachineRecord, MemberFrame, memberProof,
+  FORWARD_TIMEOUT_MS, type ForwardedFrame, MAX_FORWARDED_REPLAY_CHARS, homeProof, type HomeFrame, MAX_LINK_DEPTH, MAX_MEMBER_REPOS, MAX_MEMBER_TASKS, nestsWithin, MAX_PENDING_FORWARDS, type MachineRecord, MemberFrame, memberProof,
 } from '../../protocol/wire/fleet';
 import type { MachineState } from '../../protocol/wire/machines';
 import type { RepoInfo, TaskSummary } from '../../protocol/wire/views';
@@ -25,6 +25,7 @@ import { loadMachineKey, signWith, verifyWith } from './keys';
 import { addMachine, listMachines, newMachineId, redeemJoinSecret } from './machines';
 import { fleetSubscribed, MemberTails } from './resume';
 import type { Cursor } from '../../protocol/wire/views';
+import { memberFeeds, type MemberFeeds } from './feeds';
 
 export interface FleetHome {
   upgrade(req: http.IncomingMessage, socket: net.Socket, head: Buffer): void;
@@ -36,12 +37,16 @@ export interface FleetHome {
   replay(send: (frame: ServerFrame) => void, cursors?: Record<string, Cursor>): RepoInfo[];
   /** The member repo behind a labelled repo id, as that member announced it. */
   route(labelled: string): Route | undefined;
-  /** Sends a device's verified frame to the member owning its repo; resolves with the member's result (FLEET-20). */
-  forward(route: Route, caller: Caller, frame: ForwardedFrame): Promise<unknown>;
+  /** Sends a device's verified frame to the member owning its repo (or object); resolves with the member's result (FLEET-20, FLEETX-3..5). */
+  forward(route: Route, caller: Caller, frame: ForwardedFrame, how?: ForwardHow): Promise<unknown>;
+  /** Members' permission prompts, jobs and commanders (FLEETX-2). */
+  feeds: MemberFeeds;
   close(): void;
 }
 
 export interface Route { machine: string; repo: string }
+/** For a frame that names no repo (FLEETX-3..5): the labelled id the device used, and how the member's ack is shown. */
+export interface ForwardHow { labelled: string; result(value: unknown): unknown }
 /** Who asked: the device (already verified by the home's dispatch) and how to reach that one client. */
 export interface Caller { device: { id: string; name: string }; send(frame: ServerFrame): void }
 
@@ -51,6 +56,9 @@ interface Pending {
   labelled: string;
   frame: ForwardedFrame;
   caller: Caller;
+  result(value: unknown): unknown;
+  /** Characters of commander output streamed for this request so far (FLEETX-6). */
+  streamed: number;
   timer: NodeJS.Timeout;
   resolve(result: unknown): void;
   reject(error: CommandrError): void;
@@ -84,11 +92,13 @@ export function startFleetHome(services: RelayServices, version: string): FleetH
   const since = new Map<string, string>();
   /** Per member repo, the member's cursor of the last event forwarded and a bounded tail of events, for event-exact resume (FLEETR-n). */
   const tails = new MemberTails();
+  const feeds = memberFeeds(services, (label) => routes.get(label)?.machine, labelRepo);
   const nameOf = (machine: string) => listMachines(services.dataDir).find((m) => m.id === machine)?.name ?? machine;
   // A removed machine loses its link within a second (the CLI edits the file).
   const sweep = setInterval(() => {
     const known = new Set(listMachines(services.dataDir).map((m) => m.id));
     for (const [id, ws] of links) if (!known.has(id)) ws.close(1008, 'machine removed');
+    for (const id of since.keys()) if (!known.has(id)) feeds.forget(id);
     for (const [label, route] of routes) {
       if (known.has(route.machine)) continue;
       routes.delete(label);
@@ -143,6 +153,7 @@ export function startFleetHome(services: RelayServices, version: string): FleetH
         return;
       }
       if (frame.type === 'fleet.push') return push(machine, frame.payload);
+      if (frame.type === 'fleet.frame') return feeds.take(machine, frame.frame);
       answer(machine.id, frame);
     });
     ws.on('close', () => {
@@ -257,6 +268,13 @@ export function startFleetHome(services: RelayServices, version: string): FleetH
     if (!p || p.machine !== machine) return; // late (timed out), or another member's request: nothing to deliver
     if (frame.type === 'fleet.stream') {
       const part = frame.frame;
+      if (part.type === 'commander.output') {
+        // A commander's replay, only for a `commander.output` read of that same commander (FLEETX-5).
+        if (p.frame.type !== 'commander.output' || part.commander !== p.route.repo) return;
+        p.streamed += part.chunk.length;
+        if (p.streamed <= MAX_FORWARDED_REPLAY_CHARS) p.caller.send({ ...part, commander: p.labelled });
+        return;
+      }
       if (part.id !== p.frame.id) return;
       const diff = part.type.startsWith('task.diff.');
       if (diff !== (p.frame.type === 'task.diff') || (part.type === 'repo.tasks' && p.frame.type !== 'repo.done')) return;
@@ -266,7 +284,7 @@ export function startFleetHome(services: RelayServices, version: string): FleetH
       return;
     }
     settle(frame.rid);
-    if (frame.ok) p.resolve(relabelResult(frame.result, p.route.repo, p.labelled));
+    if (frame.ok) p.resolve(p.result(frame.result));
     else p.reject(new CommandrError(ErrorCode.safeParse(frame.error.code).success ? frame.error.code : 'E_INTERNAL', `${nameOf(machine)}: ${frame.error.message}`));
   }
 
@@ -282,11 +300,13 @@ export function startFleetHome(services: RelayServices, version: string): FleetH
         tails.replay(snapshot, tasks, cursors?.[snapshot.repo.id], send);
         infos.push(snapshot.repo);
       }
+      feeds.replay(send);
       for (const record of listMachines(services.dataDir)) send({ type: 'machine.state', machine: stateOf(record) });
       return infos;
     },
     route: (labelled) => routes.get(labelled),
-    forward(route, caller, frame) {
+    feeds,
+    forward(route, caller, frame, how) {
       const ws = links.get(route.machine);
       if (!ws || ws.readyState !== ws.OPEN) {
         return Promise.reject(new CommandrError('E_UNAVAILABLE', `${nameOf(route.machine)} is offline; ${frame.type} was not sent (nothing is queued), try again when it is back`));
@@ -303,7 +323,9 @@ export function startFleetHome(services: RelayServices, version: string): FleetH
           reject(new CommandrError('E_UNAVAILABLE', `${nameOf(route.machine)} did not answer ${frame.type} within ${FORWARD_TIMEOUT_MS / 1000} s; check its effect before trying again`));
         }, FORWARD_TIMEOUT_MS);
         timer.unref();
-        pending.set(rid, { machine: route.machine, route, labelled: frame.repo, frame, caller, timer, resolve, reject });
+        const labelled = how?.labelled ?? ('repo' in frame ? frame.repo : '');
+        const result = how?.result ?? ((value: unknown) => relabelResult(value, route.repo, labelled));
+        pending.set(rid, { machine: route.machine, route, labelled, frame, caller, timer, result, streamed: 0, resolve, reject });
         ws.send(JSON.stringify({ type: 'fleet.action', rid, device: caller.device, frame } satisfies HomeFrame));
       });
     },

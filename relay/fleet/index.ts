@@ -4,7 +4,7 @@
 import type * as http from 'node:http';
 import type * as net from 'node:net';
 import type { ServerFrame } from '../../protocol/wire/frames';
-import { ForwardId, HomeFrame, type MemberFrame } from '../../protocol/wire/fleet';
+import { FLEET_FRAME_TYPES, type FleetFrame, ForwardId, HomeFrame, type MemberFrame } from '../../protocol/wire/fleet';
 import type { RelayServices } from '../context';
 import { RepoHub } from '../watch/hub';
 import { linkUpFrames } from './resume';
@@ -13,6 +13,10 @@ import { openLink, readHome } from './member';
 import { forwardServer } from './serve';
 import { keepAlive } from './alive';
 import { PushTriggers } from '../push/triggers';
+import { PermissionService } from '../permissions/service';
+import { Jobs } from '../jobs/service';
+import { Commanders } from '../commanders/service';
+import { setLinkedProbe } from './linked';
 
 export interface Fleet {
   home: FleetHome;
@@ -40,6 +44,23 @@ export function startFleet(services: RelayServices, version: string): Fleet {
   hub?.on('events', (_repo, frame) => forward(frame));
   hub?.on('snapshot', (frames) => frames.forEach(forward));
   hub?.on('removed', (repo) => forward({ type: 'repo.removed', repo }));
+  // While linked, what this machine's own services tell devices about permission
+  // prompts, jobs and commanders also goes to the home (FLEETX-2).
+  const feed = (frame: FleetFrame['frame']) => {
+    if (ws && ws.readyState === ws.OPEN) ws.send(JSON.stringify({ type: 'fleet.frame', frame } satisfies MemberFrame));
+  };
+  const broadcast = services.broadcast;
+  services.broadcast = (frame, filter, options) => {
+    broadcast(frame, filter, options);
+    if (!filter && FLEET_FRAME_TYPES.has(frame.type)) feed(frame as FleetFrame['frame']);
+  };
+  setLinkedProbe(services, () => ws !== undefined);
+  /** On (re)link: the open and recent prompts, the jobs and every commander, before live frames follow. */
+  const feedAll = () => {
+    if (services.permissions instanceof PermissionService) for (const request of services.permissions.list()) feed({ type: 'permission.request', request });
+    if (services.jobs instanceof Jobs) for (const state of services.jobs.list()) feed(state);
+    if (services.commanders instanceof Commanders) for (const commander of services.commanders.list()) feed({ type: 'commander.state', commander });
+  };
   // While linked, this machine's push triggers go to the home, which alone holds the devices' subscriptions (FLEET-23).
   let triggers: PushTriggers | undefined;
 
@@ -87,6 +108,7 @@ export function startFleet(services: RelayServices, version: string): Fleet {
       link.ws.on('error', () => link.ws.terminate());
       // The home continues from its cursors: the events it missed, then each repo's state; live frames follow (FLEETR-1).
       if (hub) linkUpFrames(hub, link.resume).forEach(forward);
+      feedAll();
     } catch (error) {
       services.log.warn(`fleet: ${error instanceof Error ? error.message : String(error)}`);
       schedule();
@@ -108,6 +130,8 @@ export function startFleet(services: RelayServices, version: string): Fleet {
     upgrade: (req, socket, head) => home.upgrade(req, socket, head),
     close() {
       closed = true;
+      services.broadcast = broadcast;
+      setLinkedProbe(services, undefined);
       triggers?.close();
       if (retry) clearTimeout(retry);
       ws?.terminate();

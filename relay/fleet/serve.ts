@@ -8,14 +8,13 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { CommandrError } from '../../protocol/wire/errors';
-import type { FleetAction, MemberFrame } from '../../protocol/wire/fleet';
+import type { FleetAction, ForwardedFrame, MemberFrame } from '../../protocol/wire/fleet';
 import { isActionType } from '../../protocol/wire/frames';
 import type { Answer } from '../clients/dedupe';
 import type { RelayServices } from '../context';
 import { actions, reads, type ActionContext, type Handler } from '../actions/index';
-import { RepoHub } from '../watch/hub';
 import { ensurePrivateDir } from '../devices/files';
-import { labelRepo } from './home';
+import { auditFields, ownFrame } from './own-frame';
 
 /** Answers of recent forwarded actions, so a repeat of the same (device, id) is not applied twice. */
 const DEDUPE_KEEP = 1000;
@@ -30,17 +29,18 @@ export function forwardServer(services: RelayServices, machine: () => string | u
   const seen = new Map<string, Promise<Answer>>();
 
   async function apply(action: FleetAction, reply: (frame: MemberFrame) => void): Promise<Answer> {
-    const own = machine();
-    const hub = services.hub instanceof RepoHub ? services.hub : undefined;
-    const repo = own && hub?.repos().find((r) => labelRepo(own, r.id) === action.frame.repo);
-    if (!repo) return failure(new CommandrError('E_UNKNOWN_REPO', `no repo ${action.frame.repo} is watched by this machine`));
-    const frame = { ...action.frame, repo: repo.id };
+    let frame: ForwardedFrame;
+    try {
+      frame = ownFrame(services, machine(), action.frame);
+    } catch (error) {
+      return failure(error instanceof CommandrError ? error : new CommandrError('E_BAD_FRAME', 'unreadable forwarded frame'));
+    }
     const ctx: ActionContext = {
       services,
       device: action.device,
       client: { device: action.device, visible: false, state: new Map() },
       send: (part) => {
-        if (part.type === 'task.diff.begin' || part.type === 'task.diff.chunk' || part.type === 'task.diff.end' || part.type === 'repo.tasks') {
+        if (part.type === 'task.diff.begin' || part.type === 'task.diff.chunk' || part.type === 'task.diff.end' || part.type === 'repo.tasks' || part.type === 'commander.output') {
           reply({ type: 'fleet.stream', rid: action.rid, frame: part });
         }
       },
@@ -59,7 +59,7 @@ export function forwardServer(services: RelayServices, machine: () => string | u
     const f = action.frame;
     const line = {
       at: new Date().toISOString(), via: 'home', device: action.device.id, name: action.device.name, type: f.type, id: f.id,
-      repo: f.repo, ...('task' in f ? { task: f.task } : {}), ...(answer.ok ? { ok: true } : { ok: false, code: answer.error.code }),
+      ...auditFields(f), ...(answer.ok ? { ok: true } : { ok: false, code: answer.error.code }),
     };
     try {
       ensurePrivateDir(path.dirname(fleetAuditFile(services.dataDir)));

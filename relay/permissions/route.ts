@@ -9,6 +9,7 @@ import { bearerToken, readJson } from '../http/respond';
 import { tokenMatches } from '../live/hook-token';
 import { PermissionService } from './service';
 import { requestIdFor } from './store';
+import { linkedToHome } from '../fleet/linked';
 
 export const PERMISSION_BODY_LIMIT = 128 * 1024;
 
@@ -26,7 +27,8 @@ export async function postPermission(services: RelayServices, hookToken: string,
   }
   // No paired device means no one can answer: say so at once, so the hook leaves
   // the decision to the agent's own permission rules (PERM-10).
-  if (services.devices.list().length === 0) throw new CommandrError('E_UNAVAILABLE', 'no paired device can answer a permission request');
+  // A member linked to its home is answered by the home's devices (FLEETX-3).
+  if (services.devices.list().length === 0 && !linkedToHome(services)) throw new CommandrError('E_UNAVAILABLE', 'no paired device can answer a permission request');
   // Read after the hook stopped waiting (the relay was hung): never shown as answerable (GUARD-9).
   if (parsed.data.ackBy !== undefined && Date.now() > parsed.data.ackBy) {
     const view = permissions.abandon(parsed.data);

@@ -24,6 +24,7 @@ import { permissionDecide, withPermissionList } from './permission-decide';
 import { questionAnswer, questionDecide, withQuestionList } from '../questions/actions';
 import { artifactOpen } from '../artifacts/open';
 import { viaFleet, withFleetState } from '../fleet/route';
+import { machineRemove } from '../fleet/device-frames';
 
 export interface ActionContext {
   services: RelayServices;
@@ -80,4 +81,5 @@ export const actions: { [K in ActionType]: Handler<Extract<ActionFrame, { type: 
   'job.stop': jobStop,
   'question.answer': questionAnswer,
   'question.decide': questionDecide,
+  'machine.remove': machineRemove,
 };

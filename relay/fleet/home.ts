@@ -24,6 +24,7 @@ import { TaskId } from '../../protocol/bus/ids';
 import { keepAlive } from './alive';
 import { loadMachineKey, signWith, verifyWith } from './keys';
 import { addMachine, listMachines, newMachineId, redeemJoinSecret } from './machines';
+import { homeName } from './device-frames';
 
 export interface FleetHome {
   upgrade(req: http.IncomingMessage, socket: net.Socket, head: Buffer): void;
@@ -33,6 +34,8 @@ export interface FleetHome {
   states(): MachineState[];
   /** What a subscribing device is sent about members: each member repo's last known state, then each machine's state (FLEET-22). */
   replay(send: (frame: ServerFrame) => void): RepoInfo[];
+  /** Closes the links of machines no longer in machines.json and tells devices they are gone (FLEET-6, FLEETUI-5). */
+  forgetRemoved(): void;
   /** The member repo behind a labelled repo id, as that member announced it. */
   route(labelled: string): Route | undefined;
   /** Sends a device's verified frame to the member owning its repo; resolves with the member's result (FLEET-20). */
@@ -81,18 +84,25 @@ export function startFleetHome(services: RelayServices, version: string): FleetH
   const cache = new Map<string, { snapshot: ServerFrameOf<'repo.snapshot'>; tasks: Map<string, TaskSummary> }>();
   /** When each machine's link last came up or went down. */
   const since = new Map<string, string>();
+  /** Each member's version as its link said, and when the home last heard from it (FLEETUI-4). */
+  const versions = new Map<string, string>();
+  const seen = new Map<string, string>();
   const nameOf = (machine: string) => listMachines(services.dataDir).find((m) => m.id === machine)?.name ?? machine;
+  let listed = new Set(listMachines(services.dataDir).map((m) => m.id));
   // A removed machine loses its link within a second (the CLI edits the file).
-  const sweep = setInterval(() => {
+  const sweep = setInterval(forgetRemoved, 1000);
+  function forgetRemoved(): void {
     const known = new Set(listMachines(services.dataDir).map((m) => m.id));
     for (const [id, ws] of links) if (!known.has(id)) ws.close(1008, 'machine removed');
+    for (const id of listed) if (!known.has(id)) services.broadcast({ type: 'machine.removed', machine: id });
+    listed = known;
     for (const [label, route] of routes) {
       if (known.has(route.machine)) continue;
       routes.delete(label);
       cache.delete(label);
       services.broadcast({ type: 'repo.removed', repo: label });
     }
-  }, 1000);
+  }
   sweep.unref();
 
   function accept(ws: WebSocket): void {
@@ -111,6 +121,7 @@ export function startFleetHome(services: RelayServices, version: string): FleetH
       const parsed = MemberFrame.safeParse(value);
       if (!parsed.success) return refuse(new CommandrError('E_BAD_FRAME', 'not a fleet frame'));
       const frame = parsed.data;
+      if (machine) seen.set(machine.id, new Date().toISOString());
       if (!machine) {
         clearTimeout(timer);
         try {
@@ -120,6 +131,10 @@ export function startFleetHome(services: RelayServices, version: string): FleetH
         }
         links.get(machine.id)?.close(1000, 'replaced by a newer link');
         links.set(machine.id, ws);
+        listed.add(machine.id);
+        if (frame.type === 'fleet.join' || frame.type === 'fleet.auth') versions.set(machine.id, frame.version ?? '');
+        seen.set(machine.id, new Date().toISOString());
+        ws.on('pong', () => machine && seen.set(machine.id, new Date().toISOString()));
         keepAlive(ws, services.options.heartbeatMs);
         since.set(machine.id, new Date().toISOString());
         announce(machine.id);
@@ -200,7 +215,10 @@ export function startFleetHome(services: RelayServices, version: string): FleetH
 
   function stateOf(record: MachineRecord): MachineState {
     const repos = [...routes].filter(([, r]) => r.machine === record.id).map(([label]) => label);
-    return { id: record.id, name: record.name, online: links.has(record.id), since: since.get(record.id) ?? null, repos };
+    return {
+      id: record.id, name: record.name, online: links.has(record.id), since: since.get(record.id) ?? null, repos,
+      version: versions.get(record.id) || null, lastSeen: seen.get(record.id) ?? null,
+    };
   }
 
   /** Tells every device that a machine's link came up or went down, naming its repos (FLEET-22). */
@@ -279,9 +297,11 @@ export function startFleetHome(services: RelayServices, version: string): FleetH
         for (const page of rest) send({ type: 'repo.tasks', repo: snapshot.repo.id, tasks: page });
         infos.push(snapshot.repo);
       }
+      send({ type: 'machine.home', home: { name: homeName(), version } });
       for (const record of listMachines(services.dataDir)) send({ type: 'machine.state', machine: stateOf(record) });
       return infos;
     },
+    forgetRemoved,
     route: (labelled) => routes.get(labelled),
     forward(route, caller, frame) {
       const ws = links.get(route.machine);

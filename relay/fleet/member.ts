@@ -9,6 +9,7 @@ import { CommandrError, ErrorCode } from '../../protocol/wire/errors';
 import { FLEET_PATH, HomeFrame, type HomeRecord, HomeRecord as HomeRecordSchema, homeProof, JoinCode, memberProof, type MemberFrame } from '../../protocol/wire/fleet';
 import { readJsonFile, writePrivateFile } from '../devices/files';
 import { fingerprintOf, loadMachineKey, signWith, verifyWith } from './keys';
+import { version } from '../../package.json';
 
 export const homeFile = (dataDir: string) => path.join(dataDir, 'fleet', 'home.json');
 
@@ -72,8 +73,8 @@ export function openLink(dataDir: string, homeUrl: string, how: { join: string; 
         homeKey = frame.home.key;
         const sig = signWith(key, memberProof(homeNonce, nonce, expected));
         const reply: MemberFrame = 'join' in how
-          ? { type: 'fleet.join', secret, name: how.name, key: key.publicKey, nonce, sig }
-          : { type: 'fleet.auth', machine: how.auth.machine, nonce, sig };
+          ? { type: 'fleet.join', secret, name: how.name, key: key.publicKey, nonce, sig, version }
+          : { type: 'fleet.auth', machine: how.auth.machine, nonce, sig, version };
         ws.send(JSON.stringify(reply));
         return;
       }

@@ -68,7 +68,10 @@ function MachineRow({ machine: m, repos: count, canRemove, onRemove }: { machine
         {confirming ? null : <Button variant="danger" disabled={!canRemove} onClick={() => setConfirming(true)} aria-label={`Remove ${m.name}`} data-testid="machine-remove">Remove</Button>}
       </div>
       <div className="muted" data-testid="machine-detail">
-        {[seen, m.version ? `Commandr ${m.version}` : 'version unknown', repos].filter(Boolean).join(' · ')}
+        {/* Each part kept whole on a narrow screen or at 200 % text. */}
+        {[seen, m.version ? `Commandr ${m.version}` : 'version unknown', repos].filter(Boolean).map((part, i) => (
+          <span key={i}>{i > 0 ? ' · ' : ''}<span style={{ whiteSpace: 'nowrap' }}>{part}</span></span>
+        ))}
       </div>
       {confirming ? (
         <div className="stack" role="group" aria-label={`Remove ${m.name}?`} style={{ marginTop: 8 }}>

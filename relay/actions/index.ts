@@ -6,6 +6,7 @@ import { CommandrError } from '../../protocol/wire/errors';
 import type { ActionFrame, ActionType, ReadFrame, ServerFrame } from '../../protocol/wire/frames';
 import type { ClientInfo, RelayServices, SendOptions } from '../context';
 import { deviceList, deviceRename, deviceRevoke } from './device';
+import { machineRemove } from '../fleet/device-frames';
 import { repoDone, subscribe } from '../watch/subscribe';
 import { taskDiffRead } from './task-diff';
 import { taskDetailRead, taskTimelineRead } from './task-detail';
@@ -24,7 +25,6 @@ import { permissionDecide, withPermissionList } from './permission-decide';
 import { questionAnswer, questionDecide, withQuestionList } from '../questions/actions';
 import { artifactOpen } from '../artifacts/open';
 import { viaFleet, withFleetState } from '../fleet/route';
-import { machineRemove } from '../fleet/device-frames';
 
 export interface ActionContext {
   services: RelayServices;

@@ -21,21 +21,21 @@ import { pageTasks } from '../watch/frames';
 import { taskUrl } from '../push/messages';
 import type { PushPayload } from '../../protocol/wire/push';
 import { TaskId } from '../../protocol/bus/ids';
+import { homeName } from './device-frames';
 import { keepAlive } from './alive';
 import { loadMachineKey, signWith, verifyWith } from './keys';
 import { addMachine, listMachines, newMachineId, redeemJoinSecret } from './machines';
-import { homeName } from './device-frames';
 
 export interface FleetHome {
   upgrade(req: http.IncomingMessage, socket: net.Socket, head: Buffer): void;
   /** Machines with an open, authenticated link. */
   online(): string[];
+  /** Closes the links of machines no longer in machines.json and tells devices they are gone (FLEET-6, FLEETUI-5). */
+  forgetRemoved(): void;
   /** Each member machine's link state and repos (FLEET-22). */
   states(): MachineState[];
   /** What a subscribing device is sent about members: each member repo's last known state, then each machine's state (FLEET-22). */
   replay(send: (frame: ServerFrame) => void): RepoInfo[];
-  /** Closes the links of machines no longer in machines.json and tells devices they are gone (FLEET-6, FLEETUI-5). */
-  forgetRemoved(): void;
   /** The member repo behind a labelled repo id, as that member announced it. */
   route(labelled: string): Route | undefined;
   /** Sends a device's verified frame to the member owning its repo; resolves with the member's result (FLEET-20). */
@@ -80,13 +80,13 @@ export function startFleetHome(services: RelayServices, version: string): FleetH
   /** labelled repo id → the member and its own repo id; filled only from what each member announced. */
   const routes = new Map<string, Route>();
   const pending = new Map<string, Pending>();
+  /** Each member's version as its link said, and when the home last heard from it (FLEETUI-4). */
+  const versions = new Map<string, string>();
+  const seen = new Map<string, string>();
   /** Last known state of each member repo (relabelled), kept while its machine is offline. */
   const cache = new Map<string, { snapshot: ServerFrameOf<'repo.snapshot'>; tasks: Map<string, TaskSummary> }>();
   /** When each machine's link last came up or went down. */
   const since = new Map<string, string>();
-  /** Each member's version as its link said, and when the home last heard from it (FLEETUI-4). */
-  const versions = new Map<string, string>();
-  const seen = new Map<string, string>();
   const nameOf = (machine: string) => listMachines(services.dataDir).find((m) => m.id === machine)?.name ?? machine;
   let listed = new Set(listMachines(services.dataDir).map((m) => m.id));
   // A removed machine loses its link within a second (the CLI edits the file).
@@ -94,14 +94,14 @@ export function startFleetHome(services: RelayServices, version: string): FleetH
   function forgetRemoved(): void {
     const known = new Set(listMachines(services.dataDir).map((m) => m.id));
     for (const [id, ws] of links) if (!known.has(id)) ws.close(1008, 'machine removed');
-    for (const id of listed) if (!known.has(id)) services.broadcast({ type: 'machine.removed', machine: id });
-    listed = known;
     for (const [label, route] of routes) {
       if (known.has(route.machine)) continue;
       routes.delete(label);
       cache.delete(label);
       services.broadcast({ type: 'repo.removed', repo: label });
     }
+    for (const id of listed) if (!known.has(id)) services.broadcast({ type: 'machine.removed', machine: id });
+    listed = known;
   }
   sweep.unref();
 
@@ -297,8 +297,8 @@ export function startFleetHome(services: RelayServices, version: string): FleetH
         for (const page of rest) send({ type: 'repo.tasks', repo: snapshot.repo.id, tasks: page });
         infos.push(snapshot.repo);
       }
-      send({ type: 'machine.home', home: { name: homeName(), version } });
       for (const record of listMachines(services.dataDir)) send({ type: 'machine.state', machine: stateOf(record) });
+      send({ type: 'machine.home', home: { name: homeName(), version } });
       return infos;
     },
     forgetRemoved,

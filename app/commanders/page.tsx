@@ -7,7 +7,7 @@ import { EmptyState } from '../components/EmptyState';
 import { useRelay, type AppState } from '../lib/store';
 import { StartSheet } from './StartSheet';
 import { MachineLabel } from '../components/MachineLabel';
-import { commanderPlace } from '../lib/machines';
+import { commanderPlace } from '../lib/machine-list';
 import { STATUS_LABEL, STATUS_TONE } from './status';
 
 const selectCommanders = (s: AppState) => s.commanders;

@@ -1,5 +1,4 @@
-// The small "<machine> · <repo>" label of a task (or a commander) once the home has
-// member machines, and the offline marking of a member's tasks (FLEETUI-1, -2).
+// The small "<machine> · <repo>" label of a task or commander, and the offline mark (FLEETUI-1, -2).
 import { placeOf, type Place } from '../lib/machines';
 import { useRelay, type AppState } from '../lib/store';
 
@@ -9,10 +8,7 @@ const selectRepos = (s: AppState) => s.repos;
 
 /** Where a repo lives, or null when there is nothing to label (no member machines). */
 export function useRepoPlace(repo: string): Place | null {
-  const machines = useRelay(selectFleet);
-  const home = useRelay(selectHome);
-  const repos = useRelay(selectRepos);
-  return placeOf({ machines, home, repos }, repo);
+  return placeOf({ machines: useRelay(selectFleet), home: useRelay(selectHome), repos: useRelay(selectRepos) }, repo);
 }
 
 export function MachineLabel({ place }: { place: Place }) {

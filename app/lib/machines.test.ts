@@ -4,7 +4,8 @@ import { describe, expect, it } from 'vitest';
 import type { MachineState } from '../../protocol/wire/machines';
 import type { RepoInfo } from '../../protocol/wire/views';
 import { sentence } from './errors';
-import { clock, commanderPlace, offlineReason, placeOf, reposOf } from './machines';
+import { clock, offlineReason, placeOf } from './machines';
+import { commanderPlace, reposOf } from './machine-list';
 import { initialState, persistable, reduce } from './store';
 
 const laptop: MachineState = { id: 'm-0123456789abcdef', name: 'laptop', online: true, since: '2026-12-01T09:00:00.000Z', repos: ['01234567.api-aaaaaaaa'], version: '0.1.0', lastSeen: '2026-12-01T09:05:00.000Z' };

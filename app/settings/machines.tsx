@@ -7,7 +7,8 @@ import type { MachineState } from '../../protocol/wire/machines';
 import { Button } from '../components/Button';
 import { act } from '../lib/actions';
 import { sentence } from '../lib/errors';
-import { clock, reposOf } from '../lib/machines';
+import { clock } from '../lib/machines';
+import { reposOf } from '../lib/machine-list';
 import { useRelay, type AppState } from '../lib/store';
 
 const selectMachines = (s: AppState) => s.machines;
@@ -44,7 +45,7 @@ export function Machines() {
       ) : null}
       {machines.length === 0 ? (
         <p className="muted" style={{ margin: 0 }}>No other machine is joined. To add one, run <code>commandr machines add</code> on this relay’s machine and <code>commandr join</code> on the other (see the README).</p>
-      ) : machines.map((m) => <MachineRow key={m.id} machine={m} repos={reposOf({ machines: {}, repos }, m).length} canRemove={owner && live} onRemove={() => remove(m)} />)}
+      ) : machines.map((m) => <MachineRow key={m.id} machine={m} repos={reposOf({ repos }, m).length} canRemove={owner && live} onRemove={() => remove(m)} />)}
       {machines.length > 0 && !owner ? <p className="muted" style={{ margin: 0 }} data-testid="machines-not-owner">Only an owner device can remove a machine; on the home you can run <code>commandr machines remove</code>.</p> : null}
       {machines.length > 0 && owner && !live ? <p className="muted" style={{ margin: 0 }}>Removing a machine needs a connection to the relay.</p> : null}
       {message ? <p role="status" data-testid="machines-message" style={{ margin: 0 }}>{message}</p> : null}

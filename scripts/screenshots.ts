@@ -11,6 +11,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { REVIEW_TASK } from '../relay/demo/packets';
 import type { Relay } from '../relay/server';
 import { startAppSession } from './app-session';
+import { startMember, type Member } from './fleet-member';
 
 const OUT = path.resolve(__dirname, '..', 'docs', 'screenshots');
 const BIG_TEXT = ':root { font-size: 200% !important; }';
@@ -70,6 +71,28 @@ const SCREENS: Screen[] = [
     },
   },
   { name: 'settings', open: async (page, url) => { await page.goto(`${url}/settings`); await page.getByTestId('this-device-name').waitFor(); } },
+  // A fleet (FLEETUI-n): a member online and one that went offline, then their tasks and the Machines list.
+  {
+    name: 'fleet-inbox',
+    open: async (page, url, relay) => {
+      await joinDemoFleet(page, relay);
+      await page.goto(`${url}/`);
+      await page.getByTestId('machine-offline').first().waitFor();
+      await page.getByTestId('group-inbox').evaluate((el) => el.scrollIntoView({ block: 'start' }));
+      await page.evaluate(() => scrollBy(0, -70)); // clear of the sticky header
+    },
+  },
+  {
+    name: 'machines',
+    open: async (page, url, relay) => {
+      await joinDemoFleet(page, relay);
+      await page.goto(`${url}/settings`);
+      const list = page.getByTestId('machines');
+      await list.getByTestId('machine-row').nth(1).waitFor();
+      await list.evaluate((el) => el.parentElement!.scrollIntoView({ block: 'start' }));
+      await page.evaluate(() => scrollBy(0, -70));
+    },
+  },
   // Last: they leave an artifact and a pending question behind in the demo workspace.
   {
     name: 'task-artifacts',
@@ -104,6 +127,21 @@ const SCREENS: Screen[] = [
     },
   },
 ];
+
+const fleets = new Map<Relay, Member[]>();
+
+/** Joins two member machines to the demo home once per session: `laptop` stays online, `buildbox` goes offline. */
+async function joinDemoFleet(page: Page, relay: Relay): Promise<void> {
+  if (fleets.has(relay)) return;
+  const members: Member[] = [];
+  fleets.set(relay, members);
+  members.push(await startMember(relay, 'laptop', 'api', [['API-7', 'Add a health endpoint'], ['API-8', 'Rate-limit the login route']]));
+  members.push(await startMember(relay, 'buildbox', 'web', [['WEB-3', 'Cache the landing page']]));
+  await page.goto(`${relay.url}/`);
+  await page.locator('[data-task="WEB-3"]').waitFor({ timeout: 20_000 });
+  await page.locator('[data-task="API-8"]').waitFor({ timeout: 20_000 });
+  await members[1]!.stop();
+}
 
 /** The real `commandr mcp`, as the demo task's agent, emits a screenshot and a report (ARTUI-1). */
 async function emitDemoArtifacts(page: Page, relay: Relay): Promise<void> {
@@ -167,6 +205,7 @@ async function shoot(scheme: 'light' | 'dark', bigText: boolean): Promise<string
     await pair.screenshot({ path: path.join(OUT, file), animations: 'disabled' });
     written.push(file);
   } finally {
+    for (const m of fleets.get(relay) ?? []) await m.close();
     await session.close();
   }
   return written;

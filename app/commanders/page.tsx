@@ -1,19 +1,25 @@
 'use client';
-// `/commanders`: every commander with its status, and Start (CMDR-UI-1, -2).
+// `/commanders`: every commander with its status (and machine, FLEETUI-1), and Start (CMDR-UI-1, -2).
 import Link from 'next/link';
 import { useState } from 'react';
 import { Button } from '../components/Button';
 import { EmptyState } from '../components/EmptyState';
 import { useRelay, type AppState } from '../lib/store';
 import { StartSheet } from './StartSheet';
+import { MachineLabel } from '../components/MachineLabel';
+import { commanderPlace } from '../lib/machine-list';
 import { STATUS_LABEL, STATUS_TONE } from './status';
 
 const selectCommanders = (s: AppState) => s.commanders;
 const selectRoots = (s: AppState) => s.allowedRoots;
+const selectFleet = (s: AppState) => s.machines;
+const selectHome = (s: AppState) => s.home;
 
 export default function CommandersPage() {
   const commanders = Object.values(useRelay(selectCommanders)).sort((a, b) => a.created.localeCompare(b.created));
   const roots = useRelay(selectRoots);
+  // With member machines, each commander says which machine runs it (FLEETUI-1).
+  const fleet = { machines: useRelay(selectFleet), home: useRelay(selectHome), repos: {} };
   const [starting, setStarting] = useState(false);
   return (
     <div data-testid="commanders">
@@ -25,19 +31,20 @@ export default function CommandersPage() {
         <EmptyState title="No commanders yet">A commander is a long-running agent that looks after a folder for you. Start one to give it a job.</EmptyState>
       ) : (
         <ul className="stack" style={{ listStyle: 'none', padding: 0 }}>
-          {commanders.map((c) => (
+          {commanders.map((c) => { const place = commanderPlace(fleet, c.id); return (
             <li key={c.id}>
               <Link href={`/commander?id=${encodeURIComponent(c.id)}`} className="card task-card" data-testid="cmdr-card" data-id={c.id} data-status={c.status}>
                 <h3>{c.name}</h3>
                 <div className="task-meta">
                   <span className="pill" data-tone={STATUS_TONE[c.status]}>{STATUS_LABEL[c.status]}</span>
+                  {place ? <MachineLabel place={place} /> : null}
                   <span className="mono wrap-anywhere">{c.referencePaths[0]}</span>
                   {c.referencePaths.length > 1 ? <span>+{c.referencePaths.length - 1} more</span> : null}
                 </div>
                 {c.status === 'waiting' && c.waitingFor ? <p className="muted" style={{ margin: '4px 0 0' }}>{c.waitingFor}</p> : null}
               </Link>
             </li>
-          ))}
+          ); })}
         </ul>
       )}
       {starting ? <StartSheet roots={roots} onClose={() => setStarting(false)} /> : null}

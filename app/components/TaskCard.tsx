@@ -1,9 +1,11 @@
 // One task in a list: title, id, repo, owner, last note and the badges that matter
-// (waiting for approval, council verdict, unread notes). Links to the Task screen;
+// (waiting for approval, council verdict, unread notes), and its machine once
+// the home has members (FLEETUI-1, -2). Links to the Task screen;
 // the quick Note lives inside the card (UX-10), not as a loose button below it.
 import Link from './Link';
 import type { TaskSummary } from '../../protocol/wire/views';
 import { plural } from '../lib/plural';
+import { MachineLabel, useRepoPlace } from './MachineLabel';
 
 export function taskHref(task: Pick<TaskSummary, 'repo' | 'id'>): string {
   return `/task?repo=${encodeURIComponent(task.repo)}&id=${encodeURIComponent(task.id)}`;
@@ -11,6 +13,7 @@ export function taskHref(task: Pick<TaskSummary, 'repo' | 'id'>): string {
 
 export function TaskCard({ task, repoName, onNote }: { task: TaskSummary; repoName?: string; onNote?: (task: TaskSummary) => void }) {
   const council = task.verdict ? councilBadge(task.verdict) : null;
+  const place = useRepoPlace(task.repo);
   return (
     <div className="card task-card-wrap">
       {/* No prefetch: the Task screen's code (diff, markdown, highlighting) must not load with the Inbox. */}
@@ -18,7 +21,7 @@ export function TaskCard({ task, repoName, onNote }: { task: TaskSummary; repoNa
         <h3>{task.title ?? task.id}</h3>
         <div className="task-meta">
           <span className="mono">{task.id}</span>
-          {repoName ? <span>{repoName}</span> : null}
+          {place ? <MachineLabel place={place} /> : repoName ? <span>{repoName}</span> : null}
           {task.owner ? <span className="wrap-anywhere">by {task.owner}</span> : null}
           {task.pendingApproval ? <span className="pill" data-tone="warn">Needs approval · {plural(task.pendingApproval.files, 'file')}</span> : null}
           {council ? <span className="pill" data-tone={council.tone}>{council.text}</span> : null}

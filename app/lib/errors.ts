@@ -70,7 +70,8 @@ export function sentence(error: ClientError | WireError | ClientErrorCode | unkn
   const e = toClientError(error);
   // A conflict has many causes (already decided, still in the inbox, a job running…): the
   // relay's own words say which, so "someone already decided" is said only when true (UX-9).
-  if (e.code === 'E_CONFLICT' && e.message && e.message !== SENTENCES.E_CONFLICT) return `Not done: ${oneLine(e.message)}.`;
+  // Likewise "unavailable": a machine of the fleet being offline is not "not set up" (FLEETUI-2).
+  if ((e.code === 'E_CONFLICT' || e.code === 'E_UNAVAILABLE') && e.message && e.message !== SENTENCES[e.code]) return `Not done: ${oneLine(e.message)}.`;
   return SENTENCES[e.code];
 }
 

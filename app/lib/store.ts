@@ -12,6 +12,7 @@
 //   appStore — the page's store; useRelay(selector) — React hook (selector result cached per state)
 //   LIVE_PER_SESSION, RECENT_EVENTS_PER_REPO, OUTPUT_MAX_CHARS — the bounds
 import type { QuestionView } from '../../protocol/wire/questions';
+import type { MachineState } from '../../protocol/wire/machines';
 import { useRef, useSyncExternalStore } from 'react';
 import type { ServerFrame, ServerFrameOf } from '../../protocol/wire/frames';
 import type { CommanderView, Cursor, DeviceView, PermissionRequestView, RepoInfo, TaskSummary } from '../../protocol/wire/views';
@@ -52,6 +53,9 @@ export interface AppState {
   questions: Record<string, QuestionView>;
   jobs: Record<string, JobView>;
   devices: DeviceView[];
+  /** The home's member machines by id (FLEET-22), and the home itself (FLEETUI-1). */
+  machines: Record<string, MachineState>;
+  home: { name: string; version: string } | null;
   outbox: OutboxItem[];
   lastError: ClientError | null;
   lagged: number;
@@ -70,6 +74,8 @@ export interface PersistedState {
   commanders: AppState['commanders'];
   permissions: AppState['permissions'];
   devices: DeviceView[];
+  machines?: AppState['machines'];
+  home?: AppState['home'];
 }
 
 export type LocalInput =
@@ -85,7 +91,7 @@ export type StoreInput = ServerFrame | LocalInput;
 export function initialState(): AppState {
   return {
     connection: { state: 'offline', error: null }, device: null, repos: {}, tasks: {}, done: {}, syncedAt: null, cursors: {}, recentEvents: {},
-    commanders: {}, allowedRoots: [], commanderOutput: {}, live: {}, permissions: {}, questions: {}, jobs: {}, devices: [], outbox: [],
+    commanders: {}, allowedRoots: [], commanderOutput: {}, live: {}, permissions: {}, questions: {}, jobs: {}, devices: [], machines: {}, home: null, outbox: [],
     lastError: null, lagged: 0, hydrated: false,
   };
 }
@@ -141,6 +147,9 @@ const handlers: Handlers = {
     if (!job) return s;
     return { ...s, jobs: { ...s.jobs, [f.job]: { ...job, output: appendStream(job.output, null, f.seq, f.chunk) } } };
   },
+  'machine.state': (s, { machine }) => ({ ...s, machines: { ...s.machines, [machine.id]: machine } }),
+  'machine.removed': (s, { machine }) => ({ ...s, machines: omit(s.machines, machine) }),
+  'machine.home': (s, { home }) => ({ ...s, home }),
   error: (s, f) => (f.id ? s : { ...s, lastError: f.error }),
 };
 
@@ -195,7 +204,7 @@ function omit<T>(record: Record<string, T>, key: string): Record<string, T> {
 }
 
 export function persistable(s: AppState): PersistedState {
-  return { v: 1, device: s.device, repos: s.repos, tasks: s.tasks, done: s.done, syncedAt: s.syncedAt, cursors: s.cursors, commanders: s.commanders, permissions: s.permissions, devices: s.devices };
+  return { v: 1, device: s.device, repos: s.repos, tasks: s.tasks, done: s.done, syncedAt: s.syncedAt, cursors: s.cursors, commanders: s.commanders, permissions: s.permissions, devices: s.devices, machines: s.machines, home: s.home };
 }
 
 export interface Store {

@@ -1,5 +1,5 @@
 'use client';
-// Settings: this device (rename, revoke), other paired devices, the notifications
+// Settings: this device (rename, revoke), other paired devices, the machines of the fleet, the notifications
 // slot, and which relay this app talks to.
 import { useRouter } from 'next/navigation';
 import { useCallback, useEffect, useState } from 'react';
@@ -11,6 +11,7 @@ import { sentence } from '../lib/errors';
 import { appStore, useRelay, type AppState } from '../lib/store';
 import { DeviceRow } from './device-row';
 import { Notifications } from './notifications';
+import { Machines } from './machines';
 import { RenameForm } from './rename-form';
 
 const selectDevice = (s: AppState) => s.device;
@@ -86,6 +87,10 @@ export default function SettingsPage() {
       <section className="card stack" aria-labelledby="other-devices" data-testid="other-devices">
         <h2 id="other-devices" style={{ margin: 0 }}>Other devices</h2>
         {others.length === 0 ? <p className="muted">No other devices are paired.</p> : others.map((d) => <DeviceRow key={d.id} device={d} onRevoke={() => void revoke(d)} />)}
+      </section>
+      <section className="card stack" aria-labelledby="machines-title">
+        <h2 id="machines-title" style={{ margin: 0 }}>Machines</h2>
+        <Machines />
       </section>
       <section className="card stack" aria-labelledby="notifications">
         <h2 id="notifications" style={{ margin: 0 }}>Notifications</h2>

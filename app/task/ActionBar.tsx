@@ -12,6 +12,7 @@ import { act, type ActResult } from '../lib/actions';
 import { sentence } from '../lib/errors';
 import { ActionStatus, type ActionNotice } from './ActionStatus';
 import { AnnotateSheet, ConfirmApproveSheet, DenySheet } from './sheets';
+import { useRepoPlace } from '../components/MachineLabel';
 import type { DiffResult, Loadable } from './use-task';
 
 export type SheetRequest = { kind: 'deny' } | { kind: 'annotate'; anchor: string } | { kind: 'confirm-approve' };
@@ -59,6 +60,8 @@ export function ActionBar({ repo, id, diff, reloadDiff, timeline, sheet, setShee
   const digest = diff.status === 'ready' ? diff.value.digest : null;
   const approval = approvalState(timeline, digest, approvedHere);
   const waiting = approval.kind === 'waiting' && approval.digest === digest;
+  // A member machine that is offline: its actions are off, and the card says why (FLEETUI-2).
+  const offline = useRepoPlace(repo)?.offline ?? null;
 
   async function run(what: string, done: string, action: () => Promise<ActResult>) {
     setBusy(true);
@@ -88,12 +91,13 @@ export function ActionBar({ repo, id, diff, reloadDiff, timeline, sheet, setShee
       <div className="task-dock">
         <ApprovalCard state={approval} reloadDiff={() => { setApprovedHere(null); reloadDiff(); }} />
         <ActionStatus notice={notice} busy={busy} onDismiss={() => setNotice(null)} onReload={() => { setApprovedHere(null); reloadDiff(); }} />
+        {offline ? <p className="card notice task-notice" role="status" data-testid="machine-offline-notice">{offline}. Actions on its tasks are off until it is back.</p> : null}
         <div className="task-actions" role="toolbar" aria-label="Decide on this task" data-testid="task-actions">
-          <Button variant="primary" disabled={busy || !digest || waiting} onClick={() => (confirmApprove ? setSheet({ kind: 'confirm-approve' }) : approve())} data-testid="approve"
-            title={waiting ? 'Approved; waiting for the agent’s commit' : digest ? undefined : 'Nothing staged to approve'}>Approve</Button>
-          <Button variant="danger" disabled={busy || !digest || waiting} onClick={() => setSheet({ kind: 'deny' })} data-testid="deny">Deny</Button>
-          <Button disabled={busy} onClick={() => setSheet({ kind: 'annotate', anchor: 'general' })} data-testid="annotate">Annotate</Button>
-          <Button disabled={busy} onClick={council} data-testid="run-council">Run council</Button>
+          <Button variant="primary" disabled={busy || !digest || waiting || !!offline} onClick={() => (confirmApprove ? setSheet({ kind: 'confirm-approve' }) : approve())} data-testid="approve"
+            title={offline ?? (waiting ? 'Approved; waiting for the agent’s commit' : digest ? undefined : 'Nothing staged to approve')}>Approve</Button>
+          <Button variant="danger" disabled={busy || !digest || waiting || !!offline} title={offline ?? undefined} onClick={() => setSheet({ kind: 'deny' })} data-testid="deny">Deny</Button>
+          <Button disabled={busy || !!offline} title={offline ?? undefined} onClick={() => setSheet({ kind: 'annotate', anchor: 'general' })} data-testid="annotate">Annotate</Button>
+          <Button disabled={busy || !!offline} title={offline ?? undefined} onClick={council} data-testid="run-council">Run council</Button>
         </div>
       </div>
       {sheet?.kind === 'confirm-approve' && confirmApprove ? (

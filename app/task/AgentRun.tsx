@@ -5,6 +5,7 @@
 import { useCallback, useEffect, useRef, useState, type FormEvent } from 'react';
 import type { TaskSummary } from '../../protocol/wire/views';
 import { Button } from '../components/Button';
+import { useRepoPlace } from '../components/MachineLabel';
 import { Sheet } from '../components/Sheet';
 import { act, type ActResult } from '../lib/actions';
 import { AGENTS, agentLabel } from '../lib/agents';
@@ -39,6 +40,7 @@ export function AgentRun({ repo, task }: { repo: string; task: TaskSummary | nul
   const [choosing, setChoosing] = useState(false);
   const [notice, setNotice] = useState<{ text: string; tone?: string } | null>(null);
   const [busy, setBusy] = useState(false);
+  const offline = useRepoPlace(repo)?.offline ?? null; // FLEETUI-2
   if (!task) return null;
   const canRun = (task.state === 'inbox' || task.state === 'claimed') && job?.status !== 'running';
 
@@ -64,7 +66,7 @@ export function AgentRun({ repo, task }: { repo: string; task: TaskSummary | nul
         {job?.status === 'running' ? (
           <Button variant="danger" disabled={busy} onClick={() => void stop(job.job)} data-testid="job-stop">Stop</Button>
         ) : canRun ? (
-          <Button variant="primary" disabled={busy} onClick={() => setChoosing(true)} data-testid="run-agent">Run agent</Button>
+          <Button variant="primary" disabled={busy || !!offline} title={offline ?? undefined} onClick={() => setChoosing(true)} data-testid="run-agent">Run agent</Button>
         ) : null}
       </div>
       {job ? <JobOutput job={job} /> : <p className="muted" style={{ margin: '6px 0 0' }}>Start Claude Code or OpenCode on this task, headless, and watch it work here.</p>}

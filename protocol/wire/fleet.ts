@@ -3,7 +3,7 @@
 // pins the home's key fingerprint printed with the join code.
 import * as z from 'zod/mini';
 import { WireError } from './errors';
-import { MachineId, MachineName } from './machines';
+import { MachineId, MachineName, MAX_VERSION_CHARS } from './machines';
 import { PushPayload } from './push';
 import {
   BusEvents, DiffBegin, RepoRemoved, DiffChunk, DiffEnd, RepoDoneRequest, RepoSnapshot, RepoTasks, TaskAnnotate, TaskApprove, TaskDeny,
@@ -85,10 +85,12 @@ export const HomeFrame = z.discriminatedUnion('type', [FleetHello, FleetWelcome,
 export type HomeFrame = z.infer<typeof HomeFrame>;
 
 // member → home
+/** The member's Commandr version, shown in the app's Machines list (FLEETUI-4). */
+const MemberVersion = z.string().check(z.maxLength(MAX_VERSION_CHARS));
 /** First contact: redeems the join code's secret and registers the member's key. */
-export const FleetJoin = z.object({ type: z.literal('fleet.join'), secret: b64u(43), name: MachineName, key: MachineKey, nonce: Nonce, sig: Sig });
+export const FleetJoin = z.object({ type: z.literal('fleet.join'), secret: b64u(43), name: MachineName, key: MachineKey, nonce: Nonce, sig: Sig, version: z.optional(MemberVersion) });
 /** Every later connection: a machine the home knows proves its key. */
-export const FleetAuth = z.object({ type: z.literal('fleet.auth'), machine: MachineId, nonce: Nonce, sig: Sig });
+export const FleetAuth = z.object({ type: z.literal('fleet.auth'), machine: MachineId, nonce: Nonce, sig: Sig, version: z.optional(MemberVersion) });
 /** A member's bus frame, forwarded to the home's devices with the repo labelled by machine. */
 export const FleetBus = z.object({ type: z.literal('fleet.bus'), frame: z.discriminatedUnion('type', [BusEvents, RepoSnapshot, RepoTasks, RepoRemoved]) });
 /** A streamed part of a forwarded request's answer (a diff, a page of done tasks), for the requesting device only. */

@@ -7,7 +7,7 @@ import { AnyBusEvent, Sha256Digest } from '../bus/events';
 import { LiveEvent } from '../live-events';
 import { WireError } from './errors';
 import { ArtifactRef, QuestionId, QuestionReplyVia, QuestionView } from './questions';
-import { MachineId, MachineStateFrame } from './machines';
+import { MachineId, MachineServerFrames } from './machines';
 import { SHOWN_COMMANDER_ID_PATTERN } from '../commander';
 import {
   CommanderView, Cursor, DeviceView, PermissionDecision, PermissionRequestView, PushPrefs,
@@ -100,6 +100,8 @@ export const PermissionDecide = z.object({
 });
 export const DeviceRename = z.object({ type: z.literal('device.rename'), ...act, device: text(64), name: text(80).check(z.minLength(1)) });
 export const DeviceRevoke = z.object({ type: z.literal('device.revoke'), ...act, device: text(64) });
+/** Removes a member machine from the home (FLEETUI-5); owner devices only. */
+export const MachineRemove = z.object({ type: z.literal('machine.remove'), ...act, machine: MachineId });
 export const PushSubscribe = z.object({ type: z.literal('push.subscribe'), ...act, subscription: PushSubscriptionJSON, prefs: PushPrefs });
 export const PushUnsubscribe = z.object({ type: z.literal('push.unsubscribe'), ...act });
 export const PushPrefsUpdate = z.object({ type: z.literal('push.prefs'), ...act, prefs: PushPrefs });
@@ -144,6 +146,7 @@ export const ActionFrame = z.discriminatedUnion('type', [
   PermissionDecide, DeviceRename, DeviceRevoke, PushSubscribe, PushUnsubscribe, PushPrefsUpdate,
   TaskCreate, JobStop,
   QuestionAnswer, QuestionDecide,
+  MachineRemove,
 ]);
 export type ActionFrame = z.infer<typeof ActionFrame>;
 export type ActionType = ActionFrame['type'];
@@ -231,7 +234,7 @@ export const ServerFrame = z.discriminatedUnion('type', [
   AuthChallenge, AuthOk, RepoSnapshot, RepoTasks, BusEvents, RepoRemoved, DiffBegin, DiffChunk, DiffEnd,
   CommanderState, CommanderList, CommanderOutput, CommanderRemoved, LiveEventFrame, RelayLagged,
   PermissionRequestFrame, PermissionList, JobState, JobOutput, Ack, ErrorFrame,
-  QuestionRequestFrame, QuestionList, MachineStateFrame,
+  QuestionRequestFrame, QuestionList, ...MachineServerFrames,
 ]);
 export type ServerFrame = z.infer<typeof ServerFrame>;
 export type ServerFrameOf<K extends ServerFrame['type']> = Extract<ServerFrame, { type: K }>;

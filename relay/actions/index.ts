@@ -6,6 +6,7 @@ import { CommandrError } from '../../protocol/wire/errors';
 import type { ActionFrame, ActionType, ReadFrame, ServerFrame } from '../../protocol/wire/frames';
 import type { ClientInfo, RelayServices, SendOptions } from '../context';
 import { deviceList, deviceRename, deviceRevoke } from './device';
+import { machineRemove } from '../fleet/device-frames';
 import { repoDone, subscribe } from '../watch/subscribe';
 import { taskDiffRead } from './task-diff';
 import { taskDetailRead, taskTimelineRead } from './task-detail';
@@ -81,4 +82,5 @@ export const actions: { [K in ActionType]: Handler<Extract<ActionFrame, { type: 
   'job.stop': viaMember(jobStop),
   'question.answer': questionAnswer,
   'question.decide': questionDecide,
+  'machine.remove': machineRemove,
 };

@@ -3,7 +3,7 @@
 import type * as z from 'zod/mini';
 import { CommandrError } from '../../protocol/wire/errors';
 
-const ID_FIELDS = new Set(['id', 'repo', 'task', 'commander', 'device', 'request']);
+const ID_FIELDS = new Set(['id', 'repo', 'task', 'commander', 'device', 'request', 'machine']);
 
 type Issue = z.core.$ZodIssue;
 

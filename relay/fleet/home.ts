@@ -20,6 +20,7 @@ import type { RelayServices } from '../context';
 import { taskUrl } from '../push/messages';
 import type { PushPayload } from '../../protocol/wire/push';
 import { TaskId } from '../../protocol/bus/ids';
+import { homeName } from './device-frames';
 import { keepAlive } from './alive';
 import { loadMachineKey, signWith, verifyWith } from './keys';
 import { addMachine, listMachines, newMachineId, redeemJoinSecret } from './machines';
@@ -31,6 +32,8 @@ export interface FleetHome {
   upgrade(req: http.IncomingMessage, socket: net.Socket, head: Buffer): void;
   /** Machines with an open, authenticated link. */
   online(): string[];
+  /** Closes the links of machines no longer in machines.json and tells devices they are gone (FLEET-6, FLEETUI-5). */
+  forgetRemoved(): void;
   /** Each member machine's link state and repos (FLEET-22). */
   states(): MachineState[];
   /** What a subscribing device is sent about members: each member repo's last known state, then each machine's state (FLEET-22). */
@@ -86,6 +89,9 @@ export function startFleetHome(services: RelayServices, version: string): FleetH
   /** labelled repo id → the member and its own repo id; filled only from what each member announced. */
   const routes = new Map<string, Route>();
   const pending = new Map<string, Pending>();
+  /** Each member's version as its link said, and when the home last heard from it (FLEETUI-4). */
+  const versions = new Map<string, string>();
+  const seen = new Map<string, string>();
   /** Last known state of each member repo (relabelled), kept while its machine is offline. */
   const cache = new Map<string, { snapshot: ServerFrameOf<'repo.snapshot'>; tasks: Map<string, TaskSummary> }>();
   /** When each machine's link last came up or went down. */
@@ -94,8 +100,10 @@ export function startFleetHome(services: RelayServices, version: string): FleetH
   const tails = new MemberTails();
   const feeds = memberFeeds(services, (label) => routes.get(label)?.machine, labelRepo);
   const nameOf = (machine: string) => listMachines(services.dataDir).find((m) => m.id === machine)?.name ?? machine;
+  let listed = new Set(listMachines(services.dataDir).map((m) => m.id));
   // A removed machine loses its link within a second (the CLI edits the file).
-  const sweep = setInterval(() => {
+  const sweep = setInterval(forgetRemoved, 1000);
+  function forgetRemoved(): void {
     const known = new Set(listMachines(services.dataDir).map((m) => m.id));
     for (const [id, ws] of links) if (!known.has(id)) ws.close(1008, 'machine removed');
     for (const id of since.keys()) if (!known.has(id)) feeds.forget(id);
@@ -106,7 +114,9 @@ export function startFleetHome(services: RelayServices, version: string): FleetH
       tails.forget(label);
       services.broadcast({ type: 'repo.removed', repo: label });
     }
-  }, 1000);
+    for (const id of listed) if (!known.has(id)) services.broadcast({ type: 'machine.removed', machine: id });
+    listed = known;
+  }
   sweep.unref();
 
   function accept(ws: WebSocket): void {
@@ -125,6 +135,7 @@ export function startFleetHome(services: RelayServices, version: string): FleetH
       const parsed = MemberFrame.safeParse(value);
       if (!parsed.success) return refuse(new CommandrError('E_BAD_FRAME', 'not a fleet frame'));
       const frame = parsed.data;
+      if (machine) seen.set(machine.id, new Date().toISOString());
       if (!machine) {
         clearTimeout(timer);
         try {
@@ -134,6 +145,10 @@ export function startFleetHome(services: RelayServices, version: string): FleetH
         }
         links.get(machine.id)?.close(1000, 'replaced by a newer link');
         links.set(machine.id, ws);
+        listed.add(machine.id);
+        if (frame.type === 'fleet.join' || frame.type === 'fleet.auth') versions.set(machine.id, frame.version ?? '');
+        seen.set(machine.id, new Date().toISOString());
+        ws.on('pong', () => machine && seen.set(machine.id, new Date().toISOString()));
         keepAlive(ws, services.options.heartbeatMs);
         since.set(machine.id, new Date().toISOString());
         announce(machine.id);
@@ -217,7 +232,10 @@ export function startFleetHome(services: RelayServices, version: string): FleetH
 
   function stateOf(record: MachineRecord): MachineState {
     const repos = [...routes].filter(([, r]) => r.machine === record.id).map(([label]) => label);
-    return { id: record.id, name: record.name, online: links.has(record.id), since: since.get(record.id) ?? null, repos };
+    return {
+      id: record.id, name: record.name, online: links.has(record.id), since: since.get(record.id) ?? null, repos,
+      version: versions.get(record.id) || null, lastSeen: seen.get(record.id) ?? null,
+    };
   }
 
   /** Tells every device that a machine's link came up or went down, naming its repos (FLEET-22). */
@@ -302,8 +320,10 @@ export function startFleetHome(services: RelayServices, version: string): FleetH
       }
       feeds.replay(send);
       for (const record of listMachines(services.dataDir)) send({ type: 'machine.state', machine: stateOf(record) });
+      send({ type: 'machine.home', home: { name: homeName(), version } });
       return infos;
     },
+    forgetRemoved,
     route: (labelled) => routes.get(labelled),
     feeds,
     forward(route, caller, frame, how) {

@@ -10,6 +10,7 @@ import { FLEET_PATH, HomeFrame, type HomeRecord, HomeRecord as HomeRecordSchema,
 import type { Cursor } from '../../protocol/wire/views';
 import { readJsonFile, writePrivateFile } from '../devices/files';
 import { fingerprintOf, loadMachineKey, signWith, verifyWith } from './keys';
+import { version } from '../../package.json';
 
 export const homeFile = (dataDir: string) => path.join(dataDir, 'fleet', 'home.json');
 
@@ -77,8 +78,8 @@ export function openLink(dataDir: string, homeUrl: string, how: { join: string; 
         homeKey = frame.home.key;
         const sig = signWith(key, memberProof(homeNonce, nonce, expected));
         const reply: MemberFrame = 'join' in how
-          ? { type: 'fleet.join', secret, name: how.name, key: key.publicKey, nonce, sig }
-          : { type: 'fleet.auth', machine: how.auth.machine, nonce, sig };
+          ? { type: 'fleet.join', secret, name: how.name, key: key.publicKey, nonce, sig, version }
+          : { type: 'fleet.auth', machine: how.auth.machine, nonce, sig, version };
         ws.send(JSON.stringify(reply));
         return;
       }

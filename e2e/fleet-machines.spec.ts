@@ -1,0 +1,97 @@
+// Machines in the app (FLEETUI-n), on a real phone profile: a real home relay (the
+// fixture's) and real member relays joined to it with one-time codes.
+import { version } from '../package.json';
+import { homeName } from '../relay/fleet/device-frames';
+import { listMachines } from '../relay/fleet/machines';
+import { startMember, type Member } from '../scripts/fleet-member';
+import { pairDevice } from '../test/helpers/device';
+import { test, expect, pairThroughScreen } from './fixtures';
+
+const members: Member[] = [];
+test.afterEach(async () => {
+  for (const m of members.splice(0)) await m.close();
+});
+
+async function member(...args: Parameters<typeof startMember>): Promise<Member> {
+  const m = await startMember(...args);
+  members.push(m);
+  return m;
+}
+
+const card = (page: import('@playwright/test').Page, id: string) => page.locator(`[data-testid="task-card"][data-task="${id}"]`);
+
+test('FLEETUI-1 FLEETUI-2: tasks are labelled with machine and repo; an offline member keeps its tasks, marked, with its actions off', async ({ paired: page, relayEnv }) => {
+  relayEnv.addPacket('HOME-1', 'Fix the home page');
+  await expect(card(page, 'HOME-1')).toBeVisible();
+  // Alone, the home's tasks carry no machine label.
+  await expect(card(page, 'HOME-1').getByTestId('machine-label')).toHaveCount(0);
+  const laptop = await member(relayEnv.relay, 'laptop', 'api', [['API-1', 'Add the health endpoint']]);
+  await expect(card(page, 'API-1').getByTestId('machine-label')).toHaveText('laptop · api');
+  // With a member, the home's own tasks say which machine they are on too — never a hex id.
+  await expect(card(page, 'HOME-1').getByTestId('machine-label')).toHaveText(`${homeName()} · repo`);
+  await expect(card(page, 'API-1').getByTestId('machine-offline')).toHaveCount(0);
+
+  await card(page, 'API-1').click();
+  await expect(page.getByTestId('task-header').getByTestId('machine-label')).toHaveText('laptop · api');
+  await expect(page.getByTestId('annotate')).toBeEnabled();
+  await expect(page.getByTestId('machine-offline-notice')).toHaveCount(0);
+
+  // The member stops: its task stays, marked offline with when it was last seen, and its actions are off with that reason.
+  await laptop.stop();
+  const notice = page.getByTestId('machine-offline-notice');
+  await expect(notice).toContainText(/^laptop offline · last seen \d\d:\d\d\. Actions on its tasks are off until it is back\.$/);
+  for (const action of ['annotate', 'run-council', 'approve', 'deny']) {
+    await expect(page.getByTestId(action)).toBeDisabled();
+    await expect(page.getByTestId(action)).toHaveAttribute('title', /^laptop offline · last seen \d\d:\d\d$/);
+  }
+  await page.getByTestId('nav-inbox').click();
+  await expect(card(page, 'API-1')).toBeVisible();
+  await expect(card(page, 'API-1').getByTestId('machine-offline')).toHaveText(/^laptop offline · last seen \d\d:\d\d$/);
+  await expect(card(page, 'HOME-1').getByTestId('machine-offline')).toHaveCount(0);
+  // After a reload (from the saved state, then the relay's replay) it is still there and still marked.
+  await page.reload();
+  await expect(card(page, 'API-1').getByTestId('machine-offline')).toHaveText(/^laptop offline/);
+});
+
+test('FLEETUI-3 FLEETUI-5: Settings → Machines shows each machine with state, last seen and version; an owner removes one', async ({ paired: page, relayEnv }) => {
+  await member(relayEnv.relay, 'laptop', 'api', [['API-1', 'Add the health endpoint']]);
+  const buildbox = await member(relayEnv.relay, 'buildbox', 'web', [['WEB-1', 'Cache the landing page']]);
+  await expect(card(page, 'WEB-1')).toBeVisible();
+  await expect(card(page, 'API-1')).toBeVisible();
+  await buildbox.stop();
+  await expect(card(page, 'WEB-1').getByTestId('machine-offline')).toBeVisible();
+
+  await page.getByTestId('nav-settings').click();
+  const home = page.getByTestId('machine-home');
+  await expect(home).toContainText(homeName());
+  await expect(home).toContainText(`This relay (home)`);
+  await expect(home).toContainText(`Commandr ${version}`);
+  const row = (name: string) => page.getByTestId('machine-row').filter({ hasText: name });
+  await expect(row('laptop').getByTestId('machine-state')).toHaveText('Online');
+  await expect(row('laptop').getByTestId('machine-detail')).toHaveText(new RegExp(`^linked since \\d\\d:\\d\\d · Commandr ${version.replace(/\./g, '\\.')} · 1 repository$`));
+  await expect(row('buildbox').getByTestId('machine-state')).toHaveText('Offline');
+  await expect(row('buildbox').getByTestId('machine-detail')).toHaveText(/^last seen \d\d:\d\d · Commandr .+ · 1 repository$/);
+
+  // Remove asks first, then the relay forgets the machine and every screen drops it.
+  await row('buildbox').getByRole('button', { name: 'Remove buildbox' }).click();
+  await page.getByTestId('machine-remove-confirm').click();
+  await expect(page.getByTestId('machines-message')).toHaveText('Removed buildbox. It needs a new join code to come back.');
+  await expect(row('buildbox')).toHaveCount(0);
+  await expect(row('laptop')).toHaveCount(1);
+  expect(listMachines(relayEnv.relay.dataDir).map((m) => m.name)).toEqual(['laptop']);
+  await page.getByTestId('nav-inbox').click();
+  await expect(card(page, 'API-1')).toBeVisible();
+  await expect(card(page, 'WEB-1')).toHaveCount(0);
+});
+
+test('FLEETUI-3 FLEETUI-5: a device that is not an owner sees the machines but cannot remove one', async ({ page, relayEnv }) => {
+  await pairDevice(relayEnv.relay, 'the owner’s phone'); // paired first: the owner (OWNER-1)
+  await pairThroughScreen(page, relayEnv, 'Second Phone');
+  await member(relayEnv.relay, 'laptop', 'api', [['API-1', 'Add the health endpoint']]);
+  await expect(card(page, 'API-1')).toBeVisible();
+  await page.getByTestId('nav-settings').click();
+  await expect(page.getByTestId('machine-row').filter({ hasText: 'laptop' }).getByTestId('machine-state')).toHaveText('Online');
+  await expect(page.getByRole('button', { name: 'Remove laptop' })).toBeDisabled();
+  await expect(page.getByTestId('machines-not-owner')).toContainText('Only an owner device can remove a machine');
+  expect(listMachines(relayEnv.relay.dataDir).map((m) => m.name)).toEqual(['laptop']);
+});

@@ -63,6 +63,10 @@ describe('the permission fast path', () => {
     const slow = await runProcess(HOOK, [], { cwd: repo, input: payload, env: { PATH: noNode, HOME: h.home, COMMANDR_HOME: h.commandrHome, COMMANDR_URL: 'http://127.0.0.1:1' } });
     expect(slow.stdout).toBe('');
     expect(slow.stderr).toMatch(/node/);
+    // COMMANDR_PERMISSION_SLOW forces the node hook even with the relay up.
+    const forced = await runProcess(HOOK, [], { cwd: repo, input: payload, env: { PATH: noNode, HOME: h.home, COMMANDR_HOME: h.commandrHome, COMMANDR_PERMISSION_SLOW: '1' } });
+    expect(forced.stdout).toBe('');
+    expect(forced.stderr).toMatch(/node/);
     // The script sends exactly the keys the relay reads.
     const script = fs.readFileSync(path.join(HOOKS, 'permission-fast'), 'utf8');
     const sent = /for key in ([^;]+);/.exec(script.replace(/\\\n/g, ' '))![1]!.trim().split(/\s+/);

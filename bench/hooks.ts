@@ -1,7 +1,7 @@
 // Hook overhead per Claude Code turn (issue 11 goal: ≤ 1.07× unwired with one tool call, ≤ 1.10×
 // with 20): real turns in a plain, a wired and a reporting-only repo, alternating; medians and
 // their ratios. Also what the agent waits for per hook (sh spool, Stop with its checkpoint, the
-// prompt gate) against a bare `node -e 0`. Run: npx tsx bench/hooks.ts [turns]
+// prompt gate, the permission hook's fast path) against a bare `node -e 0`. Run: npx tsx bench/hooks.ts [turns]
 import { execFileSync, spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -104,6 +104,11 @@ async function main(): Promise<void> {
     const gateEnv = { ...env, CLAUDE_PROJECT_DIR: wired };
     for (let i = 0; i < HOOK_RUNS; i++) gated.push(await timed(gate, [path.join(ROOT, 'adapters', 'claude', 'hooks', 'user-prompt-submit')], wired, gateEnv, payload('UserPromptSubmit')));
     rows.push(['prompt-gate, no notes (agent waits)', median(gated)]);
+    // The permission hook when the policy decides (FAST-n): the fast path with the relay up.
+    const permitted: number[] = [];
+    const permission = path.join(ROOT, 'adapters', 'claude', 'hooks', 'permission');
+    for (let i = 0; i < HOOK_RUNS; i++) permitted.push(await timed(permission, [], wired, env, payload('PreToolUse').replace('"echo hi"', '"git status"')));
+    rows.push(['permission, policy allow, relay up (agent waits)', median(permitted)]);
     const row = (name: string, ms: number) => `| ${name.padEnd(48)} | ${ms.toFixed(0).padStart(7)} |`;
     console.log(`\nClaude Code turns, alternating plain/wired/reporting; load average ${os.loadavg()[0]!.toFixed(1)} on ${os.cpus().length} cores (goal: wired/not wired <= 1070 for 1 call, <= 1100 for 20)\n`);
     console.log(`| ${'measure'.padEnd(48)} | ${'ms'.padStart(7)} |\n|${'-'.repeat(50)}|${'-'.repeat(9)}|`);

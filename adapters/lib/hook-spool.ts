@@ -39,8 +39,11 @@ export function listRecords(dir: string): string[] {
   return keyed.map((k) => path.join(dir, k.name));
 }
 
-/** Parses one record; fields other than RECORD_KEYS are ignored, a payload that is not an object is undefined. */
-export function parseRecord(file: string, bytes: Buffer): SpoolRecord {
+/**
+ * The `KEY=value` fields (only `keys`) and where the payload starts, in the spool's record
+ * format; also the body the permission fast path posts (FAST-1).
+ */
+export function readFields(bytes: Buffer, keys: readonly string[]): { env: Env; payloadStart: number } {
   const env: Env = {};
   let start = 0;
   let payloadStart = bytes.length;
@@ -51,9 +54,15 @@ export function parseRecord(file: string, bytes: Buffer): SpoolRecord {
     const field = bytes.toString('utf8', start, end);
     const eq = field.indexOf('=');
     const key = eq > 0 ? field.slice(0, eq) : '';
-    if ((RECORD_KEYS as readonly string[]).includes(key)) env[key] = field.slice(eq + 1);
+    if (keys.includes(key)) env[key] = field.slice(eq + 1);
     start = end + 1;
   }
+  return { env, payloadStart };
+}
+
+/** Parses one record; fields other than RECORD_KEYS are ignored, a payload that is not an object is undefined. */
+export function parseRecord(file: string, bytes: Buffer): SpoolRecord {
+  const { env, payloadStart } = readFields(bytes, RECORD_KEYS);
   let payload: Record<string, unknown> | undefined;
   try {
     const value: unknown = JSON.parse(bytes.toString('utf8', payloadStart));

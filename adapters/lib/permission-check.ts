@@ -9,7 +9,7 @@ import { parse } from 'yaml';
 import { listPackets } from '../../bus/layout';
 import { splitFrontMatter } from '../../bus/packet';
 import { locateGit } from '../../bus/locate';
-import { loadPolicy } from '../../policy/load';
+import { loadPolicy, type PolicyPlaces } from '../../policy/load';
 import { commandPrefix, evaluate, type Policy, type Verdict } from '../../policy/policy';
 import type { PermissionAsk } from '../../protocol/wire/http';
 import { plainLine } from '../../protocol/wire/plain-text';
@@ -69,10 +69,10 @@ export function askKey(call: PermissionCall): string {
 }
 
 /** Loads the policy and decides; throws PolicyError when a policy file is wrong. */
-export function checkPermission(call: PermissionCall, env: Env = process.env): Checked {
+export function checkPermission(call: PermissionCall, env: Env = process.env, load: (places: PolicyPlaces) => Policy = loadPolicy): Checked {
   const context = taskContext(call.cwd, env);
   const root = context?.worktree ?? repoRoot(call.cwd, env);
-  const policy = loadPolicy({
+  const policy = load({
     defaultFile: defaultPolicyFile(), home: commandrHome(env), repo: root,
     agentCommands: env.AGENT_COMMANDS, timeoutMs: env.COMMANDR_PERMISSION_TIMEOUT_MS,
   });

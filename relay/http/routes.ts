@@ -9,6 +9,7 @@ import { postAction } from '../clients/action-route';
 import { postPair } from '../devices/pair-route';
 import { postLiveEvent } from '../live/route';
 import { postPermission } from '../permissions/route';
+import { postPermissionCheck } from '../permissions/check-route';
 import { postQuestion } from '../questions/route';
 import { getArtifact } from '../artifacts/route';
 import { getPushKey } from '../push/route';
@@ -41,6 +42,7 @@ export const routes: Route[] = [
   { method: 'POST', path: '/api/action', browser: true, handle: (ctx, req, res) => postAction(ctx.services, ctx.dispatcher, req, res) },
   { method: 'GET', path: '/api/push/key', browser: true, handle: (ctx, _req, res) => getPushKey(ctx.services, res) },
   { method: 'POST', path: '/api/permissions', browser: false, handle: (ctx, req, res) => postPermission(ctx.services, ctx.hookToken, req, res) },
+  { method: 'POST', path: '/api/permissions/check', browser: false, handle: (ctx, req, res) => postPermissionCheck(ctx.services, ctx.hookToken, req, res) },
   { method: 'POST', path: '/api/questions', browser: false, handle: (ctx, req, res) => postQuestion(ctx.services, ctx.hookToken, req, res) },
   { method: 'GET', path: '/api/artifacts', browser: false, handle: (ctx, req, res) => getArtifact(ctx.services, req, res) },
   { method: 'POST', path: '/api/events', browser: false, handle: (ctx, req, res) => postLiveEvent(ctx.services, ctx.hookToken, req, res) },

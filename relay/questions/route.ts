@@ -5,7 +5,7 @@ import type * as http from 'node:http';
 import { CommandrError } from '../../protocol/wire/errors';
 import { QuestionAsk } from '../../protocol/wire/questions';
 import type { RelayServices } from '../context';
-import { bearerToken, readJson, sendJson } from '../http/respond';
+import { bearerToken, readJson } from '../http/respond';
 import { tokenMatches } from '../live/hook-token';
 import { QuestionService } from './service';
 
@@ -30,6 +30,9 @@ export async function postQuestion(services: RelayServices, hookToken: string, r
   }
   // No paired device: no one can answer, say so at once (ASK-5).
   if (services.devices.list().length === 0) throw new CommandrError('E_UNAVAILABLE', 'no paired device can answer: pair a phone with `commandr pair`');
+  // The headers are the acknowledgement: the asking client knows the relay took the question (FAST-5, as GUARD-9).
+  res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' });
+  res.flushHeaders();
   await new Promise<void>((resolve) => {
     let cancel = () => {};
     const gone = () => {
@@ -39,7 +42,7 @@ export async function postQuestion(services: RelayServices, hookToken: string, r
     res.once('close', gone);
     cancel = questions.ask(parsed.data, (view) => {
       res.off('close', gone);
-      if (!res.writableEnded && !res.destroyed) sendJson(res, 200, { request: view });
+      if (!res.writableEnded && !res.destroyed) res.end(JSON.stringify({ request: view }));
       resolve();
     }).cancel;
   });

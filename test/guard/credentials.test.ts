@@ -56,6 +56,10 @@ describe('split credentials', () => {
     const post = (token: string) => fetch(`${relay.url}/api/events`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify(event) });
     expect((await post(admin)).status).toBe(401);
     expect((await post(hook)).status).toBe(202);
+    // The permission fast path (FAST-4) too.
+    const check = (token: string) => fetch(`${relay.url}/api/permissions/check`, { method: 'POST', headers: { authorization: `Bearer ${token}` }, body: `\0${JSON.stringify({ session_id: 's', cwd: '/', tool_name: 'Read', tool_input: { file_path: '/x' } })}` });
+    expect((await check(admin)).status).toBe(401);
+    expect((await check(hook)).status).toBe(200);
   });
 
   it('CRED-3: a check posted with the hook credential is marked as reported by the agent', async () => {

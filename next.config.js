@@ -25,7 +25,7 @@ module.exports = {
         chunks: 'all',
         enforce: true,
         priority: 20,
-        test: /[\\/]app[\\/](lib[\\/](store|errors|device-key|db)\.ts|components[\\/](Button|ConnectionBadge|Link)\.tsx)$|[\\/]node_modules[\\/]idb[\\/]/,
+        test: /[\\/]app[\\/](lib[\\/](store|errors|device-key|db|synced)\.ts|components[\\/](Button|ConnectionBadge|Link)\.tsx)$|[\\/]node_modules[\\/]idb[\\/]/,
       };
     }
     return config;

@@ -3,6 +3,8 @@
 // workbox-window stays out of the download, the header
 // never moves what is below it, and every script the page loads carries V8's compile
 // hint. Real relay, real Chromium on the phone profile.
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
 import type { Page } from '@playwright/test';
 import { test, expect } from './fixtures';
 
@@ -92,4 +94,26 @@ test('FIRST-4: every script the Pair and Inbox pages load by themselves starts w
     expect(script, `${src} was loaded`).toBeTruthy();
     expect((await script!.body).startsWith('//# allFunctionsCalledOnLoad\n'), src).toBe(true);
   }
+});
+
+test('FIRST-6: a group shows its newest 50 cards and "Show more" the next ones; the folded Done group renders none until opened', async ({ paired: page, relayEnv }) => {
+  for (let i = 0; i < 56; i++) relayEnv.addPacket(`T-${String(i).padStart(2, '0')}`, `Waiting task ${i}`);
+  for (let i = 0; i < 3; i++) {
+    writeFileSync(path.join(relayEnv.bus, 'done', `e2e-host_${100 + i}_D-${i}.md`), `---\nid: D-${i}\ntype: implementation\nscope: src/**\n---\n# Finished ${i}\n\n## Context\ne2e\n`);
+  }
+  const inbox = page.getByTestId('group-inbox');
+  await expect(inbox.locator('h2')).toHaveText('Inbox (56)');
+  await expect(inbox.getByTestId('task-card')).toHaveCount(50);
+  const done = page.getByTestId('group-done');
+  await expect(done.locator('summary')).toHaveText('Done (3)');
+  await expect(done.getByTestId('task-card')).toHaveCount(0);
+
+  await inbox.getByTestId('group-more-inbox').click();
+  await expect(inbox.getByTestId('task-card')).toHaveCount(56);
+  await expect(inbox.getByTestId('group-more-inbox')).toHaveCount(0);
+  await done.locator('summary').click();
+  await expect(done.getByTestId('task-card')).toHaveCount(3);
+  // Search still finds a task of any page.
+  await page.getByTestId('inbox-search').fill('T-55');
+  await expect(page.getByTestId('task-card')).toHaveCount(1);
 });

@@ -6,6 +6,8 @@
 // plus Chromium's installability check. The cold figures are the ones that count.
 // Targets (cold): performance ≥ 0.98, accessibility 1.0, best practices 1.0, LCP ≤ 1.5 s,
 // JavaScript transferred ≤ 130 KB on Pair and ≤ 150 KB on the Inbox; installable.
+// Each row is the median of LIGHTHOUSE_RUNS runs (default 3); LIGHTHOUSE_SAVE=<dir> keeps
+// every report's JSON (LCP element and breakdown, long tasks, render-blocking requests).
 // Needs: node scripts/build-app.mjs.
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';

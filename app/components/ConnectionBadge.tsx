@@ -2,6 +2,7 @@
 // The header's connection state: live / connecting / reconnecting / offline · N queued / not paired,
 // and when not live, since when the data shown is known to be current ("Synced 14:02", RESUME-3).
 import { useRelay, type AppState } from '../lib/store';
+import { syncedLabel } from '../lib/synced';
 
 const LABELS: Record<AppState['connection']['state'], string> = {
   live: 'Live',
@@ -14,14 +15,6 @@ const LABELS: Record<AppState['connection']['state'], string> = {
 const selectState = (s: AppState) => s.connection.state;
 const selectQueued = (s: AppState) => s.outbox.filter((i) => i.status === 'queued').length;
 const selectSyncedAt = (s: AppState) => s.syncedAt;
-
-/** "14:02" today, "3 Mar 14:02" another day, in the phone's own time zone. */
-export function syncedLabel(iso: string, now = new Date()): string | null {
-  const at = new Date(iso);
-  if (Number.isNaN(at.getTime())) return null;
-  const time = at.toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit' });
-  return at.toDateString() === now.toDateString() ? time : `${at.toLocaleDateString(undefined, { day: 'numeric', month: 'short' })} ${time}`;
-}
 
 export function ConnectionBadge() {
   const state = useRelay(selectState);

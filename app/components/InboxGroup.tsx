@@ -1,8 +1,17 @@
 // One Inbox group: a heading with its count and its task cards, each with a quick
 // note inside the card (not for done tasks; the Done group starts folded).
+// A group shows its newest GROUP_PAGE cards and a "Show more" button for the next
+// ones; the folded Done group renders no card until it is opened (FIRST-6): a repo of
+// thousands of tasks costs the Inbox a bounded render, not one card per task.
+import { memo, useState } from 'react';
 import type { RepoInfo, TaskSummary } from '../../protocol/wire/views';
 import type { GroupKey } from '../lib/inbox';
 import { TaskCard } from './TaskCard';
+
+export const GROUP_PAGE = 50;
+
+// A live change to one task re-renders its card only.
+const Card = memo(TaskCard);
 
 export function InboxGroup({ group, repos, showRepo, onNote }: {
   group: { key: GroupKey; title: string; tasks: TaskSummary[] };
@@ -10,22 +19,33 @@ export function InboxGroup({ group, repos, showRepo, onNote }: {
   showRepo: boolean;
   onNote: (task: TaskSummary) => void;
 }) {
+  const [limit, setLimit] = useState(GROUP_PAGE);
+  const [open, setOpen] = useState(false);
   const heading = `${group.title} (${group.tasks.length})`;
+  const shown = group.tasks.slice(0, limit);
+  const rest = group.tasks.length - shown.length;
   const list = (
-    <ul className="stack" style={{ listStyle: 'none', padding: 0, margin: 0 }}>
-      {group.tasks.map((task) => (
-        <li key={`${task.repo}/${task.id}`}>
-          <TaskCard task={task} repoName={showRepo ? repos[task.repo]?.name : undefined} onNote={group.key !== 'done' ? onNote : undefined} />
-        </li>
-      ))}
-    </ul>
+    <>
+      <ul className="stack" style={{ listStyle: 'none', padding: 0, margin: 0 }}>
+        {shown.map((task) => (
+          <li key={`${task.repo}/${task.id}`}>
+            <Card task={task} repoName={showRepo ? repos[task.repo]?.name : undefined} onNote={group.key !== 'done' ? onNote : undefined} />
+          </li>
+        ))}
+      </ul>
+      {rest > 0 ? (
+        <button type="button" className="link-button" onClick={() => setLimit((n) => n + GROUP_PAGE)} data-testid={`group-more-${group.key}`}>
+          Show {Math.min(rest, GROUP_PAGE)} more ({rest} not shown)
+        </button>
+      ) : null}
+    </>
   );
   return (
     <section data-testid={`group-${group.key}`} aria-label={group.title}>
       {group.key === 'done' ? (
-        <details>
+        <details onToggle={(e) => setOpen(e.currentTarget.open)}>
           <summary className="group-title" style={{ minHeight: 44, display: 'flex', alignItems: 'center' }}>{heading}</summary>
-          {list}
+          {open ? list : null}
         </details>
       ) : (
         <>

@@ -203,8 +203,60 @@ function omit<T>(record: Record<string, T>, key: string): Record<string, T> {
   return rest;
 }
 
+/** Done tasks per repo the saved state keeps: what a snapshot sends (= SNAPSHOT_DONE_TASKS, PAGE-1; not imported, to keep zod out of this chunk). */
+export const SAVED_DONE_TASKS = 50;
+
 export function persistable(s: AppState): PersistedState {
-  return { v: 1, device: s.device, repos: s.repos, tasks: s.tasks, done: s.done, syncedAt: s.syncedAt, cursors: s.cursors, commanders: s.commanders, permissions: s.permissions, devices: s.devices, machines: s.machines, home: s.home };
+  const { tasks, done } = savedTasks(s.tasks, s.done);
+  return { v: 1, device: s.device, repos: s.repos, tasks, done, syncedAt: s.syncedAt, cursors: s.cursors, commanders: s.commanders, permissions: s.permissions, devices: s.devices, machines: s.machines, home: s.home };
+}
+
+/**
+ * FIRST-6: the saved state holds what a snapshot holds — every task not done and the
+ * newest SAVED_DONE_TASKS done ones per repo — however many older done tasks were read
+ * since; the repos it trimmed say they have more. Reading and writing it stays bounded
+ * (the next snapshot would drop the older ones anyway, PAGE-3). Cached by identity, so
+ * an unchanged state gives the same objects and is not written again.
+ */
+const trimmedTasks = new WeakMap<Record<string, TaskSummary>, Record<string, TaskSummary>>();
+let lastSaved: { tasks: AppState['tasks']; done: AppState['done']; out: { tasks: AppState['tasks']; done: AppState['done'] } } | null = null;
+
+function savedTasks(tasks: AppState['tasks'], done: AppState['done']): { tasks: AppState['tasks']; done: AppState['done'] } {
+  if (lastSaved && lastSaved.tasks === tasks && lastSaved.done === done) return lastSaved.out;
+  const out: AppState['tasks'] = {};
+  let moreDone: AppState['done'] | null = null;
+  for (const [repo, byId] of Object.entries(tasks)) {
+    let kept = trimmedTasks.get(byId);
+    if (!kept) {
+      kept = trimDone(byId);
+      trimmedTasks.set(byId, kept);
+    }
+    out[repo] = kept;
+    if (kept !== byId && !done[repo]?.more) {
+      moreDone ??= { ...done };
+      moreDone[repo] = { total: Math.max(done[repo]?.total ?? 0, countDone(byId)), more: true };
+    }
+  }
+  const result = { tasks: out, done: moreDone ?? done };
+  lastSaved = { tasks, done, out: result };
+  return result;
+}
+
+function trimDone(byId: Record<string, TaskSummary>): Record<string, TaskSummary> {
+  const finished = Object.values(byId).filter((t) => t.state === 'done');
+  if (finished.length <= SAVED_DONE_TASKS) return byId;
+  const keep = new Set(finished.sort(newestFirst).slice(0, SAVED_DONE_TASKS));
+  return Object.fromEntries(Object.entries(byId).filter(([, t]) => t.state !== 'done' || keep.has(t)));
+}
+
+const countDone = (byId: Record<string, TaskSummary>) => Object.values(byId).filter((t) => t.state === 'done').length;
+
+/** The snapshot's order (lastEventTs descending, then id), as relay/watch/frames.ts pages it. */
+function newestFirst(a: TaskSummary, b: TaskSummary): number {
+  const at = a.lastEventTs ?? '';
+  const bt = b.lastEventTs ?? '';
+  if (at !== bt) return at < bt ? 1 : -1;
+  return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
 }
 
 export interface Store {

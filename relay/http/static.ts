@@ -6,6 +6,7 @@
 import * as fs from 'node:fs';
 import type * as http from 'node:http';
 import * as path from 'node:path';
+import { DOCUMENT_ONLY_HEADERS } from './headers';
 
 const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8', '.js': 'text/javascript; charset=utf-8', '.mjs': 'text/javascript; charset=utf-8',
@@ -55,6 +56,7 @@ export function serveStatic(root: string, req: http.IncomingMessage, res: http.S
   const urlPath = new URL(req.url ?? '/', 'http://relay').pathname;
   if (!appIsBuilt(root)) return sendNotBuilt(root, urlPath, res, headers);
   const file = resolveAppFile(root, urlPath);
+  if (file && urlPath.startsWith('/_next/static/') && !file.endsWith('.html')) for (const name of DOCUMENT_ONLY_HEADERS) res.removeHeader(name);
   if (file) return sendFile(file, 200, cacheControlFor(urlPath), req, res, headers);
   const notFound = path.join(root, '404.html');
   if (isFile(notFound)) return sendFile(notFound, 404, 'no-cache', req, res, headers);

@@ -74,6 +74,21 @@ describe('http', () => {
     }
   });
 
+  it('FIRST-5: the build\'s hashed assets carry nosniff and no-referrer but not the document-only headers (CSP, frame and opener policies)', async () => {
+    const relay = await startRelay({ appDir: fakeApp() });
+    const asset = await fetch(`${relay.url}/_next/static/chunks/app-0123abcd.js`);
+    expect(asset.status).toBe(200);
+    expect(asset.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(asset.headers.get('referrer-policy')).toBe('no-referrer');
+    for (const name of ['content-security-policy', 'x-frame-options', 'cross-origin-opener-policy']) expect(asset.headers.get(name), name).toBeNull();
+    // Anything else keeps them: pages, the worker (its CSP governs it), an unknown asset path, the API.
+    for (const p of ['/', '/sw.js', '/_next/static/chunks/missing.js', '/_next/data.js', '/api/nothing']) {
+      const res = await fetch(`${relay.url}${p}`);
+      expect(res.headers.get('content-security-policy'), p).toContain("default-src 'self'");
+      expect(res.headers.get('x-frame-options'), p).toBe('DENY');
+    }
+  });
+
   it('HTTP-5: with no built app, every page says so and how to build it', async () => {
     const relay = await startRelay({ appDir: path.join(tempDir(), 'out') });
     const res = await fetch(`${relay.url}/`);

@@ -1,0 +1,119 @@
+// What the first load of a screen needs before it paints and while it starts (FIRST-n):
+// the styles travel in the page, the screen's text is in the exported HTML,
+// workbox-window stays out of the download, the header
+// never moves what is below it, and every script the page loads carries V8's compile
+// hint. Real relay, real Chromium on the phone profile.
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
+import type { Page } from '@playwright/test';
+import { test, expect } from './fixtures';
+
+/** Every response of the page's own loads: url, resource type, body (scripts and documents). */
+function recordResponses(page: Page): { url: string; type: string; body: Promise<string> }[] {
+  const seen: { url: string; type: string; body: Promise<string> }[] = [];
+  page.on('response', (r) => {
+    const type = r.request().resourceType();
+    seen.push({ url: r.url(), type, body: type === 'script' || type === 'document' ? r.text().catch(() => '') : Promise.resolve('') });
+  });
+  return seen;
+}
+
+test.describe('first paint without scripts', () => {
+  test.use({ javaScriptEnabled: false });
+
+  test('FIRST-1: with scripts off, Pair shows its text and form styled from the page itself, and no stylesheet is requested', async ({ page, relayEnv }) => {
+    const seen = recordResponses(page);
+    await page.goto(`${relayEnv.url}/pair`);
+    await expect(page.getByRole('heading', { name: 'Pair this device' })).toBeVisible();
+    await expect(page.getByText('Run commandr pair on the computer where the relay runs')).toBeVisible();
+    // Styled: the 44 px touch target and the sticky header come from globals.css, inlined.
+    expect(await page.getByTestId('pair-submit').evaluate((b) => getComputedStyle(b).minHeight)).toBe('44px');
+    expect(await page.locator('.shell-header').evaluate((h) => getComputedStyle(h).position)).toBe('sticky');
+    expect(seen.filter((r) => r.type === 'stylesheet').map((r) => r.url)).toEqual([]);
+  });
+});
+
+test('FIRST-2: Pair and the Inbox register the service worker without downloading workbox-window', async ({ page, relayEnv }) => {
+  const seen = recordResponses(page);
+  await page.goto(`${relayEnv.url}/pair#code=${relayEnv.pairingCode()}`);
+  await page.getByTestId('pair-name').fill('Worker Phone');
+  await page.getByTestId('pair-submit').click();
+  await expect(page.getByTestId('connection-badge')).toHaveAttribute('data-state', 'live');
+  await page.reload();
+  await expect(page.getByTestId('connection-badge')).toHaveAttribute('data-state', 'live');
+  await page.waitForLoadState('networkidle');
+  // The worker registered and installed all the same.
+  expect(await page.evaluate(async () => (await navigator.serviceWorker.ready).active?.scriptURL)).toBe(`${relayEnv.url}/sw.js`);
+  const scripts = (await Promise.all(seen.filter((r) => r.type === 'script').map((r) => r.body))).join('\n');
+  expect(scripts).toContain('commandr-outbox'); // the client core did load: the check below is not vacuous
+  // workbox-window's own event name; the app's registration has no such event.
+  expect(scripts).not.toContain('"controlling"');
+});
+
+test('FIRST-3: the header keeps its height and the screen below stays put when the connection changes and "Synced" shows', async ({ paired: page, context, relayEnv }) => {
+  relayEnv.addPacket('T-first', 'A task on screen');
+  await expect(page.getByTestId('task-card').first()).toBeVisible();
+  const geometry = () => page.evaluate(() => {
+    const rect = (selector: string) => document.querySelector(selector)!.getBoundingClientRect();
+    return { header: rect('.shell-header').height, main: rect('main').top, title: rect('.shell-title').top, heading: rect('#inbox-title').top };
+  });
+  const live = await geometry();
+  await context.setOffline(true);
+  await expect(page.getByTestId('connection-badge')).toHaveAttribute('data-state', 'offline');
+  await expect(page.getByTestId('last-synced')).toBeVisible();
+  expect(await geometry()).toEqual(live);
+  // The badge stays inside the header, right-aligned, and so does the label beside it.
+  const inside = await page.evaluate(() => {
+    const header = document.querySelector('.shell-header')!.getBoundingClientRect();
+    return ['connection-badge', 'last-synced'].map((id) => {
+      const r = document.querySelector(`[data-testid="${id}"]`)!.getBoundingClientRect();
+      return r.top >= header.top && r.bottom <= header.bottom && r.right <= header.right;
+    });
+  });
+  expect(inside).toEqual([true, true]);
+  await context.setOffline(false);
+  await expect(page.getByTestId('connection-badge')).toHaveAttribute('data-state', 'live');
+  expect(await geometry()).toEqual(live);
+});
+
+test('FIRST-4: every script the Pair and Inbox pages load by themselves starts with the compile hint', async ({ page, relayEnv }) => {
+  const seen = recordResponses(page);
+  await page.goto(`${relayEnv.url}/pair#code=${relayEnv.pairingCode()}`);
+  await page.getByTestId('pair-name').fill('Hint Phone');
+  await page.getByTestId('pair-submit').click();
+  await expect(page.getByTestId('connection-badge')).toHaveAttribute('data-state', 'live');
+  relayEnv.addPacket('T-hint', 'A task on screen');
+  await page.goto(`${relayEnv.url}/`);
+  await expect(page.getByTestId('task-card').first()).toBeVisible();
+  await page.waitForLoadState('networkidle');
+  const documents = await Promise.all(seen.filter((r) => r.type === 'document').map((r) => r.body));
+  const named = new Set(documents.flatMap((html) => [...html.matchAll(/<script[^>]*\ssrc="([^"]+)"(?![^>]*noModule)[^>]*>/g)].map((m) => m[1]!)));
+  expect(named.size).toBeGreaterThan(3);
+  for (const src of named) {
+    const script = seen.find((r) => r.type === 'script' && new URL(r.url).pathname === src);
+    expect(script, `${src} was loaded`).toBeTruthy();
+    expect((await script!.body).startsWith('//# allFunctionsCalledOnLoad\n'), src).toBe(true);
+  }
+});
+
+test('FIRST-6: a group shows its newest 50 cards and "Show more" the next ones; the folded Done group renders none until opened', async ({ paired: page, relayEnv }) => {
+  for (let i = 0; i < 56; i++) relayEnv.addPacket(`T-${String(i).padStart(2, '0')}`, `Waiting task ${i}`);
+  for (let i = 0; i < 3; i++) {
+    writeFileSync(path.join(relayEnv.bus, 'done', `e2e-host_${100 + i}_D-${i}.md`), `---\nid: D-${i}\ntype: implementation\nscope: src/**\n---\n# Finished ${i}\n\n## Context\ne2e\n`);
+  }
+  const inbox = page.getByTestId('group-inbox');
+  await expect(inbox.locator('h2')).toHaveText('Inbox (56)');
+  await expect(inbox.getByTestId('task-card')).toHaveCount(50);
+  const done = page.getByTestId('group-done');
+  await expect(done.locator('summary')).toHaveText('Done (3)');
+  await expect(done.getByTestId('task-card')).toHaveCount(0);
+
+  await inbox.getByTestId('group-more-inbox').click();
+  await expect(inbox.getByTestId('task-card')).toHaveCount(56);
+  await expect(inbox.getByTestId('group-more-inbox')).toHaveCount(0);
+  await done.locator('summary').click();
+  await expect(done.getByTestId('task-card')).toHaveCount(3);
+  // Search still finds a task of any page.
+  await page.getByTestId('inbox-search').fill('T-55');
+  await expect(page.getByTestId('task-card')).toHaveCount(1);
+});

@@ -1,5 +1,7 @@
 // Machines in the app (FLEETUI-n), on a real phone profile: a real home relay (the
 // fixture's) and real member relays joined to it with one-time codes.
+import { cpSync, existsSync } from 'node:fs';
+import path from 'node:path';
 import { version } from '../package.json';
 import { homeName } from '../relay/fleet/device-frames';
 import { listMachines } from '../relay/fleet/machines';
@@ -94,4 +96,76 @@ test('FLEETUI-3 FLEETUI-5: a device that is not an owner sees the machines but c
   await expect(page.getByRole('button', { name: 'Remove laptop' })).toBeDisabled();
   await expect(page.getByTestId('machines-not-owner')).toContainText('Only an owner device can remove a machine');
   expect(listMachines(relayEnv.relay.dataDir).map((m) => m.name)).toEqual(['laptop']);
+});
+
+test('FLEETUI-6: the Start sheet chooses the machine; a commander started on a member with a first message runs there, labelled with it', async ({ paired: page, relayEnv }) => {
+  // The member relay runs in this process: it uses the stand-in agent adapter from its own data dir.
+  const saved = { adapter: process.env.COMMANDR_AGENT_ADAPTER, home: process.env.FAKE_ADAPTER_HOME };
+  process.env.COMMANDR_AGENT_ADAPTER = 'fake';
+  process.env.FAKE_ADAPTER_HOME = relayEnv.relay.dataDir;
+  try {
+    // Alone, the sheet has no machine choice.
+    await page.getByTestId('nav-commanders').click();
+    await page.getByTestId('cmdr-new').click();
+    await expect(page.getByTestId('ref-root')).toHaveValue(relayEnv.repo);
+    await expect(page.getByTestId('cmdr-machine')).toHaveCount(0);
+    await page.getByRole('button', { name: 'Cancel' }).click();
+
+    const laptop = await member(relayEnv.relay, 'laptop', 'api', [['API-1', 'Add the health endpoint']]);
+    cpSync(path.resolve(__dirname, '..', 'test', 'stand-ins', 'fake-adapter'), path.join(laptop.relay.dataDir, 'adapters', 'fake'), { recursive: true });
+    const laptopRepo = path.join(path.dirname(laptop.relay.dataDir), 'api');
+    const buildbox = await member(relayEnv.relay, 'buildbox', 'web', [['WEB-1', 'Cache the landing page']]);
+    await buildbox.stop();
+
+    await page.getByTestId('cmdr-new').click();
+    const choice = page.getByTestId('cmdr-machine');
+    // The home by its name, first and chosen; each member by name; an offline one shown but off.
+    await expect(choice).toHaveValue('');
+    await expect(choice.locator('option')).toHaveText([homeName(), 'buildbox · offline', 'laptop']);
+    await expect(choice.locator('option', { hasText: 'buildbox' })).toBeDisabled();
+    await expect(choice.locator('option', { hasText: 'laptop' })).toBeEnabled();
+    await expect(page.getByTestId('ref-root')).toHaveValue(relayEnv.repo);
+
+    // On the member, the home's folders are not offered: the person types a path on that machine.
+    await choice.selectOption({ label: 'laptop' });
+    await expect(page.getByTestId('ref-root')).toHaveCount(0);
+    await expect(page.getByTestId('cmdr-path-hint')).toContainText('Type a full path on laptop');
+    await page.getByTestId('cmdr-name').fill('API keeper');
+    await expect(page.getByTestId('cmdr-start')).toBeDisabled();
+    await page.getByTestId('cmdr-path').fill(laptopRepo);
+    await page.getByTestId('cmdr-first-message').fill('Summarise the health endpoint work.');
+    await page.screenshot({ path: test.info().outputPath('start-sheet-machine.png') });
+    await page.getByTestId('cmdr-start').click();
+
+    // The commander's id carries the member's prefix: it was created on the member, and its state and output come from there.
+    const prefix = laptop.machine.slice(2, 10);
+    await expect(page).toHaveURL(new RegExp(`/commander\\?id=${prefix}\\.c-[a-z0-9]{12}$`));
+    const id = new URL(page.url()).searchParams.get('id')!;
+    await expect(page.getByTestId('cmdr-references')).toContainText(laptopRepo);
+    await expect(page.getByTestId('cmdr-status')).toHaveText(/idle|waiting for you/);
+    await expect(page.getByTestId('cmdr-output')).toContainText('Summarise the health endpoint work.');
+    const own = id.slice(prefix.length + 1);
+    expect(existsSync(path.join(laptop.relay.dataDir, 'commanders', own, 'commander.json'))).toBe(true);
+    expect(existsSync(path.join(relayEnv.relay.dataDir, 'commanders', own))).toBe(false);
+
+    await page.getByTestId('nav-commanders').click();
+    const listed = page.locator(`[data-testid="cmdr-card"][data-id="${id}"]`);
+    await expect(listed.getByTestId('machine-label')).toHaveText('laptop');
+
+    // A chosen member that goes offline while the sheet is open turns Start off with the reason, never falls back to the home.
+    await page.getByTestId('cmdr-new').click();
+    await page.getByTestId('cmdr-machine').selectOption({ label: 'laptop' });
+    await page.getByTestId('cmdr-name').fill('Too late');
+    await page.getByTestId('cmdr-path').fill(laptopRepo);
+    await expect(page.getByTestId('cmdr-start')).toBeEnabled();
+    await laptop.stop();
+    await expect(page.getByTestId('cmdr-machine-problem')).toHaveText('laptop is offline. Choose another machine or wait until it is back.');
+    await expect(page.getByTestId('cmdr-start')).toBeDisabled();
+    await expect(page.getByTestId('cmdr-path')).toHaveValue(laptopRepo);
+  } finally {
+    if (saved.adapter === undefined) delete process.env.COMMANDR_AGENT_ADAPTER;
+    else process.env.COMMANDR_AGENT_ADAPTER = saved.adapter;
+    if (saved.home === undefined) delete process.env.FAKE_ADAPTER_HOME;
+    else process.env.FAKE_ADAPTER_HOME = saved.home;
+  }
 });

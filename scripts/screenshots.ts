@@ -93,6 +93,18 @@ const SCREENS: Screen[] = [
       await page.evaluate(() => scrollBy(0, -70));
     },
   },
+  {
+    name: 'fleet-start-commander',
+    open: async (page, url, relay) => {
+      await joinDemoFleet(page, relay);
+      await page.goto(`${url}/commanders`);
+      await page.getByTestId('cmdr-new').click();
+      await page.getByTestId('cmdr-machine').selectOption({ label: 'laptop' });
+      await page.getByTestId('cmdr-name').fill('API keeper');
+      await page.getByTestId('cmdr-path').fill('/home/me/code/api');
+      await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+    },
+  },
   // Last: they leave an artifact and a pending question behind in the demo workspace.
   {
     name: 'task-artifacts',

@@ -1,6 +1,7 @@
 'use client';
 // Start a commander: a name, one reference path (CMDR-UI-2), the agent it runs on
-// for good and, optionally, the first thing to tell it (UX-6).
+// for good and, optionally, the first thing to tell it (UX-6). With member machines,
+// also which machine runs it (FLEETUI-6): on a member the path is typed, not picked.
 import { useRouter } from 'next/navigation';
 import { useState, type FormEvent } from 'react';
 import type { CommanderView } from '../../protocol/wire/views';
@@ -10,12 +11,28 @@ import { act } from '../lib/actions';
 import { AGENTS } from '../lib/agents';
 import { VoiceInput } from '../components/voice/VoiceInput';
 import { sentence } from '../lib/errors';
+import { useRelay, type AppState } from '../lib/store';
 import { ReferencePicker } from './ReferencePicker';
+import { typedPathProblem } from './status';
+
+const selectFleet = (s: AppState) => s.machines;
+const selectHome = (s: AppState) => s.home;
 
 export function StartSheet({ roots, onClose }: { roots: string[]; onClose(): void }) {
   const router = useRouter();
   const [name, setName] = useState('');
-  const [path, setPath] = useState<string | null>(null);
+  const [homePath, setHomePath] = useState<string | null>(null);
+  // '' is the home; else a member's machine id (FLEETUI-6).
+  const [machine, setMachine] = useState('');
+  const [typed, setTyped] = useState('');
+  const fleet = useRelay(selectFleet);
+  const homeName = useRelay(selectHome)?.name ?? 'home';
+  const members = Object.values(fleet).sort((a, b) => a.name.localeCompare(b.name));
+  const member = machine ? fleet[machine] : undefined;
+  // A chosen member that went offline or was removed meanwhile: never fall back to the home silently.
+  const memberProblem = !machine ? null : !member ? 'That machine was removed. Choose another.' : member.online ? null : `${member.name} is offline. Choose another machine or wait until it is back.`;
+  const typedProblem = typedPathProblem(typed);
+  const path = machine ? (typed.trim() && !typedProblem ? typed.trim() : null) : homePath;
   const [agent, setAgent] = useState('');
   const [message, setMessage] = useState('');
   const [error, setError] = useState<string | null>(null);
@@ -23,10 +40,11 @@ export function StartSheet({ roots, onClose }: { roots: string[]; onClose(): voi
 
   async function submit(e: FormEvent) {
     e.preventDefault();
-    if (!path || !name.trim()) return;
+    if (!path || !name.trim() || memberProblem) return;
     setBusy(true);
     const outcome = await act('commander.create', {
       name: name.trim(), referencePath: path, ...(agent ? { agent } : {}), ...(message.trim() ? { message: message.trim() } : {}),
+      ...(machine ? { machine } : {}),
     });
     setBusy(false);
     if (outcome.status === 'applied') {
@@ -47,7 +65,26 @@ export function StartSheet({ roots, onClose }: { roots: string[]; onClose(): voi
           <label htmlFor="cmdr-name">Name</label>
           <input id="cmdr-name" value={name} maxLength={80} onChange={(e) => setName(e.target.value)} required data-testid="cmdr-name" />
         </div>
-        <ReferencePicker roots={roots} onChange={setPath} />
+        {members.length > 0 ? (
+          <div className="field">
+            <label htmlFor="cmdr-machine">Machine</label>
+            <select id="cmdr-machine" value={machine} onChange={(e) => setMachine(e.target.value)} data-testid="cmdr-machine">
+              <option value="">{homeName}</option>
+              {members.map((m) => <option key={m.id} value={m.id} disabled={!m.online}>{m.online ? m.name : `${m.name} · offline`}</option>)}
+            </select>
+            {memberProblem ? <span role="alert" className="muted" data-testid="cmdr-machine-problem">{memberProblem}</span> : null}
+          </div>
+        ) : null}
+        {machine ? (
+          <div className="field">
+            <label htmlFor="cmdr-path">Folder it works on{member ? ` (on ${member.name})` : ''}</label>
+            <input id="cmdr-path" value={typed} onChange={(e) => setTyped(e.target.value)} placeholder="e.g. /home/me/code/api" autoCapitalize="off" autoCorrect="off" spellCheck={false} data-testid="cmdr-path" aria-describedby="cmdr-path-hint" />
+            <span id="cmdr-path-hint" className="muted" data-testid="cmdr-path-hint">
+              Type a full path on {member?.name ?? 'that machine'}. The phone is not sent which folders it allows: it checks the path itself.
+            </span>
+            {typedProblem ? <span role="alert" className="muted">{typedProblem}</span> : null}
+          </div>
+        ) : <ReferencePicker roots={roots} onChange={setHomePath} />}
         <div className="field">
           <label htmlFor="cmdr-agent">Agent</label>
           <select id="cmdr-agent" value={agent} onChange={(e) => setAgent(e.target.value)} data-testid="cmdr-agent">
@@ -58,7 +95,7 @@ export function StartSheet({ roots, onClose }: { roots: string[]; onClose(): voi
         <VoiceInput id="cmdr-first-message" label="First message (optional)" value={message} onChange={setMessage} rows={3} testId="cmdr-first-message" />
         {error ? <p role="alert" data-testid="start-error">{error}</p> : null}
         <div className="row">
-          <Button type="submit" variant="primary" disabled={busy || !path || !name.trim()} data-testid="cmdr-start">Start</Button>
+          <Button type="submit" variant="primary" disabled={busy || !path || !name.trim() || !!memberProblem} data-testid="cmdr-start">Start</Button>
           <Button onClick={onClose}>Cancel</Button>
         </div>
       </form>

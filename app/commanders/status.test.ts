@@ -1,6 +1,6 @@
 // Reference paths from the Start sheet (CMDR-UI-2).
 import { describe, expect, it } from 'vitest';
-import { joinReference, referenceProblem, STATUS_LABEL } from './status';
+import { joinReference, referenceProblem, STATUS_LABEL, typedPathProblem } from './status';
 
 describe('commander UI helpers', () => {
   it('CMDR-UI-1: every status has words, a dead session reads as needing a new one', () => {
@@ -13,5 +13,12 @@ describe('commander UI helpers', () => {
     expect(joinReference('/home/me/code/', '/notes/')).toBe('/home/me/code/notes');
     expect(referenceProblem('a/../../etc')).toMatch(/not allowed/);
     expect(referenceProblem('a/b')).toBeNull();
+  });
+
+  it('FLEETUI-6: a path typed for a member machine must be a full path without ..', () => {
+    expect(typedPathProblem('')).toBeNull();
+    expect(typedPathProblem('  /srv/code/api ')).toBeNull();
+    expect(typedPathProblem('code/api')).toMatch(/full path/);
+    expect(typedPathProblem('/srv/code/../../etc')).toMatch(/not allowed/);
   });
 });

@@ -19,3 +19,12 @@ export function joinReference(root: string, inside: string): string {
 export function referenceProblem(inside: string): string | null {
   return inside.split('/').some((part) => part === '..') ? 'The folder must be inside the chosen root: “..” is not allowed.' : null;
 }
+
+/** A path typed for a member machine (FLEETUI-6): the member checks it against its own
+ *  allowed roots, which the phone is never sent; here only a full path without `..`. */
+export function typedPathProblem(typed: string): string | null {
+  const p = typed.trim();
+  if (!p) return null;
+  if (!p.startsWith('/')) return 'Type the full path, starting with “/”.';
+  return p.split('/').some((part) => part === '..') ? '“..” is not allowed in the path.' : null;
+}

@@ -39,6 +39,10 @@ export const FleetError = z.object({ type: z.literal('fleet.error'), error: z.ob
 export const MAX_PENDING_FORWARDS = 64;
 /** A forwarded request the member has not answered by then fails with E_UNAVAILABLE (FLEET-20). */
 export const FORWARD_TIMEOUT_MS = 30_000;
+/** A forwarded `task.council` acks only when the member's council is done: its evaluators' default limit (120 s) plus the usual margin (FLEETX-4). */
+export const COUNCIL_FORWARD_TIMEOUT_MS = 150_000;
+/** How long the home waits for a member's answer to a forwarded frame of this type. */
+export const forwardTimeoutMs = (type: string): number => (type === 'task.council' ? COUNCIL_FORWARD_TIMEOUT_MS : FORWARD_TIMEOUT_MS);
 /** Most repos the home routes to one member; frames for more are dropped (FLEET-21). */
 export const MAX_MEMBER_REPOS = 1000;
 /** Most tasks the home remembers of one member repo (FLEET-22); the member's own snapshot is not cut. */

@@ -12,7 +12,7 @@ import { CommandrError } from '../../protocol/wire/errors';
 import { MAX_FRAME_BYTES, type ServerFrame, type ServerFrameOf } from '../../protocol/wire/frames';
 import { ErrorCode } from '../../protocol/wire/errors';
 import {
-  FORWARD_TIMEOUT_MS, type ForwardedFrame, MAX_FORWARDED_REPLAY_CHARS, homeProof, type HomeFrame, MAX_LINK_DEPTH, MAX_MEMBER_REPOS, MAX_MEMBER_TASKS, nestsWithin, MAX_PENDING_FORWARDS, type MachineRecord, MemberFrame, memberProof,
+  forwardTimeoutMs, type ForwardedFrame, MAX_FORWARDED_REPLAY_CHARS, homeProof, type HomeFrame, MAX_LINK_DEPTH, MAX_MEMBER_REPOS, MAX_MEMBER_TASKS, nestsWithin, MAX_PENDING_FORWARDS, type MachineRecord, MemberFrame, memberProof,
 } from '../../protocol/wire/fleet';
 import type { MachineState } from '../../protocol/wire/machines';
 import type { RepoInfo, TaskSummary } from '../../protocol/wire/views';
@@ -337,11 +337,12 @@ export function startFleetHome(services: RelayServices, version: string): FleetH
         return Promise.reject(new CommandrError('E_UNAVAILABLE', `${nameOf(route.machine)} has ${open} requests unanswered; try again shortly`));
       }
       const rid = `f-${crypto.randomBytes(8).toString('hex')}`;
+      const limit = forwardTimeoutMs(frame.type);
       return new Promise((resolve, reject) => {
         const timer = setTimeout(() => {
           settle(rid);
-          reject(new CommandrError('E_UNAVAILABLE', `${nameOf(route.machine)} did not answer ${frame.type} within ${FORWARD_TIMEOUT_MS / 1000} s; check its effect before trying again`));
-        }, FORWARD_TIMEOUT_MS);
+          reject(new CommandrError('E_UNAVAILABLE', `${nameOf(route.machine)} did not answer ${frame.type} within ${limit / 1000} s; check its effect before trying again`));
+        }, limit);
         timer.unref();
         const labelled = how?.labelled ?? ('repo' in frame ? frame.repo : '');
         const result = how?.result ?? ((value: unknown) => relabelResult(value, route.repo, labelled));

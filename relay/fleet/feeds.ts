@@ -8,6 +8,7 @@ import type { ServerFrame, ServerFrameOf } from '../../protocol/wire/frames';
 import { type FleetFrame, type MachineRecord, MAX_MEMBER_OBJECTS } from '../../protocol/wire/fleet';
 import type { RelayServices } from '../context';
 import { commanderWaitingMessage, permissionMessage } from '../push/messages';
+import type { MemberNotify } from './push-budget';
 import { labelId, type ObjectKind, OWN_ID } from './labels';
 
 export interface ObjectRoute { machine: string; own: string }
@@ -32,7 +33,7 @@ export interface MemberFeeds {
   forget(machine: string): void;
 }
 
-export function memberFeeds(services: RelayServices, repoOwner: (labelled: string) => string | undefined, labelRepo: (machine: string, repo: string) => string): MemberFeeds {
+export function memberFeeds(services: RelayServices, repoOwner: (labelled: string) => string | undefined, labelRepo: (machine: string, repo: string) => string, notify: MemberNotify): MemberFeeds {
   /** labelled id → entry, in arrival order (oldest first) so eviction takes the oldest. */
   const entries = new Map<string, Entry>();
   /** Labelled requests already pushed: one push per request, however often it is resent. */
@@ -86,7 +87,7 @@ export function memberFeeds(services: RelayServices, repoOwner: (labelled: strin
           pushed.add(request.id);
           try {
             const payload = permissionMessage(request);
-            services.push?.notify?.({ ...payload, title: `${machine.name}: ${payload.title}`.slice(0, 200) });
+            notify(machine, { ...payload, title: `${machine.name}: ${payload.title}`.slice(0, 200) });
           } catch (error) {
             services.log.error(error, 'push for a member permission request');
           }
@@ -118,7 +119,7 @@ export function memberFeeds(services: RelayServices, repoOwner: (labelled: strin
         const was = before?.type === 'commander.state' ? before.commander.status : undefined;
         if (c.status === 'waiting' && was !== undefined && was !== 'waiting') {
           try {
-            services.push?.notify?.(commanderWaitingMessage(out.commander));
+            notify(machine, commanderWaitingMessage(out.commander));
           } catch (error) {
             services.log.error(error, 'push for a member commander');
           }

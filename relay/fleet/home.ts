@@ -27,6 +27,7 @@ import { addMachine, listMachines, newMachineId, redeemJoinSecret } from './mach
 import { fleetSubscribed, MemberTails } from './resume';
 import type { Cursor } from '../../protocol/wire/views';
 import { memberFeeds, type MemberFeeds } from './feeds';
+import { memberPushBudget } from './push-budget';
 
 export interface FleetHome {
   upgrade(req: http.IncomingMessage, socket: net.Socket, head: Buffer): void;
@@ -98,7 +99,9 @@ export function startFleetHome(services: RelayServices, version: string): FleetH
   const since = new Map<string, string>();
   /** Per member repo, the member's cursor of the last event forwarded and a bounded tail of events, for event-exact resume (FLEETR-n). */
   const tails = new MemberTails();
-  const feeds = memberFeeds(services, (label) => routes.get(label)?.machine, labelRepo);
+  /** Every push a member causes goes through its budget (FLEETX-7). */
+  const notifyFrom = memberPushBudget(services);
+  const feeds = memberFeeds(services, (label) => routes.get(label)?.machine, labelRepo, notifyFrom);
   const nameOf = (machine: string) => listMachines(services.dataDir).find((m) => m.id === machine)?.name ?? machine;
   let listed = new Set(listMachines(services.dataDir).map((m) => m.id));
   // A removed machine loses its link within a second (the CLI edits the file).
@@ -264,7 +267,7 @@ export function startFleetHome(services: RelayServices, version: string): FleetH
     if (!repo || !task || !TaskId.safeParse(task).success || !MEMBER_PUSH_KINDS.has(payload.kind)) return;
     const labelled = labelRepo(machine.id, repo);
     if (routes.get(labelled)?.machine !== machine.id) return;
-    services.push?.notify?.({
+    notifyFrom(machine, {
       ...payload,
       title: `${machine.name}: ${payload.title}`.slice(0, 200),
       tag: `task:${labelled}:${task}`,

@@ -10,6 +10,7 @@ import type { Relay } from '../../relay/server';
 import { labelRepo } from '../../relay/fleet/home';
 import { createJoinCode } from '../../relay/fleet/machines';
 import { joinHome, openLink } from '../../relay/fleet/member';
+import { MAX_MEMBER_PUSHES } from '../../relay/fleet/push-budget';
 import { postJson, signAction } from '../helpers/device';
 import { TempDirs } from '../council/fixtures';
 import { repoIdFor, startRelay, subscribedClient } from '../relay-watch/fixture';
@@ -79,6 +80,31 @@ describe('fleet: pushes from a member', () => {
     const got = await pw.endpoint.waitFor((p) => p.subscription === phone.sub.id && (p.payload as { title?: string }).title === 'rogue: R-1 finished');
     expect(got.payload).toMatchObject({ tag: `task:${own}:R-1`, data: { repo: own, task: 'R-1' } });
     expect(pw.endpoint.received.filter((p) => String((p.payload as { title?: string }).title).includes('forged'))).toEqual([]);
+    link.ws.close();
+    await watcher.client.close();
+  });
+
+  it('FLEETX-7: a member that floods pushes causes at most MAX_MEMBER_PUSHES notifications a minute; its frames still reach the app', async () => {
+    const dataDir = dirs.make('fleet-flood-');
+    const { code } = createJoinCode(home.dataDir, 'flooder');
+    const record = await joinHome(dataDir, home.url, code, 'flooder');
+    const link = await openLink(dataDir, home.url, { auth: record });
+    const watcher = await subscribedClient(home, undefined, 'watcher 3');
+    const send = (frame: unknown) => link.ws.send(JSON.stringify(frame));
+    const snapshot = (id: string) => ({ type: 'fleet.bus', frame: { type: 'repo.snapshot', repo: { id, name: id, path: '/x', demo: false }, tasks: [], cursor: { offset: 0, epoch: 'e' } } });
+    send(snapshot('flood-0000abcd'));
+    const own = labelRepo(record.machine, 'flood-0000abcd');
+    await watcher.client.waitFor((f) => f.type === 'repo.snapshot' && (f as { repo: { id: string } }).repo.id === own, 'flood snapshot');
+    for (let i = 0; i < MAX_MEMBER_PUSHES + 10; i++) {
+      send({ type: 'fleet.push', payload: { v: 1, kind: 'task_done', tag: 'x', title: `flood ${i}`, body: 'b', url: '/x', actions: [], data: { repo: 'flood-0000abcd', task: `F-${i}` } } });
+    }
+    // Link frames are handled in order: once this later frame reached the app, every push above was judged.
+    send(snapshot('flood-0000beef'));
+    const later = labelRepo(record.machine, 'flood-0000beef');
+    await watcher.client.waitFor((f) => f.type === 'repo.snapshot' && (f as { repo: { id: string } }).repo.id === later, 'the frame after the flood');
+    await (home.services.push as unknown as { settled(): Promise<void> }).settled();
+    const flood = pw.endpoint.received.filter((p) => p.subscription === phone.sub.id && String((p.payload as { title?: string }).title).startsWith('flooder: flood '));
+    expect(flood.length).toBe(MAX_MEMBER_PUSHES);
     link.ws.close();
     await watcher.client.close();
   });

@@ -118,7 +118,7 @@ function wiredChecks(env: Env): Check[] {
   return repos.map((repo) => {
     let settings = '';
     try { settings = fs.readFileSync(path.join(repo, '.claude', 'settings.local.json'), 'utf8'); } catch { /* not wired (WIREPATH-2: the hooks are local) */ }
-    const ok = settings.includes('/adapters/claude/hooks/spool');
+    const ok = settings.includes('/adapters/claude/hooks/report');
     return { name: `wired: ${repo}`, ok, needed: false, detail: ok ? 'Claude Code hooks installed' : 'Claude Code hooks missing or from an older install', fix: ok ? undefined : `commandr wire ${repo}` };
   });
 }

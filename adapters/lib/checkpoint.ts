@@ -1,7 +1,7 @@
 // Turn-end checkpoints (HOOK-n): a neutral task_progress note when the task's work
 // state (HEAD + `git status --porcelain`) changed since the last one. The remembered
 // state lives under $COMMANDR_HOME/hook-state/, never on the bus.
-import { execFileSync } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -19,22 +19,39 @@ export interface WorkState {
 }
 
 // --no-optional-locks: this runs beside the agent, whose own git commands must never meet our index.lock.
+const GIT_OPTIONS = { encoding: 'utf8' as const, timeout: 5000, maxBuffer: 16 * 1024 * 1024 };
 const git = (cwd: string, args: string[]): string =>
-  execFileSync('git', ['--no-optional-locks', ...args], { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], timeout: 5000, maxBuffer: 16 * 1024 * 1024 });
+  execFileSync('git', ['--no-optional-locks', ...args], { cwd, stdio: ['ignore', 'pipe', 'ignore'], ...GIT_OPTIONS });
+const gitAsync = (cwd: string, args: string[]): Promise<string> =>
+  new Promise((resolve, reject) => {
+    execFile('git', ['--no-optional-locks', ...args], { cwd, ...GIT_OPTIONS }, (error, stdout) => (error ? reject(error) : resolve(stdout)));
+  });
+
+const HEAD_ARGS = ['rev-parse', '--verify', '-q', 'HEAD'];
+// Packets move only through the bus tools (a claim takes one out of inbox/): that is the bus's
+// bookkeeping, not the agent's work, so it never counts as a changed file (HOOK-1).
+const STATUS_ARGS = ['status', '--porcelain', '--untracked-files=all', '--', '.', ...PACKET_DIRS.map((d) => `:(exclude).agents/${d}/`)];
+
+function stateOf(head: string | undefined, porcelain: string): WorkState {
+  const changed = porcelain.split('\n').filter((l) => l.length > 3).map((l) => l.slice(3));
+  const hash = createHash('sha256').update(`${head ?? ''}\n${porcelain}`).digest('hex');
+  return { hash, head, changed };
+}
 
 export function workState(worktree: string): WorkState {
   let head: string | undefined;
   try {
-    head = git(worktree, ['rev-parse', '--verify', '-q', 'HEAD']).trim() || undefined;
+    head = git(worktree, HEAD_ARGS).trim() || undefined;
   } catch {
     head = undefined; // no commit yet
   }
-  // Packets move only through the bus tools (a claim takes one out of inbox/): that is the bus's
-  // bookkeeping, not the agent's work, so it never counts as a changed file (HOOK-1).
-  const porcelain = git(worktree, ['status', '--porcelain', '--untracked-files=all', '--', '.', ...PACKET_DIRS.map((d) => `:(exclude).agents/${d}/`)]);
-  const changed = porcelain.split('\n').filter((l) => l.length > 3).map((l) => l.slice(3));
-  const hash = createHash('sha256').update(`${head ?? ''}\n${porcelain}`).digest('hex');
-  return { hash, head, changed };
+  return stateOf(head, git(worktree, STATUS_ARGS));
+}
+
+/** workState without blocking: the relay computes it for a reported turn end (REPORT-2). */
+export async function workStateAsync(worktree: string): Promise<WorkState> {
+  const [head, porcelain] = await Promise.all([gitAsync(worktree, HEAD_ARGS).then((out) => out.trim() || undefined, () => undefined), gitAsync(worktree, STATUS_ARGS)]);
+  return stateOf(head, porcelain);
 }
 
 export const stateFile = (ctx: TaskContext, env: Env): string => {
@@ -50,9 +67,11 @@ function remembered(file: string): string | undefined {
   }
 }
 
+let temps = 0;
+
 function remember(file: string, hash: string): void {
   fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
-  const temp = `${file}.${process.pid}.tmp`;
+  const temp = `${file}.${process.pid}.${++temps}.tmp`;
   fs.writeFileSync(temp, hash + '\n');
   fs.renameSync(temp, file);
 }
@@ -71,7 +90,14 @@ export type CheckpointResult = 'written' | 'unchanged';
 
 /** Appends task_progress when the work state differs from the remembered one, then remembers it. */
 export function checkpoint(ctx: TaskContext, env: Env = process.env): CheckpointResult {
-  const state = workState(ctx.worktree);
+  return record(ctx, env, workState(ctx.worktree));
+}
+
+export async function checkpointAsync(ctx: TaskContext, env: Env): Promise<CheckpointResult> {
+  return record(ctx, env, await workStateAsync(ctx.worktree));
+}
+
+function record(ctx: TaskContext, env: Env, state: WorkState): CheckpointResult {
   const file = stateFile(ctx, env);
   if (remembered(file) === state.hash) return 'unchanged';
   appendProgress(ctx.bus, ctx.task, checkpointNote(state), env.COMMANDR_AGENT_ID?.trim() || undefined);

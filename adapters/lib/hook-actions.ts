@@ -5,13 +5,13 @@ import { assertBus } from '../../bus/layout';
 import { locateGit } from '../../bus/locate';
 import type { LiveEvent } from '../../protocol/live-events';
 import { judgeCheck, loadChecks } from './checks';
-import { checkpoint, workState } from './checkpoint';
+import { checkpoint, checkpointAsync, workState, workStateAsync } from './checkpoint';
 import { classifyTool, type ToolCall } from './classify';
 import type { Env } from './env';
 import { recordDelivery, settleDelivery } from './deliveries';
 import { pendingBlock } from './inject';
 import { passthrough, postLive } from './live-post';
-import { taskContext, taskOf } from './task-context';
+import { type TaskContext, taskContext, taskOf } from './task-context';
 import { awaitStarted, markStarted, pruneMarkers, sweepUnfinished } from './tool-order';
 
 export interface SessionRef {
@@ -27,10 +27,7 @@ function event(ref: SessionRef, env: Env, fields: Omit<LiveEvent, 'v' | 'session
 
 /** Turn end, bus part: a checkpoint when the work state changed (never throws). Synchronous (ORDER-1). */
 export function turnEndBus(ref: SessionRef, env: Env): void {
-  try {
-    settleDelivery(env, ref.session); // the turn that carried the notes completed
-  } catch { /* nothing recorded, or hook-state unwritable */ }
-  const ctx = taskContext(ref.cwd, env);
+  const ctx = settleTurn(ref, env);
   if (!ctx) return;
   try {
     checkpoint(ctx, env);
@@ -39,18 +36,45 @@ export function turnEndBus(ref: SessionRef, env: Env): void {
   }
 }
 
+/** turnEndBus for the relay (REPORT-2): the same writes, git run without blocking. */
+export async function turnEndBusAsync(ref: SessionRef, env: Env): Promise<void> {
+  const ctx = settleTurn(ref, env);
+  if (!ctx) return;
+  try {
+    await checkpointAsync(ctx, env);
+  } catch { /* as turnEndBus */ }
+}
+
+function settleTurn(ref: SessionRef, env: Env): TaskContext | undefined {
+  try {
+    settleDelivery(env, ref.session); // the turn that carried the notes completed
+  } catch { /* nothing recorded, or hook-state unwritable */ }
+  return taskContext(ref.cwd, env);
+}
+
 /** Session end, bus part: `session_end` on the bus of the repo, when it has one (never throws). Synchronous (ORDER-1). */
 export function sessionEndBus(ref: SessionRef, env: Env): void {
   const ctx = taskContext(ref.cwd, env);
+  let filesChanged: number | undefined;
+  try {
+    filesChanged = workState(ctx?.worktree ?? ref.cwd).changed.length;
+  } catch {
+    filesChanged = undefined;
+  }
+  appendSessionEnd(ref, env, ctx, filesChanged);
+}
+
+/** sessionEndBus for the relay (REPORT-2). */
+export async function sessionEndBusAsync(ref: SessionRef, env: Env): Promise<void> {
+  const ctx = taskContext(ref.cwd, env);
+  const filesChanged = await workStateAsync(ctx?.worktree ?? ref.cwd).then((state) => state.changed.length, () => undefined);
+  appendSessionEnd(ref, env, ctx, filesChanged);
+}
+
+function appendSessionEnd(ref: SessionRef, env: Env, ctx: TaskContext | undefined, filesChanged: number | undefined): void {
   try {
     const bus = ctx?.bus ?? locateGit(ref.cwd, env as NodeJS.ProcessEnv).bus;
     assertBus(bus);
-    let filesChanged: number | undefined;
-    try {
-      filesChanged = workState(ctx?.worktree ?? ref.cwd).changed.length;
-    } catch {
-      filesChanged = undefined;
-    }
     appendEvent(bus, { event: 'session_end', session: ref.session, task: ctx?.task, files_changed: filesChanged });
   } catch {
     /* no repo or no bus here: only the relay hears about it */

@@ -23,7 +23,8 @@ export type Happening =
 
 export type Translate = (record: SpoolRecord, env: Env) => Happening | undefined;
 
-interface Open { session: string; event: LiveEvent }
+export interface OpenCall { session: string; event: LiveEvent }
+type Open = OpenCall;
 
 const openFile = (dir: string): string => path.join(dir, 'open-calls.json');
 

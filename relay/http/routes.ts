@@ -8,6 +8,7 @@ import type { FailureLimiter } from '../devices/rate-limit';
 import { postAction } from '../clients/action-route';
 import { postPair } from '../devices/pair-route';
 import { postLiveEvent } from '../live/route';
+import { postHookReport } from '../live/report-route';
 import { postPermission } from '../permissions/route';
 import { postPermissionCheck } from '../permissions/check-route';
 import { postQuestion } from '../questions/route';
@@ -45,6 +46,7 @@ export const routes: Route[] = [
   { method: 'POST', path: '/api/permissions/check', browser: false, handle: (ctx, req, res) => postPermissionCheck(ctx.services, ctx.hookToken, req, res) },
   { method: 'POST', path: '/api/questions', browser: false, handle: (ctx, req, res) => postQuestion(ctx.services, ctx.hookToken, req, res) },
   { method: 'GET', path: '/api/artifacts', browser: false, handle: (ctx, req, res) => getArtifact(ctx.services, req, res) },
+  { method: 'POST', path: '/api/hooks/report', browser: false, handle: (ctx, req, res) => postHookReport(ctx.services, ctx.hookToken, req, res) },
   { method: 'POST', path: '/api/events', browser: false, handle: (ctx, req, res) => postLiveEvent(ctx.services, ctx.hookToken, req, res) },
   { method: 'POST', path: '/api/transcribe', browser: true, handle: (ctx, req, res) => postTranscribe(transcribeOptions(ctx.services), req, res) },
   { method: 'GET', path: '/api/transcribe/status', browser: true, handle: (ctx, _req, res) => getTranscribeStatus(transcribeOptions(ctx.services), res) },

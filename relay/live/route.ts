@@ -6,6 +6,7 @@ import { LiveEvent } from '../../protocol/live-events';
 import { CommandrError } from '../../protocol/wire/errors';
 import type { RelayServices } from '../context';
 import { bearerToken, readJson, sendJson } from '../http/respond';
+import { eventsOf, type Happening, type OpenCall } from '../../adapters/lib/hook-poster';
 import { tokenMatches } from './hook-token';
 
 export const LIVE_BODY_LIMIT = 64 * 1024;
@@ -20,8 +21,31 @@ export async function postLiveEvent(services: RelayServices, hookToken: string, 
     const issue = parsed.error.issues[0];
     throw new CommandrError('E_BAD_FRAME', `live event: ${issue?.path.join('.') || '(body)'}: ${issue?.message ?? 'invalid'}`);
   }
-  const stored = services.live.record(parsed.data);
+  const event = parsed.data;
+  // A turn's or session's end also closes the calls a hook report left open (REPORT-3).
+  if (event.kind === 'idle' || event.kind === 'end') ingestLive(services, { type: event.kind === 'idle' ? 'turn-end' : 'session-end', session: event.session, event });
+  else publish(services, event);
+  sendJson(res, 202, { ok: true });
+}
+
+/** Calls started through hook reports and not ended yet, per relay (LIVE-EMIT-5 for REPORT-n). */
+const openCalls = new WeakMap<RelayServices, Map<string, OpenCall>>();
+/** A bound on the calls kept open: the oldest is forgotten past it. */
+export const OPEN_CALLS_LIMIT = 10_000;
+
+/** Records and broadcasts what one hook call means, closing unfinished calls before a turn's or session's end. */
+export function ingestLive(services: RelayServices, happening: Happening): void {
+  let open = openCalls.get(services);
+  if (!open) openCalls.set(services, (open = new Map()));
+  for (const event of eventsOf(happening, open)) {
+    const checked = LiveEvent.safeParse(event);
+    if (checked.success) publish(services, checked.data);
+  }
+  while (open.size > OPEN_CALLS_LIMIT) open.delete(open.keys().next().value!);
+}
+
+function publish(services: RelayServices, event: LiveEvent): void {
+  const stored = services.live.record(event);
   services.checks?.record(stored.event, stored.at);
   services.broadcast({ type: 'live.event', at: stored.at, event: stored.event }, undefined, { ephemeral: true });
-  sendJson(res, 202, { ok: true });
 }

@@ -9,6 +9,9 @@ import type * as http from 'node:http';
 import { decidePermission, DECISION_ENV_KEYS, hookAnswer } from '../../adapters/claude/lib/permission-decide';
 import { readFields } from '../../adapters/lib/hook-spool';
 import { cachedPolicyLoader } from '../../adapters/lib/policy-cache';
+import { translate } from '../../adapters/claude/lib/translate';
+import type { Env } from '../../adapters/lib/env';
+import { ingestLive } from '../live/route';
 import { CommandrError } from '../../protocol/wire/errors';
 import type { RelayServices } from '../context';
 import { bearerToken, readBody, sendJson } from '../http/respond';
@@ -18,6 +21,14 @@ import { tokenMatches } from '../live/hook-token';
 export const CHECK_BODY_LIMIT = 1024 * 1024;
 
 const loaders = new WeakMap<RelayServices, ReturnType<typeof cachedPolicyLoader>>();
+
+/** Publishes the call's `running` live event, as `hooks/report PreToolUse` would have (REPORT-4). */
+function reportStart(services: RelayServices, payload: Record<string, unknown>, env: Env, at: string | undefined): void {
+  try {
+    const happening = translate({ at: at && /^\d{1,16}$/.test(at) ? Number(at) : Math.floor(Date.now() * 1000), hook: 'PreToolUse', payload }, env);
+    if (happening) ingestLive(services, happening);
+  } catch { /* the live view is best effort: the decision still follows */ }
+}
 
 export async function postPermissionCheck(services: RelayServices, hookToken: string, req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
   // Only the hook's own client calls this: a browser page (it sends Origin or Sec-Fetch-*) never may,
@@ -38,6 +49,8 @@ export async function postPermissionCheck(services: RelayServices, hookToken: st
   for (const key of Object.keys(env)) if (env[key] === '') delete env[key];
   // The relay's own data dir is the hook's $COMMANDR_HOME: the hook found this relay's credential there.
   env.COMMANDR_HOME = services.dataDir;
+  // The call's start is reported here, so PreToolUse needs no second hook (REPORT-4).
+  reportStart(services, payload as Record<string, unknown>, env, readFields(body, ['AT']).env.AT);
   let loader = loaders.get(services);
   if (!loader) loaders.set(services, (loader = cachedPolicyLoader()));
   const outcome = decidePermission(payload as Record<string, unknown>, env, env.PWD || '/', loader);

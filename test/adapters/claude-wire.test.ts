@@ -69,9 +69,11 @@ describe('claude wire', () => {
     expect(settings.hooks.Stop.flatMap((e: any) => e.hooks)).toContainEqual(mine);
     for (const event of ['UserPromptSubmit', 'PreToolUse', 'PostToolUse', 'Stop', 'SessionEnd']) {
       const ours = settings.hooks[event].flatMap((e: any) => e.hooks).filter((x: any) => x.command.includes('/adapters/claude/hooks/'));
-      // PreToolUse also holds the permission hook (engineer H, test/permissions/claude.test.ts).
+      // PreToolUse holds only the permission hook, which also reports the call's start (REPORT-4).
       // UserPromptSubmit holds one hook per part of the notes block (NOTE-1).
-      expect(ours.filter((x: any) => !x.command.includes('/hooks/permission')), event).toHaveLength(event === 'UserPromptSubmit' ? 8 : 1);
+      expect(ours.filter((x: any) => !x.command.includes('/hooks/permission')), event).toHaveLength(event === 'UserPromptSubmit' ? 8 : event === 'PreToolUse' ? 0 : 1);
+      // The exec form (HOOK-8): an executable and its arguments, no shell in between.
+      for (const hook of ours) expect(Array.isArray(hook.args) && fs.existsSync(hook.command), JSON.stringify(hook)).toBe(true);
     }
     // The committed file keeps what the person put there and gets none of our paths.
     const committed = JSON.parse(fs.readFileSync(shared, 'utf8'));
@@ -86,7 +88,7 @@ describe('claude wire', () => {
     expect([fs.readFileSync(file, 'utf8'), fs.readFileSync(shared, 'utf8')]).toEqual(before);
   });
 
-  it('WIREUP-1 WIREPATH-2: wire replaces the retired detached hooks of an older install and moves ours out of the committed file, keeping the person\'s own', async () => {
+  it('WIREUP-1 WIREPATH-2 HOOK-8: wire replaces the retired detached and spooling hooks of older installs and moves ours out of the committed file, keeping the person\'s own', async () => {
     const file = path.join(repo, '.claude', 'settings.json');
     const hooks = path.join(path.dirname(adapterBin('claude', 'wire')), 'hooks');
     const old = (shim: string) => ({ type: 'command', command: `'${hooks}/detach' '${hooks}/${shim}'`, timeout: 10 });
@@ -95,6 +97,11 @@ describe('claude wire', () => {
       PreToolUse: [{ matcher: '*', hooks: [old('pre-tool-use')] }], PostToolUse: [{ matcher: '*', hooks: [old('post-tool-use'), mine] }],
       Stop: [{ hooks: [old('stop')] }], SessionEnd: [{ hooks: [old('session-end')] }],
     } }, null, 2));
+    // The spool era's local entries (shell form, a PreToolUse reporting hook) are replaced too.
+    const spooled = (event: string, shim = '') => ({ type: 'command', command: `'${hooks}/spool' ${event}${shim ? ` '${hooks}/${shim}'` : ''}`, timeout: 10 });
+    fs.writeFileSync(path.join(repo, '.claude', 'settings.local.json'), JSON.stringify({ hooks: {
+      PreToolUse: [{ matcher: '*', hooks: [spooled('PreToolUse')] }], PostToolUse: [{ matcher: '*', hooks: [spooled('PostToolUse')] }], Stop: [{ hooks: [spooled('Stop', 'stop')] }],
+    } }));
     const ran = await runProcess(adapterBin('claude', 'wire'), [repo], { cwd: repo, env: { PATH: process.env.PATH } });
     expect(ran.code, ran.stderr).toBe(0);
     const committed = JSON.parse(fs.readFileSync(file, 'utf8'));
@@ -103,8 +110,10 @@ describe('claude wire', () => {
     const settings = JSON.parse(fs.readFileSync(path.join(repo, '.claude', 'settings.local.json'), 'utf8'));
     const all = Object.values(settings.hooks).flatMap((entries: any) => entries.flatMap((e: any) => e.hooks));
     expect(all.filter((h: any) => h.command.includes('/hooks/detach'))).toEqual([]);
-    expect(settings.hooks.PostToolUse.flatMap((e: any) => e.hooks).filter((h: any) => h.command.includes('/hooks/spool'))).toHaveLength(1);
-    expect(settings.hooks.Stop.flatMap((e: any) => e.hooks).map((h: any) => h.command).filter((c: string) => c.includes('/adapters/claude/hooks/'))).toEqual([`'${hooks}/spool' Stop '${hooks}/stop'`]);
+    expect(all.filter((h: any) => h.command.includes('/hooks/spool'))).toEqual([]);
+    expect(settings.hooks.PreToolUse.flatMap((e: any) => e.hooks).map((h: any) => h.command)).toEqual([`${hooks}/permission`]);
+    expect(settings.hooks.PostToolUse.flatMap((e: any) => e.hooks).filter((h: any) => h.command === `${hooks}/report`).map((h: any) => h.args)).toEqual([['PostToolUse']]);
+    expect(settings.hooks.Stop.flatMap((e: any) => e.hooks).filter((h: any) => h.command.includes('/adapters/claude/hooks/')).map((h: any) => [h.command, ...h.args])).toEqual([[`${hooks}/report`, 'Stop', `${hooks}/stop`]]);
   });
 
   it('WIREUP-2: wire refuses settings that are not JSON, changes nothing and exits non-zero', async () => {

@@ -60,6 +60,10 @@ describe('split credentials', () => {
     const check = (token: string) => fetch(`${relay.url}/api/permissions/check`, { method: 'POST', headers: { authorization: `Bearer ${token}` }, body: `\0${JSON.stringify({ session_id: 's', cwd: '/', tool_name: 'Read', tool_input: { file_path: '/x' } })}` });
     expect((await check(admin)).status).toBe(401);
     expect((await check(hook)).status).toBe(200);
+    // And the reporting hooks' route (REPORT-3).
+    const report = (token: string) => fetch(`${relay.url}/api/hooks/report`, { method: 'POST', headers: { authorization: `Bearer ${token}` }, body: `HOOK=Stop\0\0${JSON.stringify({ session_id: 's', cwd: '/' })}` });
+    expect((await report(admin)).status).toBe(401);
+    expect((await report(hook)).status).toBe(200);
   });
 
   it('CRED-3: a check posted with the hook credential is marked as reported by the agent', async () => {

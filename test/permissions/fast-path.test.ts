@@ -69,7 +69,7 @@ describe('the permission fast path', () => {
     expect(forced.stderr).toMatch(/node/);
     // The script sends exactly the keys the relay reads.
     const script = fs.readFileSync(path.join(HOOKS, 'permission-fast'), 'utf8');
-    const sent = /for key in ([^;]+);/.exec(script.replace(/\\\n/g, ' '))![1]!.trim().split(/\s+/);
+    const sent = /relay_fields ([^\n]+)/.exec(script.replace(/\\\n/g, ' '))![1]!.trim().split(/\s+/);
     expect(sent).toEqual([...DECISION_ENV_KEYS]);
   });
 

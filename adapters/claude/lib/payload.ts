@@ -2,13 +2,14 @@
 // the only place that knows Claude Code's field names.
 import type { SessionRef, ToolOutcome } from '../../lib/hook-actions';
 import type { ToolCall } from '../../lib/classify';
+import type { Env } from '../../lib/env';
 import { objectField, stringField } from '../../lib/hook-io';
 
-/** `session_id` + `cwd` (falls back to $CLAUDE_PROJECT_DIR, then the hook's cwd). */
-export function sessionRef(payload: Record<string, unknown>): SessionRef | undefined {
+/** `session_id` + `cwd` (falls back to the hook's $CLAUDE_PROJECT_DIR, then the hook's cwd). */
+export function sessionRef(payload: Record<string, unknown>, env: Env = process.env): SessionRef | undefined {
   const session = stringField(payload, 'session_id');
   if (!session) return undefined;
-  return { session, cwd: stringField(payload, 'cwd') ?? process.env.CLAUDE_PROJECT_DIR ?? process.cwd() };
+  return { session, cwd: stringField(payload, 'cwd') ?? (env.CLAUDE_PROJECT_DIR || undefined) ?? env.PWD ?? process.cwd() };
 }
 
 export function toolCall(payload: Record<string, unknown>): ToolCall | undefined {

@@ -1,7 +1,6 @@
 // The permission hook `wire` installs beside the reporting hooks: a foreground
 // `PreToolUse` hook whose timeout is above the longest permission wait, so
 // Claude Code never kills it while a person is still deciding (PERM-HOOK-4).
-import { shQuote } from '../../lib/wire-report';
 import { hookShim } from './hook-specs';
 import type { HookSpec } from './settings-merge';
 
@@ -9,5 +8,5 @@ import type { HookSpec } from './settings-merge';
 export const PERMISSION_HOOK_TIMEOUT_S = 3600 + 30;
 
 export function permissionHookSpec(root?: string): HookSpec {
-  return { event: 'PreToolUse', matcher: '*', command: shQuote(hookShim('permission', root)), timeout: PERMISSION_HOOK_TIMEOUT_S };
+  return { event: 'PreToolUse', matcher: '*', command: hookShim('permission', root), args: [], timeout: PERMISSION_HOOK_TIMEOUT_S };
 }

@@ -10,7 +10,7 @@ export const EDIT_TOOLS = ['Edit', 'Write', 'NotebookEdit'];
 
 export interface ClaudeJobSettings {
   permissions: { allow: string[]; deny: string[] };
-  hooks: Record<string, Array<{ matcher?: string; hooks: Array<{ type: 'command'; command: string; timeout: number }> }>>;
+  hooks: Record<string, Array<{ matcher?: string; hooks: Array<{ type: 'command'; command: string; args?: string[]; timeout: number }> }>>;
 }
 
 /** `roots`: absolute real paths the job may edit (its worktree; a commander's directory and reference paths). */
@@ -23,6 +23,6 @@ export function claudeSettings(grants: Grants, roots: string[] = []): ClaudeJobS
   const hook = permissionHookSpec();
   return {
     permissions: { allow, deny },
-    hooks: { [hook.event]: [{ matcher: hook.matcher, hooks: [{ type: 'command', command: hook.command, timeout: hook.timeout }] }] },
+    hooks: { [hook.event]: [{ matcher: hook.matcher, hooks: [{ type: 'command', command: hook.command, args: hook.args, timeout: hook.timeout }] }] },
   };
 }

@@ -6,7 +6,9 @@ export interface HookSpec {
   event: string;
   /** Tool-name matcher for tool events; undefined for the others. */
   matcher?: string;
+  /** An executable path: with `args` (even empty) Claude Code spawns it directly, no shell (HOOK-8). */
   command: string;
+  args?: string[];
   timeout: number;
 }
 
@@ -19,27 +21,30 @@ interface HookEntry {
 const isOurs = (hook: Record<string, unknown>): boolean => typeof hook.command === 'string' && hook.command.includes(HOOK_MARKER);
 /**
  * What a command of ours is: the last shim it names with the plain words after it
- * (`spool PreToolUse`, `stop` for `spool Stop <stop>`, `user-prompt-submit 3`); one event may hold several of ours.
+ * (`report PreToolUse`, `stop` for `report Stop <stop>`, `user-prompt-submit 3`); one event may hold several of ours.
  */
-const shimOf = (command: unknown): string | undefined => {
-  if (typeof command !== 'string') return undefined;
-  const m = /\/adapters\/claude\/hooks\/([A-Za-z0-9_-]+)'?((?:\s+[A-Za-z0-9_-]+)*)\s*$/.exec(command);
+const shimOf = (hook: { command?: unknown; args?: unknown }): string | undefined => {
+  if (typeof hook.command !== 'string') return undefined;
+  const args = Array.isArray(hook.args) ? hook.args.filter((a): a is string => typeof a === 'string') : [];
+  const m = /\/adapters\/claude\/hooks\/([A-Za-z0-9_-]+)'?((?:\s+[A-Za-z0-9_-]+)*)\s*$/.exec([hook.command, ...args].join(' '));
   return m ? `${m[1]}${m[2]!.replace(/\s+/g, ' ')}` : undefined;
 };
-/** Entries of the runner that hooks/spool replaced (ORDER-1): dropped wherever they are. */
-const isRetired = (hook: Record<string, unknown>): boolean => isOurs(hook) && (hook.command as string).includes(`${HOOK_MARKER}detach`);
+/** Entries of runners since replaced — `detach` by `spool` (ORDER-1), `spool` by `report` (REPORT-1): dropped wherever they are. */
+const RETIRED = ['detach', 'spool'].map((runner) => new RegExp(`${HOOK_MARKER.replace(/[/]/g, '\\/')}${runner}'?\\s`));
+const isRetired = (hook: Record<string, unknown>): boolean => isOurs(hook) && RETIRED.some((r) => r.test(`${hook.command as string} `));
 const isOursFor = (spec: HookSpec) => (hook: Record<string, unknown>): boolean =>
-  isRetired(hook) || (isOurs(hook) && shimOf(hook.command) === shimOf(spec.command));
+  isRetired(hook) || (isOurs(hook) && shimOf(hook) === shimOf(spec));
 
 function desiredEntry(spec: HookSpec): HookEntry {
-  return { ...(spec.matcher !== undefined ? { matcher: spec.matcher } : {}), hooks: [{ type: 'command', command: spec.command, timeout: spec.timeout }] };
+  const hook = { type: 'command', command: spec.command, ...(spec.args ? { args: spec.args } : {}), timeout: spec.timeout };
+  return { ...(spec.matcher !== undefined ? { matcher: spec.matcher } : {}), hooks: [hook] };
 }
 
 function isDesired(entries: HookEntry[], spec: HookSpec): boolean {
   const ours = entries.flatMap((e) => (e.hooks ?? []).filter(isOursFor(spec)).map((h) => ({ e, h })));
   if (ours.length !== 1) return false;
   const { e, h } = ours[0]!;
-  return e.matcher === spec.matcher && e.hooks!.length === 1 && h.type === 'command' && h.command === spec.command && h.timeout === spec.timeout;
+  return e.matcher === spec.matcher && e.hooks!.length === 1 && h.type === 'command' && h.command === spec.command && JSON.stringify(h.args) === JSON.stringify(spec.args) && h.timeout === spec.timeout;
 }
 
 /** Entries without our hooks; entries left empty by that are dropped. */

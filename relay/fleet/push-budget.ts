@@ -2,7 +2,7 @@
 // checked for shape and ownership, but a hostile or broken member could still invent a new
 // prompt id or task every millisecond and turn each into a notification on the person's phone.
 // Each member gets a rolling window; what is over it is dropped (the frames themselves still
-// reach the app, only the notification is not sent) with one warning per window.
+// reach the app, only the notification is not sent) with one warning until the window empties.
 import type { PushPayload } from '../../protocol/wire/push';
 import type { RelayServices } from '../context';
 

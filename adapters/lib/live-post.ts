@@ -27,7 +27,7 @@ function markDown(env: Env): void {
   const file = downMarker(env);
   try {
     fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
-    fs.writeFileSync(file, `${new Date().toISOString()}\n`);
+    fs.writeFileSync(file, `${Math.floor(Date.now() / 1000)}\n`); // epoch seconds: hooks/report reads it without a process
   } catch { /* best effort */ }
 }
 

@@ -8,7 +8,7 @@ import * as path from 'node:path';
 import type { LiveEvent } from '../../protocol/live-events';
 import type { Env } from './env';
 import { unfinishedEvent } from './hook-actions';
-import { postLive } from './live-post';
+import { POST_TIMEOUT_MS, postLive } from './live-post';
 import { acquirePoster, listRecords, parseRecord, releasePoster, spoolDir, type SpoolRecord } from './hook-spool';
 
 /** The poster leaves after this long without a record; the next hook starts a new one. */
@@ -104,7 +104,7 @@ export async function runPoster(env: Env, translate: Translate, idleMs = POSTER_
       if (!record) continue;
       const recordEnv = { ...env, ...record.env };
       const happening = safely(() => translate(record!, recordEnv));
-      if (happening) for (const event of eventsOf(happening, open)) await postLive(event, recordEnv);
+      if (happening) for (const event of eventsOf(happening, open)) await postLive(event, recordEnv, POST_TIMEOUT_MS, true);
       handled++;
     }
     quietSince = Date.now();

@@ -31,13 +31,17 @@ function markDown(env: Env): void {
   } catch { /* best effort */ }
 }
 
-/** Validates and sends; resolves with what happened, never rejects. */
-export function postLive(event: LiveEvent, env: Env = process.env, timeoutMs = POST_TIMEOUT_MS): Promise<PostResult> {
+/**
+ * Validates and sends; resolves with what happened, never rejects. A hook the agent waits for
+ * skips the post while the relay is marked down; the background poster (`background`), which
+ * nobody waits for, tries anyway, so a relay that was only slow for a moment loses nothing.
+ */
+export function postLive(event: LiveEvent, env: Env = process.env, timeoutMs = POST_TIMEOUT_MS, background = false): Promise<PostResult> {
   const checked = LiveEvent.safeParse(event);
   if (!checked.success) return Promise.resolve('invalid');
   const token = hookToken(env);
   if (!token) return Promise.resolve('no-token');
-  if (recentlyDown(env)) return Promise.resolve('skipped');
+  if (!background && recentlyDown(env)) return Promise.resolve('skipped');
   let url: URL;
   try {
     url = new URL('/api/events', relayUrl(env));

@@ -45,6 +45,7 @@ export function ingestLive(services: RelayServices, happening: Happening): void 
 }
 
 function publish(services: RelayServices, event: LiveEvent): void {
+  if (services.live.holds(event)) return; // published already (REPORT-1)
   const stored = services.live.record(event);
   services.checks?.record(stored.event, stored.at);
   services.broadcast({ type: 'live.event', at: stored.at, event: stored.event }, undefined, { ephemeral: true });

@@ -52,6 +52,18 @@ export class LiveStore {
     return stored;
   }
 
+  /**
+   * Whether this very event (same `seq`, same content) is already kept: a hook that gave up on a
+   * slow relay spools what the relay still published, and the poster brings it again (REPORT-1).
+   */
+  holds(event: LiveEvent): boolean {
+    if (event.seq === undefined) return false;
+    const ring = this.sessions.get(event.session);
+    if (!ring) return false;
+    const text = JSON.stringify(event);
+    return ring.some((s) => s.event.seq === event.seq && JSON.stringify(s.event) === text);
+  }
+
   /** Recent events of one session, in the order they happened. */
   recent(session: string): StoredLiveEvent[] {
     return [...(this.sessions.get(session) ?? [])];

@@ -99,7 +99,22 @@ describe('reporting hooks straight to the relay', () => {
     expect(cmds).toEqual(['echo first', 'echo second']);
   });
 
-  it('REPORT-1: with the relay refused, Stop still writes its checkpoint in the foreground and the record waits in the spool; a hung relay is given 0.5 s, then 5 s of rest', async () => {
+  it('REPORT-1: an event the relay already holds is kept once; the poster posts while the relay is marked down', async () => {
+    const at = String(Date.now() * 1000);
+    const twice = record({ HOOK: 'PostToolUse', AT: at, AGENTS_TASK_ID: TASK }, payload('PostToolUse', 's-twice'));
+    expect((await post(twice)).status).toBe(200);
+    expect((await post(twice)).status).toBe(200);
+    expect(relay.live().filter((e) => e.session === 's-twice')).toHaveLength(1);
+    // A mark left by a hook that gave up: the poster, which nobody waits for, still delivers.
+    fs.mkdirSync(spoolDir(), { recursive: true, mode: 0o700 });
+    fs.writeFileSync(path.join(h.commandrHome, 'hook-state', 'relay-down'), `${Math.floor(Date.now() / 1000)}\n`);
+    const ran = await runProcess(path.join(HOOKS, 'report'), ['PostToolUse'], { cwd: repo, env: hookEnv(), input: payload('PostToolUse', 's-marked') });
+    expect(ran.code).toBe(0);
+    await eventually(() => relay.live().some((e) => e.session === 's-marked') || undefined, 15_000, 'the spooled event posted');
+    fs.rmSync(path.join(h.commandrHome, 'hook-state', 'relay-down'), { force: true });
+  });
+
+  it('REPORT-1: with the relay refused, Stop still writes its checkpoint in the foreground and the record waits in the spool; a hung relay is given 0.3 s, then 5 s of rest', async () => {
     const closed = net.createServer();
     await new Promise<void>((r) => closed.listen(0, '127.0.0.1', r));
     const refusedPort = (closed.address() as net.AddressInfo).port;
@@ -123,15 +138,13 @@ describe('reporting hooks straight to the relay', () => {
     fs.rmSync(path.join(h.commandrHome, 'hook-state', 'relay-down'), { force: true });
     const first = await runProcess(path.join(HOOKS, 'report'), ['PostToolUse'], { cwd: repo, env: hungEnv, input: payload('PostToolUse', 's-hung') });
     expect(first.code).toBe(0);
-    expect(first.ms, 'the hook waited for the hung relay').toBeGreaterThanOrEqual(480);
+    expect(first.ms, 'the hook waited for the hung relay').toBeGreaterThanOrEqual(290);
     expect(sockets.length).toBeGreaterThanOrEqual(1);
     expect(Number(fs.readFileSync(path.join(h.commandrHome, 'hook-state', 'relay-down'), 'utf8'))).toBeGreaterThan(Date.now() / 1000 - 60);
     // Within 5 s a Stop does not try it at all (it would wait 2 s): its bus part runs here and it spools.
-    const connections = sockets.length;
     const second = await runProcess(path.join(HOOKS, 'report'), ['Stop', path.join(HOOKS, 'stop')], { cwd: repo, env: hungEnv, input: payload('Stop', 's-hung') });
     expect(second.code).toBe(0);
     expect(second.ms).toBeLessThan(1500);
-    expect(sockets.length, 'the report did not connect').toBe(connections);
     for (const s of sockets) s.destroy();
     await new Promise((r) => hung.close(r));
   }, 60_000);

@@ -1,5 +1,5 @@
 # `commandr mcp` until the first message it cannot answer (MCP-FAST-1..5).
-# Started by bin/commandr as `bash bin/commandr-mcp.bash <bin dir>` with the agent's
+# Started by bin/commandr as `bash bin/commandr-mcp.bash <bin dir> [<node>]` with the agent's
 # stdin and stdout. Agents wait for `initialize` and `tools/list` before their first
 # model request, and a Node start is ~200 ms of that wait: this answers them (and
 # `notifications/initialized`, `ping`) from dist/mcp-listing.sh, the real server's own
@@ -12,6 +12,7 @@
 
 set -f # no globbing: records are split on newlines, never expanded
 bin=$1
+node=${2:-node}
 dist=$bin/../dist
 listing=$dist/mcp-listing.sh
 
@@ -22,19 +23,19 @@ old_lc_all=${LC_ALL-}
 # (the line being handled, with its newline when it was read whole).
 node_server() {
   if [ -n "$had_lc_all" ]; then LC_ALL=$old_lc_all; else unset LC_ALL; fi
-  if [ "$#" -eq 0 ]; then exec node "$bin/commandr" mcp; fi
+  if [ "$#" -eq 0 ]; then exec "$node" "$bin/commandr" mcp; fi
   # fd 3: the number of lines to replay, those lines, then the pending bytes. A here-string
   # (not the environment: a line can be large) ends with a newline of its own, which the server drops.
   exec 3<<<"$replay_n
 $replay$1"
-  exec node "$bin/commandr" mcp --replay-fd=3
+  exec "$node" "$bin/commandr" mcp --replay-fd=3
 }
 
 # A listing from another build, or none, or no node to hand over to: the server from the start.
 if [ ! -r "$listing" ] || [ "$listing" -ot "$dist/mcp.cjs" ] || ! . "$listing" || [ "$mcp_listing_ok" != 1 ]; then
   node_server
 fi
-command -v node >/dev/null 2>&1 || { echo "commandr mcp: node is not on PATH" >&2; exit 70; }
+command -v "$node" >/dev/null 2>&1 || { echo "commandr mcp: $node is not found" >&2; exit 70; }
 
 # Bytes, not characters: the line is parsed byte by byte, whatever the agent's locale.
 LC_ALL=C

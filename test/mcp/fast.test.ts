@@ -2,11 +2,12 @@
 // server on the first line it does not answer (MCP-FAST-n). Real processes throughout:
 // `bin/commandr mcp` started as an agent starts it (the file itself, sh first), next to
 // `node bin/commandr mcp` (the SDK server from the start) fed the same lines, byte for byte.
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { serverLines } from '../../adapters/mcp/listing';
+import { serverCommand } from '../../adapters/mcp/wire';
 import { COMMANDR_BIN, McpWorld, ROOT, TASK } from './fixture';
 
 let world: McpWorld;
@@ -273,6 +274,27 @@ describe('commandr mcp: the handshake without Node, the server on the first tool
     // `mcp --help` is not the responder's: Node prints the usage.
     const help = new Session(path.join(linkDir, 'bin', 'commandr'), ['mcp', '--help'], env(), world.worktree);
     expect(await help.next()).toMatch(/^usage: commandr mcp/);
+  });
+
+  it('MCP-FAST-5 MCP-8: with --node=<path> (jobs, OpenCode) it hands over to that node, whatever PATH holds; with none on PATH it says so', async () => {
+    const tools = path.join(world.dir, 'tools-without-node');
+    fs.mkdirSync(tools);
+    for (const t of ['bash', 'readlink', 'git']) fs.symlinkSync(execFileSync('sh', ['-c', `command -v ${t}`], { encoding: 'utf8' }).trim(), path.join(tools, t));
+    const noNode = { ...env(), PATH: tools };
+    const f = new Session(COMMANDR_BIN, ['mcp', `--node=${process.execPath}`], noNode, world.worktree);
+    const s = slow();
+    for (const l of [init(), initialized, list()]) expect(await f.step(l, 'h')).toEqual(await s.step(l, 'h'));
+    expect(f.comm()).toBe('bash');
+    f.write(call(2, 'from a job'));
+    expect(JSON.parse(await f.next())).toMatchObject({ id: 2, result: { structuredContent: { note: 'from a job' } } });
+    expect(f.comm()).toBe('node');
+    // What jobs and OpenCode are given to start (MCP-8).
+    expect(serverCommand()).toEqual([COMMANDR_BIN, 'mcp', `--node=${process.execPath}`]);
+    const lost = new Session(COMMANDR_BIN, ['mcp'], noNode, world.worktree);
+    let stderr = '';
+    lost.child.stderr.on('data', (c: Buffer) => { stderr += c.toString(); });
+    expect(await lost.exited).toBe(70);
+    expect(stderr).toMatch(/commandr mcp: node is not found/);
   });
 
   it('MCP-FAST-5: an install whose listing is missing or older than its server starts the Node server at once', async () => {

@@ -136,8 +136,10 @@ value() { # path depth
 
 # get PATH: sets $kind and $raw for a recorded path; fails when there is none.
 get() {
-  case $recs in *"$NL$1$TAB"*) ;; *) kind= raw= ; return 1 ;; esac
-  local r=${recs#*"$NL$1$TAB"}
+  # Cut at the record's start, then at its end: patterns anchored on the literal, so linear in $recs.
+  local r=${recs%%"$NL$1$TAB"*}
+  [ "${#r}" = "${#recs}" ] && { kind= raw= ; return 1; }
+  r=${recs:${#r}+${#1}+2}
   r=${r%%"$NL"*}
   kind=${r:0:1}
   raw=${r:1}

@@ -2,12 +2,13 @@
 # Started by bin/commandr as `bash bin/commandr-mcp.bash <bin dir> [<node>]` with the agent's
 # stdin and stdout. Agents wait for `initialize` and `tools/list` before their first
 # model request, and a Node start is ~200 ms of that wait: this answers them (and
-# `notifications/initialized`, `ping`) from dist/mcp-listing.sh, the real server's own
-# replies captured at build time. The first other line (a tool call, anything it is
+# `notifications/initialized`, `ping`, requests for methods the server does not have,
+# such as Claude Code's `server/discover` probe) from dist/mcp-listing.sh, the real
+# server's own replies captured at build time. The first other line (a tool call, anything it is
 # not sure of) makes it exec the real Node server in its place: same pid, same stdin
 # and stdout. `read` takes a pipe byte by byte, so nothing past that line has been
-# consumed; the server is handed the `initialize` it saw (replayed with its answer
-# suppressed) and the pending line on fd 3, and reads stdin from there on.
+# consumed; the server is handed the `initialize` and `notifications/initialized` it took
+# (replayed, answers suppressed) and the pending bytes on fd 3, and reads stdin from there on.
 # bash 3.2 compatible (macOS): no associative arrays, no `read -N`.
 
 set -f # no globbing: records are split on newlines, never expanded
@@ -31,7 +32,7 @@ $replay$1"
   exec "$node" "$bin/commandr" mcp --replay-fd=3
 }
 
-# A listing from another build, or none, or no node to hand over to: the server from the start.
+# No listing, or one older than the server (an older build rebuilt dist/): the server from the start.
 if [ ! -r "$listing" ] || [ "$listing" -ot "$dist/mcp.cjs" ] || ! . "$listing" || [ "$mcp_listing_ok" != 1 ]; then
   node_server
 fi

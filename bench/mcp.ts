@@ -1,7 +1,11 @@
-// `commandr mcp` figures (issue 14), the real server (dist/mcp.cjs) through the SDK
-// client over stdio, a real bus, a real relay and a paired `ws` device:
-//   ready            spawn → `tools/list` answered (process start, initialize included)
-//   progress         one `progress` call, request → result (bus append included)
+// `commandr mcp` figures (issue 14), through the SDK client over stdio, a real bus, a
+// real relay and a paired `ws` device:
+//   ready            spawn `bin/commandr mcp` as an agent does → `tools/list` answered
+//                    (process start, initialize included; the shell responder, MCP-FAST-1)
+//   ready, Node      the same with `node bin/commandr mcp`: the Node server from the start (as before MCP-FAST)
+//   first call       after that handshake, the session's first `progress` call, request → result:
+//                    the handover to the Node server (its start) included, paid once a session
+//   progress         one later `progress` call, request → result (bus append included)
 //   ask → device     `ask` called → the device receives `question.request`
 // `npx tsx bench/mcp.ts` (run `node scripts/build.mjs` first). Targets: ≤ 300 / 20 / 50 ms.
 import { spawnSync } from 'node:child_process';
@@ -25,6 +29,8 @@ async function main(): Promise<void> {
   await phone.request({ type: 'subscribe' });
   const env = { AGENTS_TASK_ID: TASK };
   const ready: number[] = [];
+  const readyNode: number[] = [];
+  const firstCall: number[] = [];
   // The machine's own floor: a bare node start, so a loaded machine's figures can be read.
   const bare: number[] = [];
   for (let i = 0; i < READY_RUNS; i++) {
@@ -37,12 +43,22 @@ async function main(): Promise<void> {
   try {
     for (let i = 0; i < READY_RUNS; i++) {
       const t0 = performance.now();
-      const client = await world.connect({ env });
+      const client = await world.connect({ env, asAgent: true });
       await client.listTools();
       ready.push(performance.now() - t0);
+      const t1 = performance.now();
+      const first = await client.callTool({ name: 'progress', arguments: { note: `session ${i} started` } });
+      firstCall.push(performance.now() - t1);
+      if (first.isError) throw new Error(`progress failed: ${JSON.stringify(first.content)}`);
       await client.close();
+      const t2 = performance.now();
+      const viaNode = await world.connect({ env });
+      await viaNode.listTools();
+      readyNode.push(performance.now() - t2);
+      await viaNode.close();
     }
-    const client = await world.connect({ env });
+    const client = await world.connect({ env, asAgent: true });
+    await client.callTool({ name: 'progress', arguments: { note: 'handed over' } });
     for (let i = 0; i < PROGRESS_RUNS; i++) {
       const t0 = performance.now();
       const result = await client.callTool({ name: 'progress', arguments: { note: `step ${i} done` } });
@@ -66,6 +82,8 @@ async function main(): Promise<void> {
   console.log(`${'figure (ms)'.padEnd(22)} ${'n'.padStart(4)} ${'p50'.padStart(8)} ${'p95'.padStart(8)} ${'max'.padStart(8)}   target`);
   console.log(row('node -e 0 (floor)', bare, '—'));
   console.log(row('ready (tools/list)', ready, '≤ 300 ms'));
+  console.log(row('ready, Node from start', readyNode, '(before MCP-FAST)'));
+  console.log(row('first call (handover)', firstCall, 'once a session'));
   console.log(row('progress round trip', progress, '≤ 20 ms'));
   console.log(row('ask → device', asked, '≤ 50 ms'));
 }

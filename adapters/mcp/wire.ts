@@ -11,9 +11,13 @@ import { MCP_SERVER_NAME } from '../../protocol/mcp/tools';
 import { installRoot } from '../lib/env';
 import { WireError, writeAtomic, type WireArgs, type WireLine } from '../lib/wire-report';
 
-/** How an agent CLI starts the server: this node, this install's `commandr mcp`. */
+/**
+ * How a headless job's Claude Code or OpenCode starts the server: this install's `commandr mcp`,
+ * run as the file itself so the handshake is the shell responder's (MCP-FAST-1), handing over to
+ * this node (MCP-FAST-5) whatever the agent's PATH holds.
+ */
 export function serverCommand(root = installRoot()): string[] {
-  return [process.execPath, path.join(root, 'bin', 'commandr'), 'mcp'];
+  return [path.join(root, 'bin', 'commandr'), 'mcp', `--node=${process.execPath}`];
 }
 
 export function claudeServerEntry(root?: string): { type: 'stdio'; command: string; args: string[] } {

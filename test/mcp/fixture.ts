@@ -67,9 +67,14 @@ export class McpWorld {
     return env;
   }
 
-  /** Starts `node dist/mcp.cjs` in `cwd` and connects the SDK client to it over stdio. */
-  async connect(options: { cwd?: string; env?: Record<string, string | undefined> } = {}): Promise<Client> {
-    const transport = new StdioClientTransport({ command: process.execPath, args: [COMMANDR_BIN, 'mcp'], cwd: options.cwd ?? this.worktree, env: this.env(options.env), stderr: 'pipe' });
+  /**
+   * Starts the server in `cwd` and connects the SDK client to it over stdio: `node bin/commandr mcp`
+   * (the Node server from the start), or with `asAgent` the file itself as `.mcp.json` starts it
+   * (sh, the shell responder until the first tool call: MCP-FAST-n).
+   */
+  async connect(options: { cwd?: string; env?: Record<string, string | undefined>; asAgent?: boolean } = {}): Promise<Client> {
+    const [command, args] = options.asAgent ? [COMMANDR_BIN, ['mcp']] : [process.execPath, [COMMANDR_BIN, 'mcp']];
+    const transport = new StdioClientTransport({ command, args, cwd: options.cwd ?? this.worktree, env: this.env(options.env), stderr: 'pipe' });
     const client = new Client({ name: 'commandr-test', version: '0.0.0' });
     await client.connect(transport);
     this.clients.push(client);

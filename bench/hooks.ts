@@ -149,3 +149,5 @@ function everyHookANoop(file: string): void {
   }
   fs.writeFileSync(file, JSON.stringify(settings, null, 2));
 }
+
+void main();

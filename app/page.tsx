@@ -1,18 +1,21 @@
 'use client';
 // The Inbox: every task across watched repos, grouped by what needs a person first,
 // updated live; filter by repo, search by id; queued actions shown on top.
+import dynamic from 'next/dynamic';
 import { useMemo, useState } from 'react';
 import type { TaskSummary } from '../protocol/wire/views';
 import { DoneMore } from './components/DoneMore';
 import { EmptyState } from './components/EmptyState';
-import { NewTaskSheet } from './components/NewTaskSheet';
-import { NoteSheet } from './components/NoteSheet';
 import { Button } from './components/Button';
 import { QueuedActions } from './components/QueuedActions';
 import { NeedsYou } from './components/permissions/NeedsYou';
 import { InboxGroup } from './components/InboxGroup';
 import { groupTasks } from './lib/inbox';
 import { useRelay, type AppState } from './lib/store';
+
+// The sheets (and the schema a new task is checked against) load when opened, not with the Inbox (LAZY-1).
+const NewTaskSheet = dynamic(() => import('./components/NewTaskSheet').then((m) => m.NewTaskSheet), { ssr: false });
+const NoteSheet = dynamic(() => import('./components/NoteSheet').then((m) => m.NoteSheet), { ssr: false });
 
 const selectTasks = (s: AppState) => s.tasks;
 const selectRepos = (s: AppState) => s.repos;

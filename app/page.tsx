@@ -2,10 +2,11 @@
 // The Inbox: every task across watched repos, grouped by what needs a person first,
 // updated live; filter by repo, search by id; queued actions shown on top.
 import dynamic from 'next/dynamic';
-import { useMemo, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import type { TaskSummary } from '../protocol/wire/views';
 import { DoneMore } from './components/DoneMore';
 import { EmptyState } from './components/EmptyState';
+import { NoteSheet } from './components/NoteSheet';
 import { Button } from './components/Button';
 import { QueuedActions } from './components/QueuedActions';
 import { NeedsYou } from './components/permissions/NeedsYou';
@@ -13,9 +14,10 @@ import { InboxGroup } from './components/InboxGroup';
 import { groupTasks } from './lib/inbox';
 import { useRelay, type AppState } from './lib/store';
 
-// The sheets (and the schema a new task is checked against) load when opened, not with the Inbox (LAZY-1).
-const NewTaskSheet = dynamic(() => import('./components/NewTaskSheet').then((m) => m.NewTaskSheet), { ssr: false });
-const NoteSheet = dynamic(() => import('./components/NoteSheet').then((m) => m.NoteSheet), { ssr: false });
+// The New task sheet checks its fields against the wire's schema (zod): it is not part of the
+// Inbox's own scripts (FIRST-7). It is fetched once the page is idle, so it opens offline too.
+const loadNewTaskSheet = () => import('./components/NewTaskSheet');
+const NewTaskSheet = dynamic(() => loadNewTaskSheet().then((m) => m.NewTaskSheet), { ssr: false });
 
 const selectTasks = (s: AppState) => s.tasks;
 const selectRepos = (s: AppState) => s.repos;
@@ -30,6 +32,10 @@ export default function InboxPage() {
   const [noteFor, setNoteFor] = useState<TaskSummary | null>(null);
   const [creating, setCreating] = useState(false);
   const groups = useMemo(() => groupTasks(tasks, { repo: repo || null, query }), [tasks, repo, query]);
+  useEffect(() => {
+    const idle = window.requestIdleCallback ?? ((run: () => void) => setTimeout(run, 1000));
+    idle(() => void loadNewTaskSheet().catch(() => undefined));
+  }, []);
   const total = groups.reduce((n, g) => n + g.tasks.length, 0);
   const repoList = Object.values(repos).sort((a, b) => a.name.localeCompare(b.name));
 

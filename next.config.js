@@ -27,6 +27,16 @@ module.exports = {
         priority: 20,
         test: /[\\/]app[\\/](lib[\\/](store|errors|device-key|db|synced)\.ts|components[\\/](Button|ConnectionBadge|Link)\.tsx)$|[\\/]node_modules[\\/]idb[\\/]/,
       };
+      // The client core and the wire's schemas (zod) that the frame loads after the first
+      // paint: one download, not a dozen small ones. Its modules still run only when
+      // imported, the schemas in steps (app/lib/wire-schema.ts, FIRST-7).
+      split.cacheGroups.clientCore = {
+        name: 'client-core',
+        chunks: 'async',
+        enforce: true,
+        priority: 10,
+        test: /[\\/]app[\\/]lib[\\/](client|socket|outbox|sign|wire-schema|pairing)\.ts$|[\\/]protocol[\\/]|[\\/]node_modules[\\/]zod[\\/]/,
+      };
     }
     return config;
   },

@@ -1,11 +1,11 @@
 'use client';
 // The Inbox: every task across watched repos, grouped by what needs a person first,
 // updated live; filter by repo, search by id; queued actions shown on top.
-import { useMemo, useState } from 'react';
+import dynamic from 'next/dynamic';
+import { useEffect, useMemo, useState } from 'react';
 import type { TaskSummary } from '../protocol/wire/views';
 import { DoneMore } from './components/DoneMore';
 import { EmptyState } from './components/EmptyState';
-import { NewTaskSheet } from './components/NewTaskSheet';
 import { NoteSheet } from './components/NoteSheet';
 import { Button } from './components/Button';
 import { QueuedActions } from './components/QueuedActions';
@@ -13,6 +13,11 @@ import { NeedsYou } from './components/permissions/NeedsYou';
 import { InboxGroup } from './components/InboxGroup';
 import { groupTasks } from './lib/inbox';
 import { useRelay, type AppState } from './lib/store';
+
+// The New task sheet checks its fields against the wire's schema (zod): it is not part of the
+// Inbox's own scripts (FIRST-7). It is fetched once the page is idle, so it opens offline too.
+const loadNewTaskSheet = () => import('./components/NewTaskSheet');
+const NewTaskSheet = dynamic(() => loadNewTaskSheet().then((m) => m.NewTaskSheet), { ssr: false });
 
 const selectTasks = (s: AppState) => s.tasks;
 const selectRepos = (s: AppState) => s.repos;
@@ -27,6 +32,10 @@ export default function InboxPage() {
   const [noteFor, setNoteFor] = useState<TaskSummary | null>(null);
   const [creating, setCreating] = useState(false);
   const groups = useMemo(() => groupTasks(tasks, { repo: repo || null, query }), [tasks, repo, query]);
+  useEffect(() => {
+    const idle = window.requestIdleCallback ?? ((run: () => void) => setTimeout(run, 1000));
+    idle(() => void loadNewTaskSheet().catch(() => undefined));
+  }, []);
   const total = groups.reduce((n, g) => n + g.tasks.length, 0);
   const repoList = Object.values(repos).sort((a, b) => a.name.localeCompare(b.name));
 

@@ -117,3 +117,35 @@ test('FIRST-6: a group shows its newest 50 cards and "Show more" the next ones; 
   await page.getByTestId('inbox-search').fill('T-55');
   await expect(page.getByTestId('task-card')).toHaveCount(1);
 });
+
+test('FIRST-7: the Inbox\'s own scripts hold no zod schema (the client core comes as one chunk after them), and a group that appears shows its first 10 cards before the rest of its page', async ({ paired: page, relayEnv }) => {
+  for (let i = 0; i < 30; i++) relayEnv.addPacket(`T-${String(i).padStart(2, '0')}`, `Waiting task ${i}`);
+  const inbox = page.getByTestId('group-inbox');
+  await expect(inbox.getByTestId('task-card')).toHaveCount(30);
+  // On a reload the 30 tasks arrive in one store update (the saved state or the relay's snapshot).
+  await page.addInitScript(() => {
+    const counts: number[] = ((window as unknown as { cardCounts: number[] }).cardCounts = []);
+    new MutationObserver(() => {
+      const n = document.querySelectorAll('[data-testid="group-inbox"] [data-testid="task-card"]').length;
+      if (n > 0 && counts.at(-1) !== n) counts.push(n);
+    }).observe(document, { childList: true, subtree: true });
+  });
+  const seen = recordResponses(page);
+  await page.reload();
+  await expect(inbox.getByTestId('task-card')).toHaveCount(30);
+  const counts = await page.evaluate(() => (window as unknown as { cardCounts: number[] }).cardCounts);
+  expect(counts[0], `cards per commit: ${counts.join(', ')}`).toBe(10);
+  expect(counts.at(-1)).toBe(30);
+
+  await page.waitForLoadState('networkidle');
+  const html = await seen.find((r) => r.type === 'document')!.body;
+  const own = [...html.matchAll(/<script[^>]*\ssrc="([^"]+)"(?![^>]*noModule)[^>]*>/g)].map((m) => m[1]!);
+  expect(own.length).toBeGreaterThan(3);
+  for (const src of own) {
+    const script = seen.find((r) => r.type === 'script' && new URL(r.url).pathname === src);
+    expect(script, `${src} was loaded`).toBeTruthy();
+    expect(await script!.body, `${src} holds no zod`).not.toMatch(/\$Zod(Object|Type|String)/);
+  }
+  const later = seen.filter((r) => r.type === 'script' && !own.includes(new URL(r.url).pathname));
+  expect(later.filter((r) => /\/client-core\.[0-9a-f]+\.js$/.test(r.url)), 'the client core, one chunk').toHaveLength(1);
+});

@@ -26,9 +26,24 @@ export function pageScripts(html) {
   return [...out];
 }
 
-/** Prepends the hint to every page script under `dir` that lacks it; returns how many files it hinted. */
+/**
+ * The lazily imported chunks that still run as the app starts: the client core the app
+ * frame requests while the page's scripts run (FIRST-7). Compiled off the main thread too.
+ */
+export const STARTUP_CHUNK = /^client-core\.[0-9a-f]+\.js$/;
+
+function startupChunks(dir) {
+  const chunks = path.join(dir, '_next', 'static', 'chunks');
+  try {
+    return readdirSync(chunks).filter((name) => STARTUP_CHUNK.test(name)).map((name) => `/_next/static/chunks/${name}`);
+  } catch {
+    return [];
+  }
+}
+
+/** Prepends the hint to every page script (and start-up chunk) under `dir` that lacks it; returns how many files it hinted. */
 export function addCompileHints(dir) {
-  const scripts = new Set();
+  const scripts = new Set(startupChunks(dir));
   for (const file of htmlFiles(dir)) for (const src of pageScripts(readFileSync(file, 'utf8'))) scripts.add(src);
   let hinted = 0;
   for (const src of scripts) {

@@ -3,12 +3,16 @@
 // A group shows its newest GROUP_PAGE cards and a "Show more" button for the next
 // ones; the folded Done group renders no card until it is opened (FIRST-6): a repo of
 // thousands of tasks costs the Inbox a bounded render, not one card per task.
-import { memo, useState } from 'react';
+// A group that appears renders its first FIRST_CARDS cards at once (more than a phone's
+// screen holds) and the rest of its page right after, in a render React can pause for a
+// tap (FIRST-7).
+import { memo, useDeferredValue, useState } from 'react';
 import type { RepoInfo, TaskSummary } from '../../protocol/wire/views';
 import type { GroupKey } from '../lib/inbox';
 import { TaskCard } from './TaskCard';
 
 export const GROUP_PAGE = 50;
+export const FIRST_CARDS = 10;
 
 // A live change to one task re-renders its card only.
 const Card = memo(TaskCard);
@@ -20,10 +24,11 @@ export function InboxGroup({ group, repos, showRepo, onNote }: {
   onNote: (task: TaskSummary) => void;
 }) {
   const [limit, setLimit] = useState(GROUP_PAGE);
+  const shownLimit = useDeferredValue(limit, FIRST_CARDS);
   const [open, setOpen] = useState(false);
   const heading = `${group.title} (${group.tasks.length})`;
-  const shown = group.tasks.slice(0, limit);
-  const rest = group.tasks.length - shown.length;
+  const shown = group.tasks.slice(0, shownLimit);
+  const rest = group.tasks.length - Math.min(limit, group.tasks.length);
   const list = (
     <>
       <ul className="stack" style={{ listStyle: 'none', padding: 0, margin: 0 }}>

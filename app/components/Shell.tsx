@@ -20,6 +20,14 @@ const NAV = [
   { href: '/settings', label: 'Settings' },
 ];
 
+/**
+ * Off Pair, the client core is requested as this module runs, so its download overlaps
+ * the start-up; it is started (and its schemas built, in steps: FIRST-7) once the frame
+ * has mounted.
+ */
+const onPairPath = (path: string) => path === '/pair' || path === '/pair/';
+const earlyCore = typeof window !== 'undefined' && !onPairPath(location.pathname) ? import('../lib/client') : null;
+
 const selectUnpaired = (s: AppState) => s.connection.state === 'unpaired';
 const selectError = (s: AppState) => s.lastError;
 
@@ -32,7 +40,7 @@ export function Shell({ children }: { children: ReactNode }) {
   const onPair = pathname === '/pair';
 
   useEffect(() => {
-    void startCore(location.pathname === '/pair' || location.pathname === '/pair/');
+    void startCore(onPairPath(location.pathname));
     void import('../lib/sw-register').then(({ registerServiceWorker }) => registerServiceWorker((apply) => setApplyUpdate(() => apply)));
   }, []);
   useEffect(() => {
@@ -87,7 +95,7 @@ async function startCore(onPair: boolean): Promise<void> {
     if (appStore.getState().connection.state === 'offline') appStore.dispatch({ type: 'local.connection', state: 'unpaired' });
     return;
   }
-  const { startClient } = await import('../lib/client');
+  const { startClient } = await (earlyCore ?? import('../lib/client'));
   startClient();
 }
 

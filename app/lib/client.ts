@@ -12,6 +12,7 @@ import { clearDevice, loadDevice } from './device-key';
 import { Outbox } from './outbox';
 import { RelayConnection, relaySocketUrl } from './socket';
 import { appStore, persistable, type Store } from './store';
+import { loadServerFrame } from './wire-schema';
 import type { Signer } from './sign';
 
 /** Must match app/sw/sw.ts (the worker's module is not imported here to keep it out of the page bundle). */
@@ -34,6 +35,7 @@ export function getClient(): Client | null {
 
 export function startClient(): Client {
   if (client) return client;
+  void loadServerFrame(); // in steps, while the saved state loads and the socket connects (FIRST-7)
   const store = appStore;
   const signer = async (): Promise<Signer | null> => {
     const device = await loadDevice().catch(() => null);

@@ -15,10 +15,11 @@
 //   .ignoredFrames                how many frames were dropped as unknown/invalid
 //   backoffDelay(failures, backoff?, random?) → ms before the next attempt
 //   relaySocketUrl(origin)        → ws(s)://host/ws
-import { ServerFrame, type ActionFrame, type ReadFrame } from '../../protocol/wire/frames';
+import type { ActionFrame, ReadFrame, ServerFrame } from '../../protocol/wire/frames';
 import type { Cursor } from '../../protocol/wire/views';
 import { clientError, toClientError, type ClientError } from './errors';
 import { signAuth, type Signer } from './sign';
+import { loadServerFrame, serverFrameSchema } from './wire-schema';
 
 export type ConnectionState = 'connecting' | 'live' | 'reconnecting' | 'offline' | 'unpaired';
 
@@ -149,7 +150,13 @@ export class RelayConnection {
       this.ignoredFrames += 1;
       return;
     }
-    const parsed = ServerFrame.safeParse(raw);
+    // The schema loads in steps while the socket connects (FIRST-7); frames wait for it in order.
+    let schema = serverFrameSchema();
+    if (!schema) {
+      schema = await loadServerFrame();
+      if (this.ws !== ws) return; // dropped meanwhile
+    }
+    const parsed = schema.safeParse(raw);
     if (!parsed.success) {
       this.ignoredFrames += 1;
       this.settleLoose(raw);

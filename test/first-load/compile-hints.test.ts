@@ -56,4 +56,16 @@ describe('compile hints (FIRST-4)', () => {
     const dir = exported({ 'index.html': '<script src="/_next/static/../../../etc/passwd.js"></script>' });
     expect(() => addCompileHints(dir)).toThrow(/outside/);
   });
+
+  it('FIRST-7: the client-core chunk, lazily imported but run as the app starts, is hinted too; other lazy chunks are not', () => {
+    const dir = exported({
+      'index.html': '<script src="/_next/static/chunks/main-1.js" async=""></script>',
+      '_next/static/chunks/main-1.js': 'main()',
+      '_next/static/chunks/client-core.0a1b2c3d.js': 'core()',
+      '_next/static/chunks/746.lazy.js': 'lazy()',
+    });
+    expect(addCompileHints(dir)).toBe(2);
+    expect(read(dir, '_next/static/chunks/client-core.0a1b2c3d.js')).toBe(`${COMPILE_HINT}core()`);
+    expect(read(dir, '_next/static/chunks/746.lazy.js')).toBe('lazy()');
+  });
 });

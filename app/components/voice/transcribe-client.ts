@@ -1,10 +1,8 @@
 // The app side of `POST /api/transcribe` (VOICE-2, -4): the audio is signed
 // with the device key over requestMessage(device, method, path, ts, sha256(body)).
-import { DEVICE_HEADER, SIG_HEADER, TS_HEADER, TranscribeResponse } from '../../../protocol/wire/http';
-import { requestMessage } from '../../../protocol/wire/signing';
-import { getClient } from '../../lib/client';
+// The wire's schemas and the client core are loaded when a recording is sent, not with
+// every screen that offers voice input (LAZY-1).
 import { clientError, toClientError, type ClientError } from '../../lib/errors';
-import { signText } from '../../lib/sign';
 
 export const TRANSCRIBE_PATH = '/api/transcribe';
 
@@ -26,6 +24,9 @@ function hex(buffer: ArrayBuffer): string {
 
 /** Uploads `audio` and resolves with the text; rejects with a ClientError. */
 export async function transcribe(audio: Blob): Promise<string> {
+  const [{ DEVICE_HEADER, SIG_HEADER, TS_HEADER, TranscribeResponse }, { requestMessage }, { getClient }, { signText }] = await Promise.all([
+    import('../../../protocol/wire/http'), import('../../../protocol/wire/signing'), import('../../lib/client'), import('../../lib/sign'),
+  ]);
   const signer = await getClient()?.signer();
   if (!signer) throw clientError('E_NOT_PAIRED');
   const bytes = await audio.arrayBuffer();

@@ -10,12 +10,11 @@ import type * as http from 'node:http';
 import { translate } from '../../adapters/claude/lib/translate';
 import { sessionRef } from '../../adapters/claude/lib/payload';
 import { sessionEndBusAsync, turnEndBusAsync } from '../../adapters/lib/hook-actions';
-import { RECORD_KEYS, readFields } from '../../adapters/lib/hook-spool';
+import { RECORD_KEYS } from '../../adapters/lib/hook-spool';
 import type { Env } from '../../adapters/lib/env';
 import { CommandrError } from '../../protocol/wire/errors';
 import type { RelayServices } from '../context';
-import { bearerToken, readBody } from '../http/respond';
-import { tokenMatches } from './hook-token';
+import { readHookRecord } from './hook-record';
 import { ingestLive } from './route';
 
 /** The same bound as a permission check: a huge Write's payload. */
@@ -23,37 +22,20 @@ export const REPORT_BODY_LIMIT = 1024 * 1024;
 /** The fields the relay reads: the spool record's, plus where the hook ran. */
 export const REPORT_KEYS = [...RECORD_KEYS, 'PWD', 'GIT_DIR', 'GIT_WORK_TREE'] as const;
 const HOOKS = new Set(['PreToolUse', 'PostToolUse', 'PostToolUseFailure', 'Stop', 'SessionEnd']);
-const AT = /^\d{1,16}$/;
 
 export async function postHookReport(services: RelayServices, hookToken: string, req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
-  // Like the permission check (FAST-4): the hook's own client only, never a browser page.
-  if (req.headers.origin !== undefined || req.headers['sec-fetch-site'] !== undefined || !tokenMatches(bearerToken(req), hookToken)) {
-    req.resume();
-    throw new CommandrError('E_UNAUTHORIZED', 'hook reports need the hook credential (Authorization: Bearer <dataDir/hook-token>) and take no browser request');
-  }
-  const body = await readBody(req, REPORT_BODY_LIMIT);
-  const { env, payloadStart } = readFields(body, REPORT_KEYS);
+  const { env, payload, at } = await readHookRecord(req, hookToken, REPORT_KEYS, REPORT_BODY_LIMIT, 'hook report');
   const hook = env.HOOK ?? '';
   if (!HOOKS.has(hook)) throw new CommandrError('E_BAD_FRAME', `hook report: HOOK must be one of ${[...HOOKS].join(', ')}, not ${JSON.stringify(hook.slice(0, 40))}`);
-  let payload: unknown;
-  try {
-    payload = JSON.parse(body.toString('utf8', payloadStart));
-  } catch {
-    throw new CommandrError('E_BAD_FRAME', 'hook report: the payload after the fields is not JSON');
-  }
-  if (typeof payload !== 'object' || payload === null || Array.isArray(payload)) throw new CommandrError('E_BAD_FRAME', 'hook report: the payload is not a JSON object');
-  const at = AT.test(env.AT ?? '') ? Number(env.AT) : Math.floor(Date.now() * 1000);
   delete env.HOOK;
-  delete env.AT;
-  for (const key of Object.keys(env)) if (env[key] === '') delete env[key];
   // The relay's data dir is the hook's $COMMANDR_HOME: the hook found this relay's credential there.
   const where: Env = { ...env, COMMANDR_HOME: services.dataDir };
-  const ref = sessionRef(payload as Record<string, unknown>, where);
+  const ref = sessionRef(payload, where);
   if (ref && hook === 'Stop') await turnEndBusAsync(ref, where);
   if (ref && hook === 'SessionEnd') await sessionEndBusAsync(ref, where);
   // After a bus part the live event is stamped when it is done, so it follows what it wrote (ORDER-3).
   const busPart = hook === 'Stop' || hook === 'SessionEnd';
-  const record = { at: busPart ? Math.max(at, Math.floor(Date.now() * 1000)) : at, hook, payload: payload as Record<string, unknown> };
+  const record = { at: busPart ? Math.max(at, Math.floor(Date.now() * 1000)) : at, hook, payload };
   let happening;
   try {
     happening = translate(record, where);

@@ -7,9 +7,9 @@ import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { busItems, mergeTimeline } from '../../app/task/timeline';
 import { readEvents } from '../../bus/event-log';
-import { startMessagesApi, type MessagesApi } from '../stand-ins/messages-api';
+import type { MessagesApi } from '../stand-ins/messages-api';
 import { planTurn } from './claude-script';
-import { adapterBin, CLAUDE_BIN, claudeEnv, cleanup, eventually, makeHome, makeRepo, runProcess, startRelay, type Home, type TestRelay } from './harness';
+import { CLAUDE_BIN, claudeEnv, cleanup, eventually, runProcess, wiredClaude, type Home, type TestRelay } from './harness';
 
 const TASK = 'T-order-1';
 const TURNS = 20;
@@ -20,18 +20,10 @@ let repo: string;
 let bus: string;
 
 beforeAll(async () => {
-  api = await startMessagesApi({ apiKey: 'sk-test' });
-  h = makeHome();
-  relay = await startRelay(h.commandrHome);
-  ({ repo, bus } = makeRepo());
-  const wired = await runProcess(adapterBin('claude', 'wire'), [repo], { cwd: repo, env: { PATH: process.env.PATH, HOME: h.home, COMMANDR_HOME: h.commandrHome } });
-  expect(wired.code, wired.stderr).toBe(0);
+  ({ api, h, relay, repo, bus } = await wiredClaude());
 });
 
-afterAll(async () => {
-  await api.close();
-  await cleanup();
-});
+afterAll(cleanup);
 
 /** A label per timeline row, enough to check order: bus event name or live kind+command. */
 function label(item: ReturnType<typeof mergeTimeline>['items'][number]): string {

@@ -7,9 +7,9 @@ import * as fs from 'node:fs';
 import * as net from 'node:net';
 import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startMessagesApi, type MessagesApi } from '../stand-ins/messages-api';
+import type { MessagesApi } from '../stand-ins/messages-api';
 import { planTurn } from './claude-script';
-import { adapterBin, busEvents, CLAUDE_BIN, claudeEnv, cleanup, eventually, makeHome, makeRepo, ROOT, runProcess, startRelay, type Home, type TestRelay } from './harness';
+import { busEvents, CLAUDE_BIN, claudeEnv, cleanup, eventually, ROOT, runProcess, wiredClaude, type Home, type TestRelay } from './harness';
 
 const HOOKS = path.join(ROOT, 'adapters', 'claude', 'hooks');
 const TASK = 'T-report-1';
@@ -20,18 +20,10 @@ let repo: string;
 let bus: string;
 
 beforeAll(async () => {
-  api = await startMessagesApi({ apiKey: 'sk-test' });
-  h = makeHome();
-  relay = await startRelay(h.commandrHome);
-  ({ repo, bus } = makeRepo());
-  const wired = await runProcess(adapterBin('claude', 'wire'), [repo], { cwd: repo, env: { PATH: process.env.PATH, HOME: h.home, COMMANDR_HOME: h.commandrHome } });
-  expect(wired.code, wired.stderr).toBe(0);
+  ({ api, h, relay, repo, bus } = await wiredClaude());
 });
 
-afterAll(async () => {
-  await api.close();
-  await cleanup();
-});
+afterAll(cleanup);
 
 const spoolDir = () => path.join(h.commandrHome, 'hook-state', 'spool');
 const token = () => fs.readFileSync(path.join(h.commandrHome, 'hook-token'), 'utf8').trim();

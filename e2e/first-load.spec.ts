@@ -90,7 +90,8 @@ test('FIRST-4: every script the Pair and Inbox pages load by themselves starts w
   const named = new Set(documents.flatMap((html) => [...html.matchAll(/<script[^>]*\ssrc="([^"]+)"(?![^>]*noModule)[^>]*>/g)].map((m) => m[1]!)));
   expect(named.size).toBeGreaterThan(3);
   for (const src of named) {
-    const script = seen.find((r) => r.type === 'script' && new URL(r.url).pathname === src);
+    // The last load of it: a body fetched before a navigation can be gone once the next page loads.
+    const script = seen.findLast((r) => r.type === 'script' && new URL(r.url).pathname === src);
     expect(script, `${src} was loaded`).toBeTruthy();
     expect((await script!.body).startsWith('//# allFunctionsCalledOnLoad\n'), src).toBe(true);
   }
@@ -148,4 +149,50 @@ test('FIRST-7: the Inbox\'s own scripts hold no zod schema (the client core come
   }
   const later = seen.filter((r) => r.type === 'script' && !own.includes(new URL(r.url).pathname));
   expect(later.filter((r) => /\/client-core\.[0-9a-f]+\.js$/.test(r.url)), 'the client core, one chunk').toHaveLength(1);
+});
+
+test.describe('with the service worker blocked, so a script can be held back', () => {
+  test.use({ serviceWorkers: 'block' });
+
+  test('FIRST-8: the Inbox shows the saved tasks while the client core is still on its way, and its cards are laid out only near the screen', async ({ paired: page, relayEnv }) => {
+    for (let i = 0; i < 12; i++) relayEnv.addPacket(`T-${String(i).padStart(2, '0')}`, `Waiting task ${i}`);
+    const inbox = page.getByTestId('group-inbox');
+    await expect(inbox.getByTestId('task-card')).toHaveCount(12);
+    // The saved state is written a moment after a change: wait until it holds the 12.
+    await expect.poll(() => page.evaluate(async () => {
+      const open = indexedDB.open('commandr');
+      const db: IDBDatabase = await new Promise((resolve, reject) => { open.onsuccess = () => resolve(open.result); open.onerror = () => reject(open.error); });
+      try {
+        const state = await new Promise<{ tasks?: Record<string, Record<string, unknown>> } | undefined>((resolve, reject) => {
+          const get = db.transaction('snapshot').objectStore('snapshot').get('state');
+          get.onsuccess = () => resolve(get.result);
+          get.onerror = () => reject(get.error);
+        });
+        return Object.values(state?.tasks ?? {}).reduce((sum, byId) => sum + Object.keys(byId).length, 0);
+      } finally {
+        db.close();
+      }
+    })).toBe(12);
+
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let asked = 0;
+    await page.route(/\/client-core\.[0-9a-f]+\.js$/, async (route) => {
+      asked++;
+      await held;
+      await route.continue();
+    });
+    await page.reload({ waitUntil: 'commit' }); // the held chunk holds the load event back
+    // No client core yet (so no socket): the cards come from the saved state alone.
+    await expect(inbox.getByTestId('task-card')).toHaveCount(12);
+    await expect(inbox.getByText('Waiting task 11')).toBeVisible();
+    expect(asked, 'the client core was requested and is being held').toBe(1);
+    await expect(page.getByTestId('connection-badge')).not.toHaveAttribute('data-state', 'live');
+    release();
+    await expect(page.getByTestId('connection-badge')).toHaveAttribute('data-state', 'live');
+    await expect(inbox.getByTestId('task-card')).toHaveCount(12);
+
+    const items = inbox.locator('ul.task-list > li');
+    expect(await items.evaluateAll((lis) => lis.map((li) => getComputedStyle(li).contentVisibility))).toEqual(Array(12).fill('auto'));
+  });
 });

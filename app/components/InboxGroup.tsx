@@ -31,7 +31,7 @@ export function InboxGroup({ group, repos, showRepo, onNote }: {
   const rest = group.tasks.length - Math.min(limit, group.tasks.length);
   const list = (
     <>
-      <ul className="stack" style={{ listStyle: 'none', padding: 0, margin: 0 }}>
+      <ul className="stack task-list" style={{ listStyle: 'none', padding: 0, margin: 0 }}>
         {shown.map((task) => (
           <li key={`${task.repo}/${task.id}`}>
             <Card task={task} repoName={showRepo ? repos[task.repo]?.name : undefined} onNote={group.key !== 'done' ? onNote : undefined} />

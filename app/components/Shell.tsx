@@ -9,6 +9,7 @@ import { usePathname, useRouter } from 'next/navigation';
 import { useEffect, useState, type ReactNode } from 'react';
 import { loadDevice } from '../lib/device-key';
 import { sentence } from '../lib/errors';
+import { hydrateEarly } from '../lib/saved-state';
 import { appStore, useRelay, type AppState } from '../lib/store';
 import { Button } from './Button';
 import { ConnectionBadge } from './ConnectionBadge';
@@ -23,10 +24,13 @@ const NAV = [
 /**
  * Off Pair, the client core is requested as this module runs, so its download overlaps
  * the start-up; it is started (and its schemas built, in steps: FIRST-7) once the frame
- * has mounted.
+ * has mounted and the saved state is shown.
  */
 const onPairPath = (path: string) => path === '/pair' || path === '/pair/';
-const earlyCore = typeof window !== 'undefined' && !onPairPath(location.pathname) ? import('../lib/client') : null;
+const offPair = typeof window !== 'undefined' && !onPairPath(location.pathname);
+const earlyCore = offPair ? import('../lib/client') : null;
+// The saved state is read now too, and shown as soon as IndexedDB answers (FIRST-8).
+if (offPair) void hydrateEarly(appStore);
 
 const selectUnpaired = (s: AppState) => s.connection.state === 'unpaired';
 const selectError = (s: AppState) => s.lastError;

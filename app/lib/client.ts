@@ -12,6 +12,7 @@ import { clearDevice, loadDevice } from './device-key';
 import { Outbox } from './outbox';
 import { RelayConnection, relaySocketUrl } from './socket';
 import { appStore, persistable, type Store } from './store';
+import { hydrateEarly } from './saved-state';
 import { loadServerFrame } from './wire-schema';
 import type { Signer } from './sign';
 
@@ -35,7 +36,6 @@ export function getClient(): Client | null {
 
 export function startClient(): Client {
   if (client) return client;
-  void loadServerFrame(); // in steps, while the saved state loads and the socket connects (FIRST-7)
   const store = appStore;
   const signer = async (): Promise<Signer | null> => {
     const device = await loadDevice().catch(() => null);
@@ -73,18 +73,16 @@ export function startClient(): Client {
   });
   // Saved state first: the subscribe then carries its cursors, and no late hydrate can
   // bring back a repo the relay has dropped meanwhile.
-  void hydrate(store)
+  // The frame schema is built in steps (FIRST-7) once the saved state is on screen, while the socket connects (FIRST-8).
+  const hydrated = hydrateEarly(store);
+  void hydrated.then(() => void loadServerFrame());
+  void hydrated
     .then(() => outbox.list())
     .then((items) => store.dispatch({ type: 'local.outbox', items }))
     .catch(() => undefined)
     .then(signer)
     .then((s) => (s ? connection.start() : store.dispatch({ type: 'local.connection', state: 'unpaired' })));
   return client;
-}
-
-async function hydrate(store: Store): Promise<void> {
-  const snapshot = await (await openDb()).get('snapshot', 'state').catch(() => undefined);
-  if (snapshot?.v === 1) store.dispatch({ type: 'local.hydrate', snapshot });
 }
 
 function persistOnChange(store: Store): void {

@@ -1,7 +1,8 @@
 // Hook overhead per Claude Code turn (issue 11 goal: ≤ 1.07× unwired with one tool call, ≤ 1.10×
 // with 20): real turns in a plain repo, a wired one and a "floor" one — wired, with every hook
 // replaced by a command that only reads its input — alternating; medians and their ratios. The
-// floor is what Claude Code itself spends on starting that many command hooks (and the MCP server). Also what the agent waits for per hook (sh spool, Stop with its checkpoint, the
+// floor is what Claude Code itself spends on starting that many command hooks (and the MCP server);
+// its two halves are measured too (only the MCP server; only the no-op hooks). Also what the agent waits for per hook (sh spool, Stop with its checkpoint, the
 // prompt gate, the permission hook's fast path) against a bare `node -e 0`. Run: npx tsx bench/hooks.ts [turns]
 import { execFileSync, spawn } from 'node:child_process';
 import * as fs from 'node:fs';
@@ -56,9 +57,16 @@ async function main(): Promise<void> {
     const plain = makeRepo(base, 'plain');
     const wired = makeRepo(base, 'wired');
     const floor = makeRepo(base, 'floor');
-    execFileSync(path.join(ROOT, 'adapters', 'claude', 'wire'), [wired], { stdio: 'ignore' });
-    execFileSync(path.join(ROOT, 'adapters', 'claude', 'wire'), [floor], { stdio: 'ignore' });
+    // The floor's two halves: only the MCP server (no hooks), and only the no-op hooks (no MCP server).
+    const mcpOnly = makeRepo(base, 'mcp-only');
+    const noopHooks = makeRepo(base, 'noop-hooks');
+    for (const repo of [wired, floor, mcpOnly, noopHooks]) execFileSync(path.join(ROOT, 'adapters', 'claude', 'wire'), [repo], { stdio: 'ignore' });
     everyHookANoop(path.join(floor, '.claude', 'settings.local.json'));
+    everyHookANoop(path.join(noopHooks, '.claude', 'settings.local.json'));
+    fs.rmSync(path.join(noopHooks, '.mcp.json'));
+    const settings = path.join(mcpOnly, '.claude', 'settings.local.json');
+    fs.writeFileSync(settings, JSON.stringify({ ...JSON.parse(fs.readFileSync(settings, 'utf8')), hooks: {} }, null, 2));
+    const variants = { plain, wired, floor, mcpOnly, noopHooks };
     const env = {
       // `commandr` on PATH, as after `npm link`: the wired .mcp.json starts `commandr mcp` through it (WIREPATH-2).
       PATH: `${path.join(ROOT, 'bin')}${path.delimiter}${process.env.PATH}`, HOME: home, COMMANDR_HOME: data, AGENTS_TASK_ID: 'T-bench',
@@ -70,21 +78,21 @@ async function main(): Promise<void> {
     const rows: Array<[string, number]> = [];
     for (const n of TURNS > 0 ? [1, 20] : []) { // `hooks.ts 0`: the hooks alone
       calls = n;
-      const times = { plain: [] as number[], wired: [] as number[], floor: [] as number[] };
-      for (const repo of [plain, wired, floor]) await timed(claude, args, repo, env); // warm the CLI and the code caches
+      const times = Object.fromEntries(Object.keys(variants).map((v) => [v, [] as number[]])) as Record<keyof typeof variants, number[]>;
+      for (const repo of Object.values(variants)) await timed(claude, args, repo, env); // warm the CLI and the code caches
       const turns = n === 1 ? TURNS : Math.max(3, Math.ceil(TURNS / 2));
       for (let i = 0; i < turns; i++) {
         // Alternating, so load drifts hit every variant alike.
-        times.plain.push(await timed(claude, args, plain, env));
-        times.wired.push(await timed(claude, args, wired, env));
-        times.floor.push(await timed(claude, args, floor, env));
+        for (const [name, repo] of Object.entries(variants)) times[name as keyof typeof variants].push(await timed(claude, args, repo, env));
       }
-      const [p, w, r] = [median(times.plain), median(times.wired), median(times.floor)];
+      const p = median(times.plain);
       rows.push([`${n} tool call(s): turn not wired (median of ${turns})`, p]);
-      rows.push([`${n} tool call(s): turn wired (median)`, w]);
-      rows.push([`${n} tool call(s): floor, every hook a no-op`, r]);
-      rows.push([`${n} tool call(s): wired / not wired (x1000)`, (1000 * w) / p]);
-      rows.push([`${n} tool call(s): floor / not wired (x1000)`, (1000 * r) / p]);
+      rows.push([`${n} tool call(s): turn wired (median)`, median(times.wired)]);
+      rows.push([`${n} tool call(s): floor, every hook a no-op`, median(times.floor)]);
+      rows.push([`${n} tool call(s): wired / not wired (x1000)`, (1000 * median(times.wired)) / p]);
+      rows.push([`${n} tool call(s): floor / not wired (x1000)`, (1000 * median(times.floor)) / p]);
+      rows.push([`${n} tool call(s): MCP server only / not wired (x1000)`, (1000 * median(times.mcpOnly)) / p]);
+      rows.push([`${n} tool call(s): no-op hooks only / not wired (x1000)`, (1000 * median(times.noopHooks)) / p]);
     }
     const payload = (event: string) => JSON.stringify({
       session_id: 'bench', cwd: wired, hook_event_name: event, tool_name: 'Bash', tool_input: { command: 'echo hi' },
@@ -118,7 +126,7 @@ async function main(): Promise<void> {
     for (let i = 0; i < HOOK_RUNS; i++) permitted.push(await timed(permission, [], wired, env, payload('PreToolUse').replace('"echo hi"', '"git status"')));
     rows.push(['permission, policy allow, relay up (agent waits)', median(permitted)]);
     const row = (name: string, ms: number) => `| ${name.padEnd(48)} | ${ms.toFixed(0).padStart(7)} |`;
-    console.log(`\nClaude Code turns, alternating plain/wired/floor; load average ${os.loadavg()[0]!.toFixed(1)} on ${os.cpus().length} cores (goal: wired/not wired <= 1070 for 1 call, <= 1100 for 20)\n`);
+    console.log(`\nClaude Code turns, alternating plain/wired/floor/MCP only/no-op hooks only; load average ${os.loadavg()[0]!.toFixed(1)} on ${os.cpus().length} cores (goal: wired/not wired <= 1070 for 1 call, <= 1100 for 20)\n`);
     console.log(`| ${'measure'.padEnd(48)} | ${'ms'.padStart(7)} |\n|${'-'.repeat(50)}|${'-'.repeat(9)}|`);
     for (const [name, ms] of rows) console.log(row(name, ms));
   } finally {

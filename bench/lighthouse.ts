@@ -8,7 +8,7 @@
 // JavaScript transferred ≤ 130 KB on Pair and ≤ 150 KB on the Inbox; installable.
 // Each row is the median of LIGHTHOUSE_RUNS runs (default 3); LIGHTHOUSE_SAVE=<dir> keeps
 // every report's JSON (LCP element and breakdown, long tasks, render-blocking requests).
-// Needs: node scripts/build-app.mjs.
+// Needs: node scripts/build-app.mjs (BENCH_APP_DIR=<out dir> measures another build).
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -105,7 +105,7 @@ async function main(): Promise<void> {
   const tmp = mkdtempSync(path.join(tmpdir(), 'commandr-lh-'));
   const relay = await createRelay({
     port: 0, host: '127.0.0.1', dataDir: path.join(tmp, 'data'), repos: [], registryFile: path.join(tmp, 'no-registry'),
-    demo: true, appDir: path.join(root, 'out'),
+    demo: true, appDir: process.env.BENCH_APP_DIR ?? path.join(root, 'out'), // BENCH_APP_DIR: another build, to compare
   });
   // Pair in a profile of our own, then let Lighthouse's Chromium open that profile: it audits the paired app.
   const profile = path.join(tmp, 'profile');

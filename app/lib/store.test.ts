@@ -27,6 +27,24 @@ describe('store reducer', () => {
     expect(s.cursors[REPO]).toBeUndefined();
   });
 
+  it('FIRST-8: a snapshot, a task page or an event batch that repeats a task keeps the object held (its card does not render again); a changed task is the new one', () => {
+    const saved = reduce(initialState(), snapshot);
+    const fromRelay = reduce(saved, JSON.parse(JSON.stringify(snapshot)) as StoreInput); // equal data, new objects, as a frame parses
+    expect(fromRelay.tasks[REPO].a).toBe(saved.tasks[REPO].a);
+    expect(fromRelay.tasks[REPO].b).toBe(saved.tasks[REPO].b);
+    expect(fromRelay.repos[REPO]).toBe(saved.repos[REPO]);
+    const changed = reduce(saved, { ...snapshot, tasks: [task('a'), task('b', { title: 'Renamed' })] } as StoreInput);
+    expect(changed.tasks[REPO].a).toBe(saved.tasks[REPO].a);
+    expect(changed.tasks[REPO].b).not.toBe(saved.tasks[REPO].b);
+    expect(changed.tasks[REPO].b.title).toBe('Renamed');
+    const paged = reduce(saved, { type: 'repo.tasks', repo: REPO, tasks: [task('a'), task('c')] } as StoreInput);
+    expect(paged.tasks[REPO].a).toBe(saved.tasks[REPO].a);
+    expect(Object.keys(paged.tasks[REPO])).toEqual(['a', 'b', 'c']);
+    const batch = reduce(saved, { ...claimed, tasks: [task('b'), task('a', { state: 'claimed', owner: 'x' })] } as StoreInput);
+    expect(batch.tasks[REPO].b).toBe(saved.tasks[REPO].b);
+    expect(batch.tasks[REPO].a.state).toBe('claimed');
+  });
+
   it('APP-6: unknown, malformed and future frames leave the state untouched and never throw', () => {
     const s = reduce(initialState(), snapshot);
     for (const junk of [{ type: 'future.frame', x: 1 }, { type: 'toString' }, { type: '__proto__' }, {}, null]) {

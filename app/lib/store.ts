@@ -113,15 +113,15 @@ const handlers: Handlers = {
   'auth.ok': (s, { device }) => ({ ...s, device, devices: upsertDevice(s.devices, device) }),
   'repo.snapshot': (s, f) => ({
     ...s, hydrated: true,
-    repos: { ...s.repos, [f.repo.id]: f.repo },
-    tasks: { ...s.tasks, [f.repo.id]: Object.fromEntries(f.tasks.map((t) => [t.id, t])) },
+    repos: { ...s.repos, [f.repo.id]: kept(s.repos[f.repo.id], f.repo) },
+    tasks: { ...s.tasks, [f.repo.id]: Object.fromEntries(f.tasks.map((t) => [t.id, kept(s.tasks[f.repo.id]?.[t.id], t)])) },
     done: f.done ? { ...s.done, [f.repo.id]: { total: f.done.total, more: f.done.sent < f.done.total } } : s.done,
     syncedAt: f.at ?? s.syncedAt,
     cursors: { ...s.cursors, [f.repo.id]: f.cursor },
     recentEvents: f.resync ? omit(s.recentEvents, f.repo.id) : s.recentEvents,
   }),
   'repo.tasks': (s, f) => (s.repos[f.repo] && f.tasks.length > 0
-    ? { ...s, tasks: { ...s.tasks, [f.repo]: { ...s.tasks[f.repo], ...Object.fromEntries(f.tasks.map((t) => [t.id, t])) } } }
+    ? { ...s, tasks: { ...s.tasks, [f.repo]: { ...s.tasks[f.repo], ...Object.fromEntries(f.tasks.map((t) => [t.id, kept(s.tasks[f.repo]?.[t.id], t)])) } } }
     : s),
   'bus.events': reduceBusEvents,
   'repo.removed': (s, { repo }) => ({
@@ -166,7 +166,7 @@ function reduceBusEvents(s: AppState, f: ServerFrameOf<'bus.events'>): AppState 
   const fresh = f.events.filter((e) => !known || e.cursor.epoch !== known.epoch || e.cursor.offset > known.offset);
   if (fresh.length === 0 && f.tasks.length === 0) return s;
   const tasks = { ...s.tasks[f.repo] };
-  for (const t of f.tasks) tasks[t.id] = t;
+  for (const t of f.tasks) tasks[t.id] = kept(tasks[t.id], t);
   const recent = [...(s.recentEvents[f.repo] ?? []), ...fresh].slice(-RECENT_EVENTS_PER_REPO);
   const last = fresh.at(-1)?.cursor ?? known;
   return {
@@ -195,6 +195,24 @@ function appendStream(prev: Stream | undefined, session: string | null, seq: num
 function upsertDevice(devices: DeviceView[], device: DeviceView): DeviceView[] {
   const others = devices.filter((d) => d.id !== device.id);
   return [device, ...others];
+}
+
+/**
+ * The value held when the new one is equal to it (JSON data: the wire's and the saved state's):
+ * a snapshot that repeats the saved tasks leaves their objects, so their memoised cards do not
+ * render again (FIRST-8).
+ */
+export function kept<T>(held: T | undefined, next: T): T {
+  return held !== undefined && sameJson(held, next) ? held : next;
+}
+
+function sameJson(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null || Array.isArray(a) !== Array.isArray(b)) return false;
+  if (Array.isArray(a)) return a.length === (b as unknown[]).length && a.every((v, i) => sameJson(v, (b as unknown[])[i]));
+  const ka = Object.keys(a);
+  if (ka.length !== Object.keys(b).length) return false;
+  return ka.every((k) => Object.hasOwn(b, k) && sameJson((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]));
 }
 
 function omit<T>(record: Record<string, T>, key: string): Record<string, T> {

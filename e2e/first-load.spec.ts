@@ -151,28 +151,33 @@ test('FIRST-7: the Inbox\'s own scripts hold no zod schema (the client core come
   expect(later.filter((r) => /\/client-core\.[0-9a-f]+\.js$/.test(r.url)), 'the client core, one chunk').toHaveLength(1);
 });
 
+/** How many tasks the page's saved state (IndexedDB) holds. */
+function savedTasks(page: Page): Promise<number> {
+  return page.evaluate(async () => {
+    const open = indexedDB.open('commandr');
+    const db: IDBDatabase = await new Promise((resolve, reject) => { open.onsuccess = () => resolve(open.result); open.onerror = () => reject(open.error); });
+    try {
+      const state = await new Promise<{ tasks?: Record<string, Record<string, unknown>> } | undefined>((resolve, reject) => {
+        const get = db.transaction('snapshot').objectStore('snapshot').get('state');
+        get.onsuccess = () => resolve(get.result);
+        get.onerror = () => reject(get.error);
+      });
+      return Object.values(state?.tasks ?? {}).reduce((sum, byId) => sum + Object.keys(byId).length, 0);
+    } finally {
+      db.close();
+    }
+  });
+}
+
 test.describe('with the service worker blocked, so a script can be held back', () => {
   test.use({ serviceWorkers: 'block' });
 
-  test('FIRST-8: the Inbox shows the saved tasks while the client core is still on its way, and its cards are laid out only near the screen', async ({ paired: page, relayEnv }) => {
+  test('FIRST-8: the Inbox shows the saved tasks while the client core is still on its way, and the cards past its first 10 are laid out only near the screen', async ({ paired: page, relayEnv }) => {
     for (let i = 0; i < 12; i++) relayEnv.addPacket(`T-${String(i).padStart(2, '0')}`, `Waiting task ${i}`);
     const inbox = page.getByTestId('group-inbox');
     await expect(inbox.getByTestId('task-card')).toHaveCount(12);
     // The saved state is written a moment after a change: wait until it holds the 12.
-    await expect.poll(() => page.evaluate(async () => {
-      const open = indexedDB.open('commandr');
-      const db: IDBDatabase = await new Promise((resolve, reject) => { open.onsuccess = () => resolve(open.result); open.onerror = () => reject(open.error); });
-      try {
-        const state = await new Promise<{ tasks?: Record<string, Record<string, unknown>> } | undefined>((resolve, reject) => {
-          const get = db.transaction('snapshot').objectStore('snapshot').get('state');
-          get.onsuccess = () => resolve(get.result);
-          get.onerror = () => reject(get.error);
-        });
-        return Object.values(state?.tasks ?? {}).reduce((sum, byId) => sum + Object.keys(byId).length, 0);
-      } finally {
-        db.close();
-      }
-    })).toBe(12);
+    await expect.poll(() => savedTasks(page)).toBe(12);
 
     let release!: () => void;
     const held = new Promise<void>((resolve) => (release = resolve));
@@ -193,6 +198,50 @@ test.describe('with the service worker blocked, so a script can be held back', (
     await expect(inbox.getByTestId('task-card')).toHaveCount(12);
 
     const items = inbox.locator('ul.task-list > li');
-    expect(await items.evaluateAll((lis) => lis.map((li) => getComputedStyle(li).contentVisibility))).toEqual(Array(12).fill('auto'));
+    // The first 10 (a screen and more) are always laid out, so none of them is drawn at a placeholder height first.
+    expect(await items.evaluateAll((lis) => lis.map((li) => getComputedStyle(li).contentVisibility))).toEqual([...Array(10).fill('visible'), 'auto', 'auto']);
+  });
+
+  test('FIRST-8: nothing on the Inbox moves while it loads, from the saved state to the relay\'s snapshot (no layout shift below the header)', async ({ paired: page, relayEnv }) => {
+    // Groups above the Inbox group too, so a card drawn at a placeholder height would move the groups below it.
+    for (let i = 0; i < 3; i++) {
+      writeFileSync(path.join(relayEnv.bus, 'claimed', `e2e-host_${200 + i}_C-${i}.md`), `---\nid: C-${i}\ntype: implementation\nscope: src/**\n---\n# Being worked on ${i}, a title long enough to wrap onto a second line on a phone\n\n## Context\ne2e\n`);
+    }
+    for (let i = 0; i < 14; i++) relayEnv.addPacket(`T-${String(i).padStart(2, '0')}`, `Waiting task ${i} with a title long enough to wrap onto a second line on a phone`);
+    await expect(page.getByTestId('group-inbox').getByTestId('task-card')).toHaveCount(14);
+    await expect(page.getByTestId('group-in-progress').getByTestId('task-card')).toHaveCount(3);
+    await expect.poll(() => savedTasks(page)).toBe(17);
+    await page.addInitScript(() => {
+      const moved: string[] = ((window as unknown as { moved: string[] }).moved = []);
+      new PerformanceObserver((list) => {
+        for (const shift of list.getEntries() as unknown as { value: number; sources: { node: Node | null }[] }[]) {
+          for (const { node } of shift.sources) {
+            const element = node instanceof Element ? node : node?.parentElement;
+            if (element?.closest('main')) moved.push(`${element.tagName.toLowerCase()}[${element.getAttribute('data-testid') ?? element.className}] ${shift.value.toFixed(4)}`);
+          }
+        }
+      }).observe({ type: 'layout-shift', buffered: true });
+    });
+    const loaded = async () => {
+      await expect(page.getByTestId('connection-badge')).toHaveAttribute('data-state', 'live');
+      await expect(page.getByTestId('group-inbox').getByTestId('task-card')).toHaveCount(14);
+      // Shifts are reported after the frame that made them: two more frames.
+      await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
+      return page.evaluate(() => (window as unknown as { moved: string[] }).moved);
+    };
+    await page.reload(); // from the saved state, then the relay's snapshot
+    expect(await loaded(), 'shifts with the saved state').toEqual([]);
+    await page.evaluate(() => new Promise<void>((resolve, reject) => { // without it: everything comes with the snapshot
+      const open = indexedDB.open('commandr');
+      open.onerror = () => reject(open.error);
+      open.onsuccess = () => {
+        const tx = open.result.transaction('snapshot', 'readwrite');
+        tx.objectStore('snapshot').clear();
+        tx.oncomplete = () => { open.result.close(); resolve(); };
+        tx.onerror = () => reject(tx.error);
+      };
+    }));
+    await page.reload();
+    expect(await loaded(), 'shifts without a saved state').toEqual([]);
   });
 });

@@ -202,7 +202,7 @@ function upsertDevice(devices: DeviceView[], device: DeviceView): DeviceView[] {
  * a snapshot that repeats the saved tasks leaves their objects, so their memoised cards do not
  * render again (FIRST-8).
  */
-export function kept<T>(held: T | undefined, next: T): T {
+function kept<T>(held: T | undefined, next: T): T {
   return held !== undefined && sameJson(held, next) ? held : next;
 }
 

@@ -115,8 +115,9 @@ async function startTrace(cdp: import('@playwright/test').CDPSession): Promise<(
     const main = [...busiest].sort((a, b) => b[1] - a[1])[0]?.[0];
     const onMain = events.filter((e) => `${e.pid}:${e.tid}` === main && e.ph === 'X');
     const start = Math.min(...onMain.map((e) => e.ts));
-    for (const task of onMain.filter((e) => e.name === 'RunTask' && (e.dur ?? 0) > Number(process.env.BENCH_TRACE_MIN ?? 50) * 1000)) {
-      const inner = onMain.filter((e) => e.ts >= task.ts && e.ts < task.ts + task.dur! && e !== task && (e.dur ?? 0) > Math.min(10_000, Number(process.env.BENCH_TRACE_MIN ?? 50) * 200) && e.name !== 'RunTask')
+    const longest = Number(process.env.BENCH_TRACE_MIN ?? 50) * 1000; // µs: tasks longer than BENCH_TRACE_MIN ms, and what took a fifth of that in them
+    for (const task of onMain.filter((e) => e.name === 'RunTask' && (e.dur ?? 0) > longest)) {
+      const inner = onMain.filter((e) => e.ts >= task.ts && e.ts < task.ts + task.dur! && e !== task && (e.dur ?? 0) > Math.min(10_000, longest / 5) && e.name !== 'RunTask')
         .map((e) => `${e.name}${e.args?.data?.url ? `:${e.args.data.url.split('/').pop()}` : ''}${e.args?.data?.functionName ? `:${e.args.data.functionName}` : ''}${e.args?.data?.type ? `:${e.args.data.type}` : ''} ${((e.dur ?? 0) / 1000).toFixed(0)}`);
       console.log(`  @${((task.ts - start) / 1000).toFixed(0)} ms: ${(task.dur! / 1000).toFixed(0)} ms — ${inner.slice(0, 6).join(', ')}`);
     }

@@ -6,7 +6,7 @@
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Page } from '@playwright/test';
-import { test, expect } from './fixtures';
+import { savedState, test, expect } from './fixtures';
 
 /** Every response of the page's own loads: url, resource type, body (scripts and documents). */
 function recordResponses(page: Page): { url: string; type: string; body: Promise<string> }[] {
@@ -152,21 +152,9 @@ test('FIRST-7: the Inbox\'s own scripts hold no zod schema (the client core come
 });
 
 /** How many tasks the page's saved state (IndexedDB) holds. */
-function savedTasks(page: Page): Promise<number> {
-  return page.evaluate(async () => {
-    const open = indexedDB.open('commandr');
-    const db: IDBDatabase = await new Promise((resolve, reject) => { open.onsuccess = () => resolve(open.result); open.onerror = () => reject(open.error); });
-    try {
-      const state = await new Promise<{ tasks?: Record<string, Record<string, unknown>> } | undefined>((resolve, reject) => {
-        const get = db.transaction('snapshot').objectStore('snapshot').get('state');
-        get.onsuccess = () => resolve(get.result);
-        get.onerror = () => reject(get.error);
-      });
-      return Object.values(state?.tasks ?? {}).reduce((sum, byId) => sum + Object.keys(byId).length, 0);
-    } finally {
-      db.close();
-    }
-  });
+async function savedTasks(page: Page): Promise<number> {
+  const state = await savedState(page);
+  return Object.values(state?.tasks ?? {}).reduce((sum, byId) => sum + Object.keys(byId).length, 0);
 }
 
 test.describe('with the service worker blocked, so a script can be held back', () => {

@@ -95,6 +95,23 @@ export async function pairThroughScreen(page: Page, env: RelayFixture, name: str
   await expect(page.getByTestId('connection-badge')).toHaveAttribute('data-state', 'live');
 }
 
+/** The app's saved state as the page holds it in IndexedDB (`snapshot` / `state`), or undefined. */
+export function savedState(page: Page): Promise<{ repos?: Record<string, unknown>; tasks?: Record<string, Record<string, unknown>> } | undefined> {
+  return page.evaluate(async () => {
+    const open = indexedDB.open('commandr');
+    const db: IDBDatabase = await new Promise((resolve, reject) => { open.onsuccess = () => resolve(open.result); open.onerror = () => reject(open.error); });
+    try {
+      return await new Promise((resolve, reject) => {
+        const get = db.transaction('snapshot').objectStore('snapshot').get('state');
+        get.onsuccess = () => resolve(get.result);
+        get.onerror = () => reject(get.error);
+      });
+    } finally {
+      db.close();
+    }
+  });
+}
+
 /** Waits until the service worker is activated and controls the page (reloads once if needed). */
 export async function controlledByWorker(page: Page): Promise<void> {
   await page.evaluate(async () => {

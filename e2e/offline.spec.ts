@@ -1,7 +1,7 @@
 // Offline: actions queue in the outbox and are applied exactly once when back; the
 // service worker opens the app and its last data with no network at all.
 import { readFileSync } from 'node:fs';
-import { test, expect, controlledByWorker } from './fixtures';
+import { test, expect, controlledByWorker, savedState } from './fixtures';
 
 test('APP-4: a note written offline is queued, then applied exactly once when the connection is back', async ({ paired: page, relayEnv, context }) => {
   relayEnv.addPacket('T-note', 'Note me');
@@ -29,18 +29,7 @@ test('APP-4: a note written offline is queued, then applied exactly once when th
 
 /** The watched repo's id as the app holds it (from the saved state in IndexedDB). */
 async function repoIdOf(page: import('@playwright/test').Page): Promise<string> {
-  return page.evaluate(async () => {
-    const db = await new Promise<IDBDatabase>((resolve, reject) => {
-      const r = indexedDB.open('commandr');
-      r.onsuccess = () => resolve(r.result);
-      r.onerror = () => reject(r.error);
-    });
-    const state = await new Promise<{ repos: Record<string, unknown> }>((resolve) => {
-      const r = db.transaction('snapshot').objectStore('snapshot').get('state');
-      r.onsuccess = () => resolve(r.result);
-    });
-    return Object.keys(state.repos)[0]!;
-  });
+  return Object.keys((await savedState(page))?.repos ?? {})[0]!;
 }
 
 test('APP-9: reloading with no network opens the app from the service worker with the last data', async ({ paired: page, relayEnv, context }) => {

@@ -2,7 +2,7 @@
 // The Inbox: every task across watched repos, grouped by what needs a person first,
 // updated live; filter by repo, search by id; queued actions shown on top.
 import dynamic from 'next/dynamic';
-import { useEffect, useMemo, useState } from 'react';
+import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import type { TaskSummary } from '../protocol/wire/views';
 import { DoneMore } from './components/DoneMore';
 import { EmptyState } from './components/EmptyState';
@@ -10,7 +10,8 @@ import { NoteSheet } from './components/NoteSheet';
 import { Button } from './components/Button';
 import { QueuedActions } from './components/QueuedActions';
 import { NeedsYou } from './components/permissions/NeedsYou';
-import { InboxGroup } from './components/InboxGroup';
+import { FIRST_CARDS, InboxGroup } from './components/InboxGroup';
+import { clearPrepaint, prepaintScript, savePrepaint } from './lib/prepaint';
 import { groupTasks } from './lib/inbox';
 import { useRelay, type AppState } from './lib/store';
 
@@ -37,6 +38,19 @@ export default function InboxPage() {
     idle(() => void loadNewTaskSheet().catch(() => undefined));
   }, []);
   const total = groups.reduce((n, g) => n + g.tasks.length, 0);
+  // What the next load shows before its scripts run (FIRST-9): the unfiltered groups, kept
+  // when the page is idle after they change.
+  const groupsRef = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    if (!hydrated || repo || query) return;
+    const idle = window.requestIdleCallback ?? ((run: () => void) => setTimeout(run, 200));
+    const cancel = window.cancelIdleCallback ?? clearTimeout;
+    const handle = idle(() => (total > 0 && groupsRef.current ? savePrepaint(groupsRef.current, FIRST_CARDS) : clearPrepaint()));
+    return () => cancel(handle as number);
+  }, [groups, hydrated, repo, query, total]);
+  useLayoutEffect(() => {
+    if (hydrated) document.documentElement.removeAttribute('data-prepaint');
+  }, [hydrated]);
   const repoList = Object.values(repos).sort((a, b) => a.name.localeCompare(b.name));
 
   return (
@@ -73,9 +87,18 @@ export default function InboxPage() {
           <EmptyState title="Loading…" testId="inbox-loading">Waiting for the relay. If you are offline, the last tasks you saw show here once loaded.</EmptyState>
         )
       ) : null}
-      {groups.filter((g) => g.tasks.length > 0).map((group) => (
-        <InboxGroup key={group.key} group={group} repos={repos} showRepo={repoList.length > 1} onNote={setNoteFor} />
-      ))}
+      {!hydrated ? (
+        <>
+          {/* Filled from the last Inbox's copy as the page is parsed; replaced by the first render (FIRST-9). */}
+          <div className="inbox-groups" data-testid="inbox-prepaint" dangerouslySetInnerHTML={{ __html: '' }} />
+          <script dangerouslySetInnerHTML={{ __html: prepaintScript }} />
+        </>
+      ) : null}
+      <div className="inbox-groups" ref={groupsRef}>
+        {groups.filter((g) => g.tasks.length > 0).map((group) => (
+          <InboxGroup key={group.key} group={group} repos={repos} showRepo={repoList.length > 1} onNote={setNoteFor} />
+        ))}
+      </div>
       <DoneMore doneTasks={groups.find((g) => g.key === 'done')?.tasks ?? []} repo={repo || null} />
       {noteFor ? <NoteSheet task={noteFor} onClose={() => setNoteFor(null)} /> : null}
       {creating ? <NewTaskSheet repos={repoList} tasks={tasks} onClose={() => setCreating(false)} /> : null}

@@ -4,7 +4,8 @@
 // Emulation.setCPUThrottlingRate). From navigation (a paired device) it times
 //   shown  — both active groups show their full counts and their first cards, more than
 //            the screen holds (FIRST_CARDS each; the rest of the page follows in a render
-//            React can pause, FIRST-7), from the saved state or the relay,
+//            React can pause, FIRST-7), from the copy of the last Inbox the page shows
+//            before its scripts run (FIRST-9), the saved state or the relay,
 //   live   — the same with the relay's snapshot applied (badge Live),
 //   sent   — a thumb's tap on the search field, sent the moment the active tasks show: the page
 //            calls a CDP binding in the frame it sees them and the harness sends the touch
@@ -15,8 +16,9 @@
 // COLD (no service worker, no HTTP cache: the device key and the saved state stay) and
 // WARM (the service worker and the HTTP cache of a first load), each the median of RUNS.
 // A second device first pages through every done task ("Show older done tasks") so its
-// saved state holds all 10,000: its reload is timed too. Target: tap ≤ 1 s.
-// Needs the built app: node scripts/build-app.mjs.
+// saved state holds all 10,000: its reload is timed too (BENCH_QUICK=1 skips it). Target: tap ≤ 1 s.
+// BENCH_AB=dirA,dirB compares two builds load by load (abMain); BENCH_TRACE=1 or =loaf shows
+// where a load's main thread went. Needs the built app: node scripts/build-app.mjs.
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -64,7 +66,15 @@ function makeRepo(work: string): string {
   return repo;
 }
 
+interface Loaf { start: number; duration: number; blocking: number; render: number; scripts: { invoker: string; src: string; duration: number; forced: number }[] }
+
 interface Timing { shown: number; live: number; sent: number; tap: number; cards: number }
+
+/** BENCH_TRACE=loaf: the load's long animation frames with the scripts in them, and when the tap's events were handled. */
+const LOAF_PROBE = `bench.loaf = [];
+  bench.events = [];
+  new PerformanceObserver((list) => { for (const e of list.getEntries()) bench.loaf.push({ start: e.startTime, duration: e.duration, blocking: e.blockingDuration, render: e.renderStart ? e.startTime + e.duration - e.renderStart : 0, scripts: e.scripts.map((s) => ({ invoker: s.invoker, src: (s.sourceURL || '').split('/').pop() + ':' + s.sourceFunctionName, duration: s.duration, forced: s.forcedStyleAndLayoutDuration })) }); }).observe({ type: 'long-animation-frame', buffered: true });
+  new PerformanceObserver((list) => { for (const e of list.getEntries()) if (['touchstart', 'pointerdown', 'click'].includes(e.name)) bench.events.push(e.name + ' created ' + e.startTime.toFixed(0) + ', handled ' + e.processingStart.toFixed(0) + '–' + e.processingEnd.toFixed(0)); }).observe({ type: 'event', durationThreshold: 16, buffered: true });`;
 
 const SHOWN_BINDING = '__benchShown';
 
@@ -98,6 +108,7 @@ const PROBE = `(() => {
     if (bench.live === null) requestAnimationFrame(tick);
   };
   requestAnimationFrame(tick);
+  ${process.env.BENCH_TRACE === 'loaf' ? LOAF_PROBE : ''}
 })();`;
 
 /** BENCH_TRACE=1: prints the renderer's main-thread tasks over 50 ms of each load, with what ran in them. */
@@ -136,7 +147,7 @@ async function timedLoad(context: BrowserContext, url: string, cold: boolean): P
   await cdp.send('Runtime.enable');
   await cdp.send('Runtime.addBinding', { name: SHOWN_BINDING });
   await page.addInitScript({ content: PROBE });
-  const trace = process.env.BENCH_TRACE ? await startTrace(cdp) : null;
+  const trace = process.env.BENCH_TRACE && process.env.BENCH_TRACE !== 'loaf' ? await startTrace(cdp) : null;
   try {
     // Input.dispatchTouchEvent as Playwright's touchscreen sends it, but straight from the binding's
     // event: no actionability checks (two still frames, hit tests), which are not what a thumb does.
@@ -158,6 +169,13 @@ async function timedLoad(context: BrowserContext, url: string, cold: boolean): P
     const t = await page.evaluate(() => (window as unknown as { __bench: { shown: number; live: number; sent: number; tap: number } }).__bench);
     const cards = await page.getByTestId('task-card').count();
     if (trace) await trace();
+    if (process.env.BENCH_TRACE === 'loaf') {
+      const { loaf, events } = await page.evaluate(() => (window as unknown as { __bench: { loaf: Loaf[]; events: string[] } }).__bench);
+      console.log(`  ${cold ? 'cold' : 'warm'}: shown ${t.shown.toFixed(0)}, tap sent ${t.sent.toFixed(0)}, handled ${t.tap.toFixed(0)}; ${events.join('; ')}`);
+      for (const f of loaf.filter((f) => f.start < t.tap + 50)) {
+        console.log(`    frame @${f.start.toFixed(0)} ${f.duration.toFixed(0)} ms (blocking ${f.blocking.toFixed(0)}, render ${f.render.toFixed(0)}): ${f.scripts.filter((x) => x.duration >= 5).map((x) => `${x.invoker} ${x.src} ${x.duration.toFixed(0)}${x.forced ? ` (forced ${x.forced.toFixed(0)})` : ''}`).join(' | ')}`);
+      }
+    }
     return { ...t, cards };
   } catch (error) {
     const seen = await page.evaluate(() => ({
@@ -210,36 +228,39 @@ async function main(): Promise<void> {
     await measure('Inbox, saved state = snapshot', phone, false);
 
     // A phone that paged through every done task: its saved state holds all 10,000.
-    const reader = await browser.newContext({ ...devices['Pixel 7'], serviceWorkers: 'allow' });
-    const page = await pair(reader, relay.url, relay.dataDir, 'Bench reader');
-    const more = page.getByTestId('inbox-done-more');
-    while (await more.count()) {
-      const before = await more.innerText();
-      await more.click();
-      await page.waitForFunction((label) => {
-        const button = document.querySelector<HTMLButtonElement>('[data-testid="inbox-done-more"]');
-        return !button || (!button.disabled && button.textContent !== label);
-      }, before, { timeout: 120_000 });
-    }
-    const held = ACTIVE + Number(/\((\d+)\)/.exec(await page.getByTestId('group-done').locator('summary').innerText())?.[1] ?? 0);
-    // Let the saved state catch up with all of it (it is written a moment after each change).
-    await page.waitForFunction(async (n) => {
-      const open = indexedDB.open('commandr');
-      const db: IDBDatabase = await new Promise((resolve, reject) => { open.onsuccess = () => resolve(open.result); open.onerror = () => reject(open.error); });
-      try {
-        const state = await new Promise<{ tasks: Record<string, Record<string, unknown>> } | undefined>((resolve, reject) => {
-          const get = db.transaction('snapshot').objectStore('snapshot').get('state');
-          get.onsuccess = () => resolve(get.result);
-          get.onerror = () => reject(get.error);
-        });
-        return Object.values(state?.tasks ?? {}).reduce((sum, byId) => sum + Object.keys(byId).length, 0) >= n;
-      } finally {
-        db.close();
+    // (BENCH_QUICK=1 skips it, for A/B rounds: the saved state is trimmed to a snapshot's, FIRST-6.)
+    if (!process.env.BENCH_QUICK) {
+      const reader = await browser.newContext({ ...devices['Pixel 7'], serviceWorkers: 'allow' });
+      const page = await pair(reader, relay.url, relay.dataDir, 'Bench reader');
+      const more = page.getByTestId('inbox-done-more');
+      while (await more.count()) {
+        const before = await more.innerText();
+        await more.click();
+        await page.waitForFunction((label) => {
+          const button = document.querySelector<HTMLButtonElement>('[data-testid="inbox-done-more"]');
+          return !button || (!button.disabled && button.textContent !== label);
+        }, before, { timeout: 120_000 });
       }
-    }, held, { polling: 500, timeout: 60_000 });
-    await page.close();
-    await measure(`Inbox, saved state = all ${held.toLocaleString('en')} tasks`, reader, true);
-    await measure(`Inbox, saved state = all ${held.toLocaleString('en')} tasks`, reader, false);
+      const held = ACTIVE + Number(/\((\d+)\)/.exec(await page.getByTestId('group-done').locator('summary').innerText())?.[1] ?? 0);
+      // Let the saved state catch up with all of it (it is written a moment after each change).
+      await page.waitForFunction(async (n) => {
+        const open = indexedDB.open('commandr');
+        const db: IDBDatabase = await new Promise((resolve, reject) => { open.onsuccess = () => resolve(open.result); open.onerror = () => reject(open.error); });
+        try {
+          const state = await new Promise<{ tasks: Record<string, Record<string, unknown>> } | undefined>((resolve, reject) => {
+            const get = db.transaction('snapshot').objectStore('snapshot').get('state');
+            get.onsuccess = () => resolve(get.result);
+            get.onerror = () => reject(get.error);
+          });
+          return Object.values(state?.tasks ?? {}).reduce((sum, byId) => sum + Object.keys(byId).length, 0) >= n;
+        } finally {
+          db.close();
+        }
+      }, held, { polling: 500, timeout: 60_000 });
+      await page.close();
+      await measure(`Inbox, saved state = all ${held.toLocaleString('en')} tasks`, reader, true);
+      await measure(`Inbox, saved state = all ${held.toLocaleString('en')} tasks`, reader, false);
+    }
 
     console.log(`10,000 tasks (${TASKS.done.toLocaleString('en')} done, ${TASKS.inbox} inbox, ${TASKS.claimed} in progress), Pixel 7, CPU ${CPU_SLOWDOWN}× slower, median of ${RUNS}`);
     console.log('| load | saved state | active shown ms | live ms | tap sent ms | tap handled ms | cards in DOM |');
@@ -258,7 +279,47 @@ async function main(): Promise<void> {
   }
 }
 
-main().catch((error) => {
+/**
+ * BENCH_AB=dirA,dirB: two builds of the app, each served by its own relay over the same repo,
+ * loaded in turn (cold, warm, then the other build) RUNS times, so both meet the same machine
+ * load; prints each build's medians and how many taps were handled within the target.
+ */
+async function abMain(dirs: string[]): Promise<void> {
+  const work = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'bench-inbox10k-')));
+  const repo = makeRepo(work);
+  const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: CHROMIUM_ARGS });
+  const arms: { dir: string; relay: Awaited<ReturnType<typeof createRelay>>; phone: BrowserContext; runs: { cold: Timing[]; warm: Timing[] } }[] = [];
+  try {
+    for (const [i, dir] of dirs.entries()) {
+      const relay = await createRelay({ port: 0, host: '127.0.0.1', dataDir: path.join(work, `data-${i}`), repos: [repo], registryFile: path.join(work, `registry-${i}`), demo: false, appDir: dir });
+      const phone = await browser.newContext({ ...devices['Pixel 7'], serviceWorkers: 'allow' });
+      arms.push({ dir, relay, phone, runs: { cold: [], warm: [] } });
+      (await pair(phone, relay.url, relay.dataDir, 'Bench phone')).close();
+    }
+    for (let r = 0; r < RUNS; r++) {
+      for (const arm of r % 2 === 0 ? arms : [...arms].reverse()) {
+        arm.runs.cold.push(await timedLoad(arm.phone, `${arm.relay.url}/`, true));
+        arm.runs.warm.push(await timedLoad(arm.phone, `${arm.relay.url}/`, false));
+      }
+    }
+    console.log(`A/B, 10,000 tasks, Pixel 7, CPU ${CPU_SLOWDOWN}× slower, ${RUNS} alternating runs each; medians`);
+    console.log('| build | load | active shown ms | tap sent ms | tap handled ms | taps ≤ 1 s |');
+    console.log('|---|---|---:|---:|---:|---:|');
+    for (const arm of arms) {
+      for (const load of ['cold', 'warm'] as const) {
+        const runs = arm.runs[load];
+        console.log(`| ${arm.dir} | ${load} | ${median(runs.map((t) => t.shown)).toFixed(0)} | ${median(runs.map((t) => t.sent)).toFixed(0)} | ${median(runs.map((t) => t.tap)).toFixed(0)} | ${runs.filter((t) => t.tap <= TARGET_MS).length}/${runs.length} |`);
+      }
+    }
+    console.log(`machine: ${os.cpus().length} cores, load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}`);
+  } finally {
+    await browser.close();
+    for (const arm of arms) await arm.relay.close();
+    fs.rmSync(work, { recursive: true, force: true });
+  }
+}
+
+(process.env.BENCH_AB ? abMain(process.env.BENCH_AB.split(',')) : main()).catch((error) => {
   console.error(error);
   process.exit(1);
 });

@@ -151,6 +151,17 @@ test('FIRST-7: the Inbox\'s own scripts hold no zod schema (the client core come
   expect(later.filter((r) => /\/client-core\.[0-9a-f]+\.js$/.test(r.url)), 'the client core, one chunk').toHaveLength(1);
 });
 
+/** The Inbox's copy for the next load (FIRST-9), parsed: its card links' markup, or null when none is kept. */
+function prepaintCopy(page: Page): Promise<string[] | null> {
+  return page.evaluate(() => {
+    const saved = localStorage.getItem('commandr.inbox');
+    if (!saved) return null;
+    const box = document.createElement('div');
+    box.innerHTML = (JSON.parse(saved) as { html: string }).html;
+    return [...box.querySelectorAll('a.task-card')].map((a) => a.outerHTML);
+  });
+}
+
 /** How many tasks the page's saved state (IndexedDB) holds. */
 async function savedTasks(page: Page): Promise<number> {
   const state = await savedState(page);
@@ -188,6 +199,60 @@ test.describe('with the service worker blocked, so a script can be held back', (
     const items = inbox.locator('ul.task-list > li');
     // The first 10 (a screen and more) are always laid out, so none of them is drawn at a placeholder height first.
     expect(await items.evaluateAll((lis) => lis.map((li) => getComputedStyle(li).contentVisibility))).toEqual([...Array(10).fill('visible'), 'auto', 'auto']);
+  });
+
+  test('FIRST-9: the Inbox shows the cards it last rendered before any of the app\'s scripts has run, and its first render puts the same markup in their place', async ({ paired: page, relayEnv }) => {
+    // Two in progress, one with a title that is markup: the copy must keep it as text.
+    for (const [i, title] of ['Being worked on', '<img src=x onerror="window.__pwned=1">'].entries()) {
+      writeFileSync(path.join(relayEnv.bus, 'claimed', `e2e-host_${300 + i}_C-${i}.md`), `---\nid: C-${i}\ntype: implementation\nscope: src/**\n---\n# ${title}\n\n## Context\ne2e\n`);
+    }
+    for (let i = 0; i < 13; i++) relayEnv.addPacket(`T-${String(i).padStart(2, '0')}`, `Waiting task ${i}`);
+    await expect(page.getByTestId('group-inbox').getByTestId('task-card')).toHaveCount(13);
+    await expect(page.getByTestId('group-in-progress').getByTestId('task-card')).toHaveCount(2);
+    // Searching filters the Inbox on screen, not the copy the next load shows.
+    await page.getByTestId('inbox-search').fill('T-0');
+    await expect(page.getByTestId('group-in-progress')).toHaveCount(0);
+    // The copy is kept when the page is idle: the first 10 cards of each group (the 2 in progress, 10 of 13 waiting).
+    await expect.poll(async () => (await prepaintCopy(page))?.length).toBe(12);
+    await page.getByTestId('inbox-search').fill('');
+
+    // Every script of the app is held: what shows comes from the page and its inline script alone.
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let asked = 0;
+    await page.route(/\/_next\/static\/.*\.js$/, async (route) => {
+      asked++;
+      await held;
+      await route.continue();
+    });
+    await page.reload({ waitUntil: 'commit' });
+    const copy = page.getByTestId('inbox-prepaint');
+    await expect(copy.getByTestId('group-inbox').locator('h2')).toHaveText('Inbox (13)');
+    await expect(copy.getByTestId('group-in-progress').locator('h2')).toHaveText('In progress (2)');
+    await expect(copy.getByTestId('task-card')).toHaveCount(12);
+    await expect(copy.getByText('<img src=x onerror="window.__pwned=1">')).toBeVisible();
+    expect(await copy.locator('img').count(), 'the hostile title is text, not an element').toBe(0);
+    await expect(page.getByTestId('inbox-loading')).toBeHidden();
+    // Its buttons say they do nothing yet; its links need no script.
+    expect(await copy.getByTestId('task-note').evaluateAll((buttons) => buttons.map((b) => (b as HTMLButtonElement).disabled))).toEqual(Array(12).fill(true));
+    expect(asked, 'the app\'s scripts were requested and are being held').toBeGreaterThan(3);
+    const before = await copy.locator('a.task-card').evaluateAll((links) => links.map((a) => a.outerHTML));
+
+    release();
+    await expect(page.getByTestId('connection-badge')).toHaveAttribute('data-state', 'live');
+    await expect(copy).toHaveCount(0);
+    const rendered = await page.locator('[data-testid^="group-"] ul.task-list').evaluateAll((lists) => lists.flatMap((ul) => [...ul.querySelectorAll(':scope > li')].slice(0, 10).map((li) => li.querySelector('a.task-card')!.outerHTML)));
+    expect(rendered).toEqual(before);
+    expect(await page.evaluate(() => [(window as unknown as { __pwned?: number }).__pwned, document.documentElement.hasAttribute('data-prepaint')])).toEqual([undefined, false]);
+  });
+
+  test('FIRST-9: a device the relay revoked keeps no copy of the Inbox', async ({ paired: page, relayEnv }) => {
+    relayEnv.addPacket('T-kept', 'A task the copy holds');
+    await expect.poll(async () => (await prepaintCopy(page))?.length).toBe(1);
+    const [device] = relayEnv.relay.services.devices.list();
+    relayEnv.relay.services.devices.revoke(device!.id);
+    await expect(page).toHaveURL(/\/pair$/);
+    await expect.poll(() => prepaintCopy(page)).toBeNull();
   });
 
   test('FIRST-8: nothing on the Inbox moves while it loads, from the saved state to the relay\'s snapshot (no layout shift below the header)', async ({ paired: page, relayEnv }) => {

@@ -65,7 +65,6 @@ export function startClient(): Client {
   });
   client = { store, connection, outbox, signer, restart: () => { connection.stop(); connection.start(); } };
 
-  persistOnChange(store);
   watchBrowser(connection);
   // The worker flushed the outbox while this page was away: show what is left.
   navigator.serviceWorker?.addEventListener('message', (event) => {
@@ -75,6 +74,8 @@ export function startClient(): Client {
   // bring back a repo the relay has dropped meanwhile.
   // The frame schema is built in steps (FIRST-7) once the saved state is on screen, while the socket connects (FIRST-8).
   const hydrated = hydrateEarly(store);
+  // Saving starts from the hydrated state, so what was just read is not written back (FIRST-9).
+  void hydrated.then(() => persistOnChange(store));
   void hydrated.then(() => void loadServerFrame());
   void hydrated
     .then(() => outbox.list())

@@ -8,6 +8,7 @@
 //   saveDevice(record)             → stores it (replaces any previous pairing)
 //   renameStoredDevice(name)       → updates the stored name (after a device.rename ack)
 //   clearDevice()                  → forgets the pairing (after revoke / E_UNAUTHORIZED)
+import { clearPrepaint } from './prepaint';
 import { openDb } from './db';
 
 export interface PublicJwk {
@@ -52,6 +53,7 @@ export async function renameStoredDevice(name: string): Promise<void> {
 }
 
 export async function clearDevice(): Promise<void> {
+  clearPrepaint();
   const db = await openDb();
   await db.delete('keys', RECORD_KEY);
 }

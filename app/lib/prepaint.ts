@@ -18,13 +18,7 @@ export const PREPAINT_KEY = 'commandr.inbox';
 export const prepaintScript = `(function(){try{var el=document.currentScript.previousElementSibling,saved=JSON.parse(localStorage.getItem(${JSON.stringify(PREPAINT_KEY)})||"null");if(el&&saved&&saved.v===1&&typeof saved.html==="string"){el.innerHTML=saved.html;document.documentElement.setAttribute("data-prepaint","")}}catch(e){}})()`;
 
 export function savePrepaint(el: HTMLElement, firstCards: number): void {
-  const copy = el.cloneNode(true) as HTMLElement;
-  for (const list of copy.querySelectorAll('.task-list')) while (list.children.length > firstCards) list.lastElementChild!.remove();
-  // The Done group starts folded, with no card rendered (FIRST-6).
-  for (const details of copy.querySelectorAll('details')) {
-    details.removeAttribute('open');
-    while (details.lastElementChild && details.lastElementChild.tagName !== 'SUMMARY') details.lastElementChild.remove();
-  }
+  const copy = copyOf(el, firstCards);
   // Its buttons do nothing until the app runs: they say so (links work, they need no script).
   for (const button of copy.querySelectorAll('button')) button.disabled = true;
   const saved = JSON.stringify({ v: 1, html: copy.innerHTML });
@@ -33,6 +27,22 @@ export function savePrepaint(el: HTMLElement, firstCards: number): void {
   } catch {
     // Storage full or disabled: the Inbox shows once the framework runs, as before.
   }
+}
+
+/** A copy of `node` with each task list's first `firstCards` items and Done folded, cloning nothing else. */
+function copyOf(node: Element, firstCards: number): Element {
+  const copy = node.cloneNode(false) as Element;
+  if (node.classList.contains('task-list')) {
+    for (const item of [...node.children].slice(0, firstCards)) copy.append(item.cloneNode(true));
+  } else if (node.tagName === 'DETAILS') {
+    // The Done group starts folded, with no card rendered (FIRST-6).
+    copy.removeAttribute('open');
+    const summary = node.querySelector(':scope > summary');
+    if (summary) copy.append(summary.cloneNode(true));
+  } else {
+    for (const child of node.childNodes) copy.append(child instanceof Element ? copyOf(child, firstCards) : child.cloneNode(true));
+  }
+  return copy;
 }
 
 export function clearPrepaint(): void {

@@ -233,6 +233,8 @@ test.describe('with the service worker blocked, so a script can be held back', (
     await expect(copy.getByText('<img src=x onerror="window.__pwned=1">')).toBeVisible();
     expect(await copy.locator('img').count(), 'the hostile title is text, not an element').toBe(0);
     await expect(page.getByTestId('inbox-loading')).toBeHidden();
+    // Nothing is known of the connection yet: the badge says so, not "Offline".
+    await expect(page.getByTestId('connection-badge')).toHaveAttribute('data-state', 'connecting');
     // Its buttons say they do nothing yet; its links need no script.
     expect(await copy.getByTestId('task-note').evaluateAll((buttons) => buttons.map((b) => (b as HTMLButtonElement).disabled))).toEqual(Array(12).fill(true));
     expect(asked, 'the app\'s scripts were requested and are being held').toBeGreaterThan(3);

@@ -96,7 +96,7 @@ export function Shell({ children }: { children: ReactNode }) {
  */
 async function startCore(onPair: boolean): Promise<void> {
   if (onPair && !(await loadDevice().catch(() => null))) {
-    if (appStore.getState().connection.state === 'offline') appStore.dispatch({ type: 'local.connection', state: 'unpaired' });
+    if (appStore.getState().connection.state === 'connecting') appStore.dispatch({ type: 'local.connection', state: 'unpaired' });
     return;
   }
   const { startClient } = await (earlyCore ?? import('../lib/client'));

@@ -50,7 +50,7 @@ const OFFLINE_AFTER_FAILURES = 3;
 const OPEN = 1;
 
 export class RelayConnection {
-  state: ConnectionState = 'offline';
+  state: ConnectionState = 'connecting'; // not known yet: the store starts the same (APP-8)
   ignoredFrames = 0;
   private ws: WebSocket | null = null;
   private running = false;

@@ -90,7 +90,7 @@ export type StoreInput = ServerFrame | LocalInput;
 
 export function initialState(): AppState {
   return {
-    connection: { state: 'offline', error: null }, device: null, repos: {}, tasks: {}, done: {}, syncedAt: null, cursors: {}, recentEvents: {},
+    connection: { state: 'connecting', error: null }, device: null, repos: {}, tasks: {}, done: {}, syncedAt: null, cursors: {}, recentEvents: {},
     commanders: {}, allowedRoots: [], commanderOutput: {}, live: {}, permissions: {}, questions: {}, jobs: {}, devices: [], machines: {}, home: null, outbox: [],
     lastError: null, lagged: 0, hydrated: false,
   };

@@ -33,20 +33,14 @@ export default function InboxPage() {
   const [noteFor, setNoteFor] = useState<TaskSummary | null>(null);
   const [creating, setCreating] = useState(false);
   const groups = useMemo(() => groupTasks(tasks, { repo: repo || null, query }), [tasks, repo, query]);
-  useEffect(() => {
-    const idle = window.requestIdleCallback ?? ((run: () => void) => setTimeout(run, 1000));
-    idle(() => void loadNewTaskSheet().catch(() => undefined));
-  }, []);
+  useEffect(() => whenIdle(() => void loadNewTaskSheet().catch(() => undefined), 1000), []);
   const total = groups.reduce((n, g) => n + g.tasks.length, 0);
   // What the next load shows before its scripts run (FIRST-9): the unfiltered groups, kept
   // when the page is idle after they change.
   const groupsRef = useRef<HTMLDivElement>(null);
   useEffect(() => {
     if (!hydrated || repo || query) return;
-    const idle = window.requestIdleCallback ?? ((run: () => void) => setTimeout(run, 200));
-    const cancel = window.cancelIdleCallback ?? clearTimeout;
-    const handle = idle(() => (total > 0 && groupsRef.current ? savePrepaint(groupsRef.current, FIRST_CARDS) : clearPrepaint()));
-    return () => cancel(handle as number);
+    return whenIdle(() => (total > 0 && groupsRef.current ? savePrepaint(groupsRef.current, FIRST_CARDS) : clearPrepaint()), 200);
   }, [groups, hydrated, repo, query, total]);
   useLayoutEffect(() => {
     if (hydrated) document.documentElement.removeAttribute('data-prepaint');
@@ -90,11 +84,11 @@ export default function InboxPage() {
       {!hydrated ? (
         <>
           {/* Filled from the last Inbox's copy as the page is parsed; replaced by the first render (FIRST-9). */}
-          <div className="inbox-groups" data-testid="inbox-prepaint" dangerouslySetInnerHTML={{ __html: '' }} />
+          <div data-testid="inbox-prepaint" dangerouslySetInnerHTML={{ __html: '' }} />
           <script dangerouslySetInnerHTML={{ __html: prepaintScript }} />
         </>
       ) : null}
-      <div className="inbox-groups" ref={groupsRef}>
+      <div ref={groupsRef}>
         {groups.filter((g) => g.tasks.length > 0).map((group) => (
           <InboxGroup key={group.key} group={group} repos={repos} showRepo={repoList.length > 1} onNote={setNoteFor} />
         ))}
@@ -104,4 +98,14 @@ export default function InboxPage() {
       {creating ? <NewTaskSheet repos={repoList} tasks={tasks} onClose={() => setCreating(false)} /> : null}
     </section>
   );
+}
+
+/** Runs `run` when the page is idle (after `fallbackMs` where the browser has no idle callback); returns its cancel. */
+function whenIdle(run: () => void, fallbackMs: number): () => void {
+  if (window.requestIdleCallback) {
+    const handle = window.requestIdleCallback(run);
+    return () => window.cancelIdleCallback(handle);
+  }
+  const timer = setTimeout(run, fallbackMs);
+  return () => clearTimeout(timer);
 }

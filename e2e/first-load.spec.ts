@@ -99,9 +99,7 @@ test('FIRST-4: every script the Pair and Inbox pages load by themselves starts w
 
 test('FIRST-6: a group shows its newest 50 cards and "Show more" the next ones; the folded Done group renders none until opened', async ({ paired: page, relayEnv }) => {
   for (let i = 0; i < 56; i++) relayEnv.addPacket(`T-${String(i).padStart(2, '0')}`, `Waiting task ${i}`);
-  for (let i = 0; i < 3; i++) {
-    writeFileSync(path.join(relayEnv.bus, 'done', `e2e-host_${100 + i}_D-${i}.md`), `---\nid: D-${i}\ntype: implementation\nscope: src/**\n---\n# Finished ${i}\n\n## Context\ne2e\n`);
-  }
+  for (let i = 0; i < 3; i++) addTaskIn(relayEnv.bus, 'done', `D-${i}`, `Finished ${i}`);
   const inbox = page.getByTestId('group-inbox');
   await expect(inbox.locator('h2')).toHaveText('Inbox (56)');
   await expect(inbox.getByTestId('task-card')).toHaveCount(50);
@@ -150,6 +148,11 @@ test('FIRST-7: the Inbox\'s own scripts hold no zod schema (the client core come
   const later = seen.filter((r) => r.type === 'script' && !own.includes(new URL(r.url).pathname));
   expect(later.filter((r) => /\/client-core\.[0-9a-f]+\.js$/.test(r.url)), 'the client core, one chunk').toHaveLength(1);
 });
+
+/** A task an agent (host e2e-host, pid 200) has claimed or finished, written onto the bus as `claim` / `complete` leave it. */
+function addTaskIn(bus: string, state: 'claimed' | 'done', id: string, title: string): void {
+  writeFileSync(path.join(bus, state, `e2e-host_200_${id}.md`), `---\nid: ${id}\ntype: implementation\nscope: src/**\n---\n# ${title}\n\n## Context\ne2e\n`);
+}
 
 /** The Inbox's copy for the next load (FIRST-9), parsed: its card links' markup, or null when none is kept. */
 function prepaintCopy(page: Page): Promise<string[] | null> {
@@ -203,9 +206,7 @@ test.describe('with the service worker blocked, so a script can be held back', (
 
   test('FIRST-9: the Inbox shows the cards it last rendered before any of the app\'s scripts has run, and its first render puts the same markup in their place', async ({ paired: page, relayEnv }) => {
     // Two in progress, one with a title that is markup: the copy must keep it as text.
-    for (const [i, title] of ['Being worked on', '<img src=x onerror="window.__pwned=1">'].entries()) {
-      writeFileSync(path.join(relayEnv.bus, 'claimed', `e2e-host_${300 + i}_C-${i}.md`), `---\nid: C-${i}\ntype: implementation\nscope: src/**\n---\n# ${title}\n\n## Context\ne2e\n`);
-    }
+    for (const [i, title] of ['Being worked on', '<img src=x onerror="window.__pwned=1">'].entries()) addTaskIn(relayEnv.bus, 'claimed', `C-${i}`, title);
     for (let i = 0; i < 13; i++) relayEnv.addPacket(`T-${String(i).padStart(2, '0')}`, `Waiting task ${i}`);
     await expect(page.getByTestId('group-inbox').getByTestId('task-card')).toHaveCount(13);
     await expect(page.getByTestId('group-in-progress').getByTestId('task-card')).toHaveCount(2);
@@ -259,9 +260,7 @@ test.describe('with the service worker blocked, so a script can be held back', (
 
   test('FIRST-8: nothing on the Inbox moves while it loads, from the saved state to the relay\'s snapshot (no layout shift below the header)', async ({ paired: page, relayEnv }) => {
     // Groups above the Inbox group too, so a card drawn at a placeholder height would move the groups below it.
-    for (let i = 0; i < 3; i++) {
-      writeFileSync(path.join(relayEnv.bus, 'claimed', `e2e-host_${200 + i}_C-${i}.md`), `---\nid: C-${i}\ntype: implementation\nscope: src/**\n---\n# Being worked on ${i}, a title long enough to wrap onto a second line on a phone\n\n## Context\ne2e\n`);
-    }
+    for (let i = 0; i < 3; i++) addTaskIn(relayEnv.bus, 'claimed', `C-${i}`, `Being worked on ${i}, a title long enough to wrap onto a second line on a phone`);
     for (let i = 0; i < 14; i++) relayEnv.addPacket(`T-${String(i).padStart(2, '0')}`, `Waiting task ${i} with a title long enough to wrap onto a second line on a phone`);
     await expect(page.getByTestId('group-inbox').getByTestId('task-card')).toHaveCount(14);
     await expect(page.getByTestId('group-in-progress').getByTestId('task-card')).toHaveCount(3);

@@ -66,6 +66,11 @@ function makeRepo(work: string): string {
   return repo;
 }
 
+/** A relay on loopback watching `repo` and serving the app built in `appDir`, its data under `work` (`name` keeps two apart). */
+function serve(work: string, repo: string, appDir: string, name: string) {
+  return createRelay({ port: 0, host: '127.0.0.1', dataDir: path.join(work, `data-${name}`), repos: [repo], registryFile: path.join(work, `registry-${name}`), demo: false, appDir });
+}
+
 interface Loaf { start: number; duration: number; blocking: number; render: number; scripts: { invoker: string; src: string; duration: number; forced: number }[] }
 
 interface Timing { shown: number; live: number; sent: number; tap: number; cards: number }
@@ -207,10 +212,7 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor((xs.le
 async function main(): Promise<void> {
   const work = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'bench-inbox10k-')));
   const repo = makeRepo(work);
-  const relay = await createRelay({
-    port: 0, host: '127.0.0.1', dataDir: path.join(work, 'data'), repos: [repo], registryFile: path.join(work, 'registry'), demo: false,
-    appDir: process.env.BENCH_APP_DIR ?? path.join(root, 'out'), // BENCH_APP_DIR: another build, to compare
-  });
+  const relay = await serve(work, repo, process.env.BENCH_APP_DIR ?? path.join(root, 'out'), 'main'); // BENCH_APP_DIR: another build, to compare
   const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: CHROMIUM_ARGS });
   try {
     const rows: [string, Timing][] = [];
@@ -288,10 +290,10 @@ async function abMain(dirs: string[]): Promise<void> {
   const work = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'bench-inbox10k-')));
   const repo = makeRepo(work);
   const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: CHROMIUM_ARGS });
-  const arms: { dir: string; relay: Awaited<ReturnType<typeof createRelay>>; phone: BrowserContext; runs: { cold: Timing[]; warm: Timing[] } }[] = [];
+  const arms: { dir: string; relay: Awaited<ReturnType<typeof serve>>; phone: BrowserContext; runs: { cold: Timing[]; warm: Timing[] } }[] = [];
   try {
     for (const [i, dir] of dirs.entries()) {
-      const relay = await createRelay({ port: 0, host: '127.0.0.1', dataDir: path.join(work, `data-${i}`), repos: [repo], registryFile: path.join(work, `registry-${i}`), demo: false, appDir: dir });
+      const relay = await serve(work, repo, dir, String(i));
       const phone = await browser.newContext({ ...devices['Pixel 7'], serviceWorkers: 'allow' });
       arms.push({ dir, relay, phone, runs: { cold: [], warm: [] } });
       (await pair(phone, relay.url, relay.dataDir, 'Bench phone')).close();

@@ -7,6 +7,14 @@ import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Page } from '@playwright/test';
 import { savedState, test, expect } from './fixtures';
+// @ts-expect-error -- a plain .mjs build script without types
+import { loadedScripts } from '../scripts/paint-first.mjs';
+
+/** The scripts an exported page loads by itself: its paint-first loader's list (FIRST-10), plus any `<script src>` left in it (not `nomodule`). */
+function ownScripts(html: string): string[] {
+  const tags = [...html.matchAll(/<script[^>]*\ssrc="([^"]+)"(?![^>]*noModule)[^>]*>/g)].map((m) => m[1]!);
+  return [...new Set([...(loadedScripts(html) as string[]), ...tags])];
+}
 
 /** Every response of the page's own loads: url, resource type, body (scripts and documents). */
 function recordResponses(page: Page): { url: string; type: string; body: Promise<string> }[] {
@@ -87,7 +95,7 @@ test('FIRST-4: every script the Pair and Inbox pages load by themselves starts w
   await expect(page.getByTestId('task-card').first()).toBeVisible();
   await page.waitForLoadState('networkidle');
   const documents = await Promise.all(seen.filter((r) => r.type === 'document').map((r) => r.body));
-  const named = new Set(documents.flatMap((html) => [...html.matchAll(/<script[^>]*\ssrc="([^"]+)"(?![^>]*noModule)[^>]*>/g)].map((m) => m[1]!)));
+  const named = new Set(documents.flatMap(ownScripts));
   expect(named.size).toBeGreaterThan(3);
   for (const src of named) {
     // The last load of it: a body fetched before a navigation can be gone once the next page loads.
@@ -138,7 +146,7 @@ test('FIRST-7: the Inbox\'s own scripts hold no zod schema (the client core come
 
   await page.waitForLoadState('networkidle');
   const html = await seen.find((r) => r.type === 'document')!.body;
-  const own = [...html.matchAll(/<script[^>]*\ssrc="([^"]+)"(?![^>]*noModule)[^>]*>/g)].map((m) => m[1]!);
+  const own = ownScripts(html);
   expect(own.length).toBeGreaterThan(3);
   for (const src of own) {
     const script = seen.find((r) => r.type === 'script' && new URL(r.url).pathname === src);
@@ -147,6 +155,66 @@ test('FIRST-7: the Inbox\'s own scripts hold no zod schema (the client core come
   }
   const later = seen.filter((r) => r.type === 'script' && !own.includes(new URL(r.url).pathname));
   expect(later.filter((r) => /\/client-core\.[0-9a-f]+\.js$/.test(r.url)), 'the client core, one chunk').toHaveLength(1);
+});
+
+test('FIRST-10: a page paints before any of its scripts runs, even when the worker hands them over at once; the downloads start from the head', async ({ paired: page, relayEnv }) => {
+  relayEnv.addPacket('T-paint', 'Painted first');
+  await expect(page.getByTestId('task-card')).toHaveCount(1);
+  await page.evaluate(async () => void (await navigator.serviceWorker.ready));
+  // Every chunk of the build registers itself in webpackChunk_N_E first: the first touch of it is the first script that ran.
+  await page.addInitScript(() => {
+    const w = window as unknown as { firstScriptAt?: number };
+    let chunks: unknown;
+    Object.defineProperty(window, 'webpackChunk_N_E', {
+      configurable: true,
+      get: () => ((w.firstScriptAt ??= performance.now()), chunks),
+      set: (value) => ((w.firstScriptAt ??= performance.now()), (chunks = value)),
+    });
+  });
+  const seen: { path: string; fromWorker: boolean }[] = [];
+  page.on('response', (r) => r.request().resourceType() === 'script' && seen.push({ path: new URL(r.url()).pathname, fromWorker: r.fromServiceWorker() }));
+  for (const screen of ['/', '/settings']) {
+    seen.length = 0;
+    await page.goto(`${relayEnv.url}${screen}`);
+    await expect(page.getByTestId('connection-badge')).toHaveAttribute('data-state', 'live');
+    const { fcp, firstScriptAt, preloads } = await page.evaluate(() => ({
+      fcp: performance.getEntriesByName('first-contentful-paint')[0]?.startTime,
+      firstScriptAt: (window as unknown as { firstScriptAt?: number }).firstScriptAt,
+      preloads: [...document.querySelectorAll('head link[rel="preload"][as="script"]')].map((l) => new URL((l as HTMLLinkElement).href).pathname),
+    }));
+    expect(fcp, `${screen}: a first contentful paint`).toBeGreaterThan(0);
+    expect(firstScriptAt, `${screen}: the app's scripts ran`).toBeGreaterThan(0);
+    expect(firstScriptAt!, `${screen}: the first script ran after the first contentful paint`).toBeGreaterThan(fcp!);
+    // The scripts came from the worker's cache, ready before the paint: only the loader kept them back.
+    const html = await (await page.request.get(`${relayEnv.url}${screen}`)).text();
+    const own = ownScripts(html);
+    expect(own.length, screen).toBeGreaterThan(3);
+    for (const src of own) {
+      expect(seen.find((r) => r.path === src), `${screen}: ${src} from the worker`).toMatchObject({ fromWorker: true });
+      expect(preloads, `${screen}: ${src} is requested from the head`).toContain(src);
+    }
+  }
+});
+
+test('FIRST-11: the worker hands the page its scripts as responses of its own, not Cache Storage entries that carry a code cache', async ({ paired: page, relayEnv }) => {
+  await page.evaluate(async () => void (await navigator.serviceWorker.ready));
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('Network.enable');
+  const scripts: { url: string; source?: string; cacheName?: string }[] = [];
+  cdp.on('Network.responseReceived', ({ type, response }) => {
+    if (type === 'Script' && response.fromServiceWorker) scripts.push({ url: new URL(response.url).pathname, source: response.serviceWorkerResponseSource, cacheName: response.cacheStorageCacheName });
+  });
+  await page.reload();
+  await expect(page.getByTestId('connection-badge')).toHaveAttribute('data-state', 'live');
+  await page.waitForLoadState('networkidle');
+  const html = await (await page.request.get(`${relayEnv.url}/`)).text();
+  for (const src of ownScripts(html)) {
+    // From the worker, but not as the Cache Storage entry (whose eager code cache the page would deserialize on its main thread).
+    expect(scripts.find((r) => r.url === src), src).toMatchObject({ cacheName: undefined });
+    expect(scripts.find((r) => r.url === src)!.source, src).not.toBe('cache-storage');
+  }
+  // Every one of them came from the worker.
+  expect(scripts.length).toBeGreaterThan(3);
 });
 
 /** A task an agent (host e2e-host, pid 200) has claimed or finished, written onto the bus as `claim` / `complete` leave it. */

@@ -1,5 +1,5 @@
 // Builds the PWA: `next build` (static export to out/), then the compile hints of the
-// pages' scripts (FIRST-4), then the service worker, then
+// pages' scripts (FIRST-4), then their loading after the first paint (FIRST-10), then the service worker, then
 // the inline-script hashes for the CSP, then the precompressed .br/.gz siblings — always in this order, in one script, because the
 // worker's precache list must name the chunks of THIS build (a stale list makes the
 // install fail and the worker never activates) and the siblings must hold the final bytes.
@@ -12,6 +12,7 @@ import { injectManifest } from 'workbox-build';
 import { precompressDir } from './precompress.mjs';
 import { writeCspHashes } from './csp-hashes.mjs';
 import { addCompileHints } from './compile-hints.mjs';
+import { addPaintFirst } from './paint-first.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const out = path.join(root, 'out');
@@ -62,6 +63,7 @@ async function workerBuild() {
 try {
   nextBuild();
   console.log(`compile hints: ${addCompileHints(out)} page scripts compiled off the main thread`);
+  console.log(`paint first: ${addPaintFirst(out)} pages load their scripts after their first frame`);
   await workerBuild();
   console.log(`content security policy: ${writeCspHashes(out)} inline script hashes`);
   const packed = precompressDir(out);

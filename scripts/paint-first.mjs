@@ -1,0 +1,81 @@
+// FIRST-10: an exported page paints before any of its scripts runs. Next writes each
+// script a page needs as `<script src async>`; one that arrives before the first frame
+// (from the HTTP cache or the service worker, or on a fast network) runs before it, and
+// the page's text and the Inbox's copy (FIRST-9) wait behind the evaluation of React DOM
+// and Next's runtime. This step keeps every download where it started — a
+// `<link rel="preload" as="script">` in the head, requested as the HTML is parsed, at the
+// low priority Chrome gives an async script — and replaces the tags with one inline
+// loader at the end of the body that adds them once the page's first contentful frame is
+// on screen. The loader is allowed by hash (CSP-2). Run once at build:app, after the
+// compile hints and before the service worker's list, the CSP hashes and the
+// precompression, which must all see the final HTML.
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+
+export const LOADER_MARK = 'data-paint-first';
+const SCRIPT_TAG = /<script\b([^>]*)\ssrc="(\/_next\/static\/[^"?#]+\.js)"([^>]*)><\/script>/gi;
+const PRELOAD = /<link\b[^>]*\srel="preload"[^>]*>/gi;
+
+function* htmlFiles(dir) {
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const full = path.join(dir, entry.name);
+    if (entry.isDirectory()) yield* htmlFiles(full);
+    else if (entry.isFile() && entry.name.endsWith('.html')) yield full;
+  }
+}
+
+const attr = (attrs, name) => new RegExp(`\\s${name}(?:="([^"]*)")?(?=\\s|$)`, 'i').exec(attrs);
+
+/**
+ * The page with its `/_next/static` async scripts loaded after the first paint: each one
+ * preloaded in the head (unless it already is) and added, in the page's order and with its
+ * `id`, by one inline loader before `</body>`. `nomodule` scripts stay as they are; a page
+ * that already has the loader, or has no such script, comes back unchanged.
+ */
+export function paintFirst(html) {
+  if (html.includes(LOADER_MARK)) return html;
+  const scripts = [];
+  const rest = html.replace(SCRIPT_TAG, (tag, before, src, after) => {
+    const attrs = `${before} ${after}`;
+    if (attr(attrs, 'nomodule')) return tag;
+    if (!attr(attrs, 'async')) throw new Error(`paint first: ${src} is not async; its order would change`);
+    const id = attr(attrs, 'id')?.[1];
+    scripts.push(id ? { src, id } : { src });
+    return '';
+  });
+  if (scripts.length === 0) return html;
+  const preloaded = new Set([...rest.matchAll(PRELOAD)].map((m) => /\shref="([^"]+)"/.exec(m[0])?.[1]));
+  const links = scripts.filter((s) => !preloaded.has(s.src)).map((s) => `<link rel="preload" as="script" fetchPriority="low" href="${s.src}"/>`).join('');
+  if (!rest.includes('</head>') || !rest.includes('</body>')) throw new Error('paint first: the page has no </head> or </body>');
+  // JSON inside a script element: `<` escaped, so no text of it can close the element.
+  const list = JSON.stringify(scripts).replace(/</g, '\\u003c');
+  // Chromium reports the first contentful paint once that frame is presented: the scripts are
+  // added then. Without paint timing, two frames and a moment later; a page that is not
+  // visible paints nothing, so it adds them at once (and at any change of visibility).
+  const loader = `<script ${LOADER_MARK}="">(function(){var s=${list},d=0;function go(){if(d)return;d=1;`
+    + 'for(var i=0;i<s.length;i++){var e=document.createElement("script");e.src=s[i].src;e.async=true;if(s[i].id)e.id=s[i].id;document.body.appendChild(e)}}'
+    + 'if(document.visibilityState!=="visible"||!window.requestAnimationFrame)return go();'
+    + 'document.addEventListener("visibilitychange",go,{once:true});'
+    + 'try{new PerformanceObserver(function(l,o){if(l.getEntriesByName("first-contentful-paint").length){o.disconnect();go()}}).observe({type:"paint",buffered:true})}catch(e){}'
+    + 'requestAnimationFrame(function(){requestAnimationFrame(function(){setTimeout(go,100)})})})()</script>';
+  return rest.replace('</head>', `${links}</head>`).replace(/<\/body>(?![\s\S]*<\/body>)/, `${loader}</body>`);
+}
+
+/** The scripts a page built by `paintFirst` loads by itself, in order (its loader's list). */
+export function loadedScripts(html) {
+  const match = new RegExp(`<script ${LOADER_MARK}="">\\(function\\(\\)\\{var s=(\\[.*?\\]),d=0;`).exec(html);
+  return match ? JSON.parse(match[1]).map((s) => s.src) : [];
+}
+
+/** Rewrites every exported page under `dir`; returns how many it changed. */
+export function addPaintFirst(dir) {
+  let changed = 0;
+  for (const file of htmlFiles(dir)) {
+    const html = readFileSync(file, 'utf8');
+    const next = paintFirst(html);
+    if (next === html) continue;
+    writeFileSync(file, next);
+    changed += 1;
+  }
+  return changed;
+}

@@ -35,6 +35,39 @@ test('APP-1: a spent or wrong pairing code is explained as a sentence and nothin
   await expect(page).toHaveURL(/\/pair$/);
 });
 
+test('APP-1: a code and name typed before the app has started are kept; with no name typed the device takes the guessed one', async ({ page, relayEnv }) => {
+  // Every script of the build held back: the form is the page's own HTML (FIRST-1).
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  await page.route(/\/_next\/static\/.*\.js$/, async (route) => {
+    await held;
+    await route.continue();
+  });
+  await page.goto(`${relayEnv.url}/pair`, { waitUntil: 'commit' });
+  await page.getByTestId('pair-code').fill(relayEnv.pairingCode());
+  await page.getByTestId('pair-name').fill('Typed Early');
+  await expect(page.getByTestId('pair-submit')).toBeDisabled(); // nothing runs yet
+  release();
+  await expect(page.getByTestId('pair-name')).toHaveAttribute('placeholder', /\S/); // the app has started
+  await expect(page.getByTestId('pair-name')).toHaveValue('Typed Early');
+  await page.getByTestId('pair-submit').click();
+  await expect(page).toHaveURL(`${relayEnv.url}/`);
+  expect(relayEnv.relay.services.devices.list().map((d: { name: string }) => d.name)).toEqual(['Typed Early']);
+
+  // A second browser, no name typed: the placeholder's guess is the name it pairs with.
+  const other = await page.context().browser()!.newPage({ userAgent: 'Mozilla/5.0 (Linux; Android 14; Pixel 8 Pro) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0 Mobile Safari/537.36' });
+  try {
+    await other.goto(`${relayEnv.url}/pair#code=${relayEnv.pairingCode()}`);
+    await expect(other.getByTestId('pair-name')).toHaveAttribute('placeholder', 'Pixel 8 Pro');
+    await expect(other.getByTestId('pair-name')).toHaveValue('');
+    await other.getByTestId('pair-submit').click();
+    await expect(other).toHaveURL(`${relayEnv.url}/`);
+  } finally {
+    await other.close();
+  }
+  expect(relayEnv.relay.services.devices.list().map((d: { name: string }) => d.name).sort()).toEqual(['Pixel 8 Pro', 'Typed Early']);
+});
+
 test('APP-2: a device revoked on the relay drops to the Pair screen and stops reconnecting', async ({ paired: page, relayEnv }) => {
   const [device] = relayEnv.relay.services.devices.list();
   relayEnv.relay.services.devices.revoke(device!.id);

@@ -4,7 +4,7 @@
 // The pairing request (its schemas, the key store) and the client core are loaded
 // when the person presses Pair, not with the screen (LAZY-1).
 import { useRouter } from 'next/navigation';
-import { useEffect, useState, type FormEvent } from 'react';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { Button } from '../components/Button';
 import { sentence } from '../lib/errors';
 import { codeFromHash } from '../lib/pair-link';
@@ -29,6 +29,12 @@ export default function PairPage() {
   const dropped = useRelay(selectDropped);
   const [code, setCode] = useState('');
   const [name, setName] = useState('');
+  // The name this device gets if the person types none: shown as the field's placeholder, so
+  // it never mixes with what they type — the form is on screen before the app runs (FIRST-1,
+  // FIRST-10), and a guess written into the field as they typed would join their text.
+  const [guess, setGuess] = useState('');
+  const codeField = useRef<HTMLInputElement>(null);
+  const nameField = useRef<HTMLInputElement>(null);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
 
@@ -37,8 +43,11 @@ export default function PairPage() {
       const linked = codeFromHash(location.hash);
       if (linked) setCode(linked);
     };
+    // What was typed before the app took over the form is kept; a code in the link wins.
+    if (codeField.current?.value) setCode(codeField.current.value);
+    if (nameField.current?.value) setName(nameField.current.value);
     fromLink();
-    setName(guessName());
+    setGuess(guessName());
     addEventListener('hashchange', fromLink); // a pairing link opened while this screen is showing
     return () => removeEventListener('hashchange', fromLink);
   }, []);
@@ -50,7 +59,7 @@ export default function PairPage() {
     try {
       // Both before pairing: once the code is spent nothing is left that could fail to load.
       const [{ pairDevice }, { getClient, startClient }] = await Promise.all([import('../lib/pairing'), import('../lib/client')]);
-      await pairDevice({ code, name });
+      await pairDevice({ code, name: name.trim() || guess });
       history.replaceState(null, '', '/pair'); // the code is spent; keep it out of history
       appStore.dispatch({ type: 'local.error', error: null });
       (getClient() ?? startClient()).restart();
@@ -72,14 +81,14 @@ export default function PairPage() {
       <form onSubmit={submit} className="card" data-testid="pair-form">
         <div className="field">
           <label htmlFor="pair-code">Pairing code</label>
-          <input id="pair-code" data-testid="pair-code" value={code} onChange={(e) => setCode(e.target.value)} autoComplete="one-time-code" required spellCheck={false} />
+          <input id="pair-code" ref={codeField} data-testid="pair-code" value={code} onChange={(e) => setCode(e.target.value)} autoComplete="one-time-code" required spellCheck={false} />
         </div>
         <div className="field">
           <label htmlFor="pair-name">Name for this device</label>
-          <input id="pair-name" data-testid="pair-name" value={name} onChange={(e) => setName(e.target.value)} maxLength={80} required />
+          <input id="pair-name" ref={nameField} data-testid="pair-name" value={name} onChange={(e) => setName(e.target.value)} placeholder={guess} maxLength={80} />
         </div>
         {error ? <p role="alert" className="card notice" data-tone="danger" data-testid="pair-error">{error}</p> : null}
-        <Button type="submit" variant="primary" disabled={busy || !code.trim() || !name.trim()} data-testid="pair-submit">
+        <Button type="submit" variant="primary" disabled={busy || !code.trim() || !(name.trim() || guess)} data-testid="pair-submit">
           {busy ? 'Pairing…' : 'Pair this device'}
         </Button>
       </form>

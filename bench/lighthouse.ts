@@ -7,7 +7,7 @@
 // Targets (cold): performance ≥ 0.98, accessibility 1.0, best practices 1.0, LCP ≤ 1.5 s,
 // JavaScript transferred ≤ 130 KB on Pair and ≤ 150 KB on the Inbox; installable.
 // Each row is the median of LIGHTHOUSE_RUNS runs (default 3); LIGHTHOUSE_SAVE=<dir> keeps
-// every report's JSON (LCP element and breakdown, long tasks, render-blocking requests).
+// every report's JSON (LCP element and breakdown, long tasks, render-blocking requests) and its trace.
 // Needs: node scripts/build-app.mjs (BENCH_APP_DIR=<out dir> measures another build).
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
@@ -48,15 +48,15 @@ async function lighthouse(url: string, profile: string, attempts = 3): Promise<R
 let saved = 0;
 async function lighthouseOnce(url: string, profile: string): Promise<Result> {
   const flags = ['--headless=new', ...CHROMIUM_ARGS, `--user-data-dir=${profile}`].join(' ');
+  // LIGHTHOUSE_SAVE=<dir>: each report, and beside it its trace and DevTools log (Lighthouse's --save-assets).
+  const dir = process.env.LIGHTHOUSE_SAVE;
+  if (dir) (await import('node:fs')).mkdirSync(dir, { recursive: true });
+  const file = dir ? path.join(dir, `${saved++}-${new URL(url).pathname.replace(/\W/g, '') || 'inbox'}.json`) : null;
   const r = await promisify(execFile)(path.join(root, 'node_modules', '.bin', 'lighthouse'), [
     url, `--chrome-flags=${flags}`, '--disable-storage-reset', `--only-categories=${CATEGORIES.join(',')}`,
-    '--form-factor=mobile', '--output=json', '--output-path=stdout', '--quiet',
+    '--form-factor=mobile', '--output=json', '--quiet', ...(file ? [`--output-path=${file}`, '--save-assets'] : ['--output-path=stdout']),
   ], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024, env: { ...process.env, CHROME_PATH: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium' } });
-  if (process.env.LIGHTHOUSE_SAVE) {
-    const { writeFileSync, mkdirSync } = await import('node:fs');
-    mkdirSync(process.env.LIGHTHOUSE_SAVE, { recursive: true });
-    writeFileSync(path.join(process.env.LIGHTHOUSE_SAVE, `${saved++}-${new URL(url).pathname.replace(/\W/g, '') || 'inbox'}.json`), r.stdout);
-  }
+  if (file) r.stdout = (await import('node:fs')).readFileSync(file, 'utf8');
   const report = JSON.parse(r.stdout) as {
     categories: Record<string, { score: number | null; auditRefs: { id: string }[] }>;
     audits: Record<string, {

@@ -7,17 +7,10 @@
 // a comment. Run once at build:app, after `next build` and before the precompression.
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { htmlFiles } from './exported-pages.mjs';
 
 export const COMPILE_HINT = '//# allFunctionsCalledOnLoad\n';
 const SCRIPT_SRC = /<script\b[^>]*\ssrc="(\/_next\/static\/[^"?#]+\.js)"[^>]*>/gi;
-
-function* htmlFiles(dir) {
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const full = path.join(dir, entry.name);
-    if (entry.isDirectory()) yield* htmlFiles(full);
-    else if (entry.isFile() && entry.name.endsWith('.html')) yield full;
-  }
-}
 
 /** The `/_next/static/…js` scripts `html` loads itself; `nomodule` ones (legacy polyfills, never run by a module browser) left out. */
 export function pageScripts(html) {

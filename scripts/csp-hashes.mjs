@@ -2,19 +2,12 @@
 // are allowed by hash, not by 'unsafe-inline'. Run once at build:app over the
 // exported HTML; the relay reads the list from <appDir>/csp-hashes.json.
 import { createHash } from 'node:crypto';
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { htmlFiles } from './exported-pages.mjs';
 
 export const CSP_HASHES_FILE = 'csp-hashes.json';
 const INLINE_SCRIPT = /<script(?![^>]*\ssrc=)[^>]*>([\s\S]*?)<\/script>/gi;
-
-function* htmlFiles(dir) {
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const full = path.join(dir, entry.name);
-    if (entry.isDirectory()) yield* htmlFiles(full);
-    else if (entry.isFile() && entry.name.endsWith('.html')) yield full;
-  }
-}
 
 /** `'sha256-…'` sources of every inline script in `html`. */
 export function inlineScriptHashes(html) {

@@ -9,20 +9,12 @@
 // on screen. The loader is allowed by hash (CSP-2). Run once at build:app, after the
 // compile hints and before the service worker's list, the CSP hashes and the
 // precompression, which must all see the final HTML.
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import path from 'node:path';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { htmlFiles } from './exported-pages.mjs';
 
 export const LOADER_MARK = 'data-paint-first';
 const SCRIPT_TAG = /<script\b([^>]*)\ssrc="(\/_next\/static\/[^"?#]+\.js)"([^>]*)><\/script>/gi;
 const PRELOAD = /<link\b[^>]*\srel="preload"[^>]*>/gi;
-
-function* htmlFiles(dir) {
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const full = path.join(dir, entry.name);
-    if (entry.isDirectory()) yield* htmlFiles(full);
-    else if (entry.isFile() && entry.name.endsWith('.html')) yield full;
-  }
-}
 
 const attr = (attrs, name) => new RegExp(`\\s${name}(?:="([^"]*)")?(?=\\s|$)`, 'i').exec(attrs);
 
@@ -58,7 +50,7 @@ export function paintFirst(html) {
     + 'document.addEventListener("visibilitychange",go,{once:true});'
     + 'try{new PerformanceObserver(function(l,o){if(l.getEntriesByName("first-contentful-paint").length){o.disconnect();go()}}).observe({type:"paint",buffered:true})}catch(e){}'
     + 'requestAnimationFrame(function(){requestAnimationFrame(function(){setTimeout(go,100)})})})()</script>';
-  return rest.replace('</head>', `${links}</head>`).replace(/<\/body>(?![\s\S]*<\/body>)/, `${loader}</body>`);
+  return rest.replace('</head>', () => `${links}</head>`).replace(/<\/body>(?![\s\S]*<\/body>)/, () => `${loader}</body>`);
 }
 
 /** The scripts a page built by `paintFirst` loads by itself, in order (its loader's list). */

@@ -210,8 +210,9 @@ test('FIRST-11: the worker hands the page its scripts as responses of its own, n
   const html = await (await page.request.get(`${relayEnv.url}/`)).text();
   for (const src of ownScripts(html)) {
     // From the worker, but not as the Cache Storage entry (whose eager code cache the page would deserialize on its main thread).
-    expect(scripts.find((r) => r.url === src), src).toMatchObject({ cacheName: undefined });
-    expect(scripts.find((r) => r.url === src)!.source, src).not.toBe('cache-storage');
+    const script = scripts.find((r) => r.url === src);
+    expect(script, src).toMatchObject({ cacheName: undefined });
+    expect(script!.source, src).not.toBe('cache-storage');
   }
   // Every one of them came from the worker.
   expect(scripts.length).toBeGreaterThan(3);

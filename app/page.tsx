@@ -2,7 +2,7 @@
 // The Inbox: every task across watched repos, grouped by what needs a person first,
 // updated live; filter by repo, search by id; queued actions shown on top.
 import dynamic from 'next/dynamic';
-import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import { useDeferredValue, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import type { TaskSummary } from '../protocol/wire/views';
 import { DoneMore } from './components/DoneMore';
 import { EmptyState } from './components/EmptyState';
@@ -25,9 +25,14 @@ const selectRepos = (s: AppState) => s.repos;
 const selectHydrated = (s: AppState) => s.hydrated;
 
 export default function InboxPage() {
-  const tasks = useRelay(selectTasks);
-  const repos = useRelay(selectRepos);
-  const hydrated = useRelay(selectHydrated);
+  // The store's changes reach the groups in a render React can pause for a tap (FIRST-12):
+  // the store is read with useSyncExternalStore, whose changes render at once and in one
+  // piece, and the first of them (the saved state, right after hydration) renders every
+  // card on the screen. Deferred together, the three change in one commit, so the copy
+  // of the last Inbox (FIRST-9) is replaced by its cards in one frame, as before.
+  const tasks = useDeferredValue(useRelay(selectTasks));
+  const repos = useDeferredValue(useRelay(selectRepos));
+  const hydrated = useDeferredValue(useRelay(selectHydrated));
   const [repo, setRepo] = useState('');
   const [query, setQuery] = useState('');
   const [noteFor, setNoteFor] = useState<TaskSummary | null>(null);

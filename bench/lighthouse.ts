@@ -8,6 +8,9 @@
 // JavaScript transferred ≤ 130 KB on Pair and ≤ 150 KB on the Inbox; installable.
 // Each row is the median of LIGHTHOUSE_RUNS runs (default 3); LIGHTHOUSE_SAVE=<dir> keeps
 // every report's JSON (LCP element and breakdown, long tasks, render-blocking requests) and its trace.
+// LIGHTHOUSE_THROTTLING: `simulate` (Lighthouse's default: the page loads unthrottled and Lantern
+// computes the metrics from its trace) or `devtools` (the slow-4G network and the 4× slower CPU
+// applied while the page really loads: what a phone would go through, measured rather than modelled).
 // Needs: node scripts/build-app.mjs (BENCH_APP_DIR=<out dir> measures another build).
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
@@ -27,6 +30,7 @@ const JS_TARGET_KB = { pair: 130, inbox: 150 } as const;
 
 type Result = Record<(typeof CATEGORIES)[number], { score: number | null }> & { failing: string[]; lcpMs: number | null; tbtMs: number | null; cls: number | null; jsKb: number | null };
 const RUNS = Math.max(1, Number(process.env.LIGHTHOUSE_RUNS ?? 3));
+const THROTTLING = process.env.LIGHTHOUSE_THROTTLING ?? 'simulate';
 
 /** The run whose performance score is the median (the lower middle of an even count). */
 function median(results: Result[]): Result {
@@ -54,7 +58,7 @@ async function lighthouseOnce(url: string, profile: string): Promise<Result> {
   const file = dir ? path.join(dir, `${saved++}-${new URL(url).pathname.replace(/\W/g, '') || 'inbox'}.json`) : null;
   const r = await promisify(execFile)(path.join(root, 'node_modules', '.bin', 'lighthouse'), [
     url, `--chrome-flags=${flags}`, '--disable-storage-reset', `--only-categories=${CATEGORIES.join(',')}`,
-    '--form-factor=mobile', '--output=json', '--quiet', ...(file ? [`--output-path=${file}`, '--save-assets'] : ['--output-path=stdout']),
+    '--form-factor=mobile', `--throttling-method=${THROTTLING}`, '--output=json', '--quiet', ...(file ? [`--output-path=${file}`, '--save-assets'] : ['--output-path=stdout']),
   ], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024, env: { ...process.env, CHROME_PATH: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium' } });
   if (file) r.stdout = (await import('node:fs')).readFileSync(file, 'utf8');
   const report = JSON.parse(r.stdout) as {
@@ -141,7 +145,7 @@ async function main(): Promise<void> {
       runs.inboxCold.push(await lighthouse(`${relay.url}/`, profile));
       runs.inboxWarm.push(await lighthouse(`${relay.url}/`, profile));
     }
-    console.log(`median of ${RUNS} run(s) each`);
+    console.log(`median of ${RUNS} run(s) each, throttling: ${THROTTLING}`);
     console.log('| page | load | performance | accessibility | best practices | LCP ms | TBT ms | CLS | JS transferred KB | failing audits |');
     console.log('|---|---|---:|---:|---:|---:|---:|---:|---:|---|');
     const rows = [

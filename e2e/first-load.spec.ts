@@ -368,3 +368,77 @@ test.describe('with the service worker blocked, so a script can be held back', (
     expect(await loaded(), 'shifts without a saved state').toEqual([]);
   });
 });
+
+test('FIRST-12: the Inbox\'s cards come from the saved state and from a live event in a render React can pause, not in the task that read them', async ({ paired: page, relayEnv }) => {
+  for (let i = 0; i < 12; i++) relayEnv.addPacket(`T-${String(i).padStart(2, '0')}`, `Waiting task ${i}`);
+  const inbox = page.getByTestId('group-inbox');
+  await expect(inbox.getByTestId('task-card')).toHaveCount(12);
+  await expect.poll(() => savedTasks(page)).toBe(12);
+  // A render React can pause reads the clock between pieces of work and yields to the browser
+  // once 5 ms have passed; here each reading is 3 ms later than the last, so such a render
+  // yields every piece or two. A ticker (a message to itself at a time, the queue React's
+  // scheduler posts to as well) counts the browser's tasks. The page marks the tick at which
+  // IndexedDB answered a read, and React reports each commit to the developer tools' hook:
+  // the saved state's cards must be committed several ticks after the read that brought them.
+  // A synchronous render (what a store read with useSyncExternalStore gets) commits them in
+  // the very task of the answer.
+  await page.addInitScript(() => {
+    const w = window as unknown as { commits: { cards: number; tick: number }[]; reads: number[]; ticks: number };
+    w.commits = [];
+    w.reads = [];
+    w.ticks = 0;
+    const now = performance.now.bind(performance);
+    let skew = 0;
+    performance.now = () => now() + (skew += 3);
+    const channel = new MessageChannel();
+    channel.port1.onmessage = () => {
+      w.ticks += 1;
+      if (w.ticks < 100_000) channel.port2.postMessage(null);
+    };
+    channel.port2.postMessage(null);
+    // A frame from the relay is a read too.
+    const Socket = WebSocket;
+    window.WebSocket = class extends Socket {
+      constructor(...args: ConstructorParameters<typeof WebSocket>) {
+        super(...args);
+        this.addEventListener('message', () => w.reads.push(w.ticks));
+      }
+    };
+    for (const method of ['get', 'getAll', 'openCursor'] as const) {
+      const read = IDBObjectStore.prototype[method] as (...args: unknown[]) => IDBRequest;
+      (IDBObjectStore.prototype as unknown as Record<string, unknown>)[method] = function (this: IDBObjectStore, ...args: unknown[]) {
+        const request = read.apply(this, args);
+        request.addEventListener('success', () => w.reads.push(w.ticks));
+        return request;
+      };
+    }
+    const cards = () => document.querySelectorAll('[data-testid="group-inbox"] [data-testid="task-card"]:not([data-testid="inbox-prepaint"] *)').length;
+    (window as unknown as { __REACT_DEVTOOLS_GLOBAL_HOOK__: object }).__REACT_DEVTOOLS_GLOBAL_HOOK__ = {
+      supportsFiber: true, isDisabled: false, renderers: new Map(),
+      inject: () => 1, checkDCE: () => undefined, onScheduleFiberRoot: () => undefined,
+      onCommitFiberUnmount: () => undefined, onPostCommitFiberRoot: () => undefined,
+      onCommitFiberRoot: () => void w.commits.push({ cards: cards(), tick: w.ticks }),
+    };
+  });
+  await page.reload(); // the socket connects only once the saved state is in the store (FIRST-8)
+  await expect(inbox.getByTestId('task-card')).toHaveCount(12);
+  /** Ticks from what set the render going to the first commit that shows more than `n` cards: the later of the commit before it (a store read right after hydration is checked in that commit's effects) and the last read answered before it. */
+  const ticksToCards = async (n: number) => {
+    const { commits, reads } = await page.evaluate(() => {
+      const w = window as unknown as { commits: { cards: number; tick: number }[]; reads: number[] };
+      return { commits: w.commits, reads: w.reads };
+    });
+    const at = commits.findIndex((c) => c.cards > n);
+    expect(at, `commits: ${JSON.stringify(commits)}`).toBeGreaterThan(0);
+    const cause = Math.max(commits[at - 1]!.tick, ...reads.filter((tick) => tick <= commits[at]!.tick));
+    return { ticks: commits[at]!.tick - cause, seen: `reads at ${reads.join(', ')}; commits ${JSON.stringify(commits)}` };
+  };
+  const saved = await ticksToCards(0);
+  expect(saved.ticks, `from the saved state: ${saved.seen}`).toBeGreaterThanOrEqual(3);
+
+  await expect(page.getByTestId('connection-badge')).toHaveAttribute('data-state', 'live');
+  relayEnv.addPacket('T-99', 'Arrives live');
+  await expect(inbox.getByTestId('task-card')).toHaveCount(13);
+  const live = await ticksToCards(12);
+  expect(live.ticks, `from a live event: ${live.seen}`).toBeGreaterThanOrEqual(3);
+});

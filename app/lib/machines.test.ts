@@ -33,8 +33,10 @@ describe('machine labels', () => {
   });
 
   it('FLEETUI-2: an offline member is marked with when it was last seen; its tasks stay; the relay’s E_UNAVAILABLE reason is shown as is', () => {
-    const s = reduce(state(), { type: 'machine.state', machine: { ...laptop, online: false } });
-    const at = new Date(laptop.lastSeen!);
+    // Last seen at 09:05 today in the phone's time, so the label is the bare clock whatever day the test runs.
+    const at = new Date();
+    at.setHours(9, 5, 0, 0);
+    const s = reduce(state(), { type: 'machine.state', machine: { ...laptop, online: false, lastSeen: at.toISOString() } });
     const hhmm = `${String(at.getHours()).padStart(2, '0')}:${String(at.getMinutes()).padStart(2, '0')}`;
     expect(placeOf(s, '01234567.api-aaaaaaaa')?.offline).toBe(`laptop offline · last seen ${hhmm}`);
     expect(offlineReason({ name: 'laptop', lastSeen: null, since: null })).toBe('laptop offline · not seen since the home relay started');

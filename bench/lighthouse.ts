@@ -15,7 +15,7 @@
 // multiplier calibrated to that run's BenchmarkIndex, as Lighthouse's docs (throttling.md, "Calibrating
 // the CPU slowdown") advise when the host is not the high-end desktop its constant 4× assumes: the
 // formula of Lighthouse's CPU slowdown calculator (2× at 800, 3× at 1300, 4× at 1533, +1× per 233 above).
-// This shared 2-core machine measures 1000–1850 from one run to the next, so the constant 4× models
+// This shared 2-core machine measures 970–2060 from one run to the next, so the constant 4× models
 // anything from a slower phone to a faster one; both figures are printed, the constant 4× first.
 // Needs: node scripts/build-app.mjs (BENCH_APP_DIR=<out dir> measures another build).
 import { execFile } from 'node:child_process';
@@ -53,9 +53,9 @@ function calibratedMultiplier(benchmarkIndex: number): number {
   return Math.max(1, 1 + (benchmarkIndex - 150) / 650);
 }
 
-/** The run whose performance score is the median (the lower middle of an even count). */
-function median(results: Result[]): Result {
-  const sorted = [...results].sort((a, b) => (a.performance.score ?? 0) - (b.performance.score ?? 0));
+/** The item whose score is the median (the lower middle of an even count). */
+function median<T>(results: T[], score: (r: T) => number | null): T {
+  const sorted = [...results].sort((a, b) => (score(a) ?? 0) - (score(b) ?? 0));
   return sorted[Math.floor((sorted.length - 1) / 2)]!;
 }
 
@@ -107,10 +107,10 @@ async function lighthouseOnce(url: string, profile: string): Promise<Result> {
       // an audit whose settings differ from the gathered ones, so the saved settings say the same:
       // under `simulate` nothing was throttled while gathering, the multiplier is only the model's.
       const multiplier = Math.round(calibratedMultiplier(result.benchmarkIndex) * 100) / 100;
-      const saved = path.join(artifacts, 'artifacts.json');
-      const gathered = JSON.parse(fs.readFileSync(saved, 'utf8')) as { settings: { throttling: { cpuSlowdownMultiplier: number } } };
+      const artifactsFile = path.join(artifacts, 'artifacts.json');
+      const gathered = JSON.parse(fs.readFileSync(artifactsFile, 'utf8')) as { settings: { throttling: { cpuSlowdownMultiplier: number } } };
       gathered.settings.throttling.cpuSlowdownMultiplier = multiplier;
-      fs.writeFileSync(saved, JSON.stringify(gathered));
+      fs.writeFileSync(artifactsFile, JSON.stringify(gathered));
       const again = await promisify(execFile)(LIGHTHOUSE, [
         url, `--chrome-flags=${flags}`, ...settings, `-A=${artifacts}`, `--throttling.cpuSlowdownMultiplier=${multiplier}`, '--output-path=stdout',
       ], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024, env: LIGHTHOUSE_ENV });
@@ -219,7 +219,7 @@ async function main(): Promise<void> {
       ['Pair (new phone)', 'warm', runs.pairWarm, JS_TARGET_KB.pair], ['Inbox (paired)', 'warm', runs.inboxWarm, JS_TARGET_KB.inbox],
     ] as const;
     for (const [name, load, all, jsTarget] of rows) {
-      const r = median(all);
+      const r = median(all, (x) => x.performance.score);
       // The median hides a miss: every run, so "in every run" can be read off the table.
       const each = all.map((x) => `${x.performance.score ?? 'n/a'} ${x.lcpMs?.toFixed(0) ?? 'n/a'}${(x.lcpMs ?? Infinity) <= LCP_TARGET_MS ? '' : ' ✗'} (BI ${x.benchmarkIndex?.toFixed(0) ?? 'n/a'})`).join('; ');
       const cell = (c: (typeof CATEGORIES)[number]) => `${r[c].score ?? 'n/a'}${(r[c].score ?? 0) >= TARGET[c] ? '' : ' ✗'}`;
@@ -233,13 +233,12 @@ async function main(): Promise<void> {
       console.log('| page | load | performance | LCP ms | TBT ms | every run: multiplier, performance, LCP ms |');
       console.log('|---|---|---:|---:|---:|---|');
       for (const [name, load, all] of rows) {
-        const done = all.filter((x) => x.calibrated);
+        const done = all.flatMap((x) => (x.calibrated ? [x.calibrated] : []));
         if (done.length === 0) continue;
-        const sorted = [...done].sort((a, b) => (a.calibrated!.performance ?? 0) - (b.calibrated!.performance ?? 0));
-        const c = sorted[Math.floor((sorted.length - 1) / 2)]!.calibrated!;
+        const c = median(done, (x) => x.performance);
         const perf = `${c.performance ?? 'n/a'}${(c.performance ?? 0) >= TARGET.performance ? '' : ' ✗'}`;
         const lcp = c.lcpMs === null ? 'n/a' : `${c.lcpMs.toFixed(0)}${c.lcpMs <= LCP_TARGET_MS ? '' : ' ✗'}`;
-        const each = done.map((x) => `${x.calibrated!.multiplier.toFixed(1)}×: ${x.calibrated!.performance ?? 'n/a'} ${x.calibrated!.lcpMs?.toFixed(0) ?? 'n/a'}${(x.calibrated!.lcpMs ?? Infinity) <= LCP_TARGET_MS ? '' : ' ✗'}`).join('; ');
+        const each = done.map((x) => `${x.multiplier.toFixed(1)}×: ${x.performance ?? 'n/a'} ${x.lcpMs?.toFixed(0) ?? 'n/a'}${(x.lcpMs ?? Infinity) <= LCP_TARGET_MS ? '' : ' ✗'}`).join('; ');
         console.log(`| ${name} | ${load} | ${perf} | ${lcp} | ${c.tbtMs?.toFixed(0) ?? 'n/a'} | ${each} |`);
       }
     }

@@ -98,7 +98,7 @@ export default function InboxPage() {
           <InboxGroup key={group.key} group={group} repos={repos} showRepo={repoList.length > 1} onNote={setNoteFor} />
         ))}
       </div>
-      <DoneMore doneTasks={groups.find((g) => g.key === 'done')?.tasks ?? []} repo={repo || null} />
+      <DoneMore repo={repo || null} />
       {noteFor ? <NoteSheet task={noteFor} onClose={() => setNoteFor(null)} /> : null}
       {creating ? <NewTaskSheet repos={repoList} tasks={tasks} onClose={() => setCreating(false)} /> : null}
     </section>

@@ -1,5 +1,8 @@
 // The Inbox follows the bus live: packets added and claimed with the real tools show up without a reload.
-import { test, expect } from './fixtures';
+import { appendFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { serializeEvent } from '../bus/event-log';
+import { test, expect, pairThroughScreen } from './fixtures';
 
 test('APP-12: a task appears in the Inbox live and moves to In progress after a real claim', async ({ paired: page, relayEnv }) => {
   relayEnv.addPacket('T-live', 'Live task from the bus');
@@ -24,3 +27,32 @@ test('APP-12: search by id filters the Inbox', async ({ paired: page, relayEnv }
   await page.getByTestId('inbox-search').fill('nothing-like-this');
   await expect(page.getByTestId('inbox-empty')).toContainText('No task matches.');
 });
+
+test('PAGE-3: "Show older done tasks" counts the done tasks the app holds and pages on from the oldest of them, also while a search narrows the Done group', async ({ page, relayEnv }) => {
+  // 600 done tasks, D-599 the newest: the snapshot carries the newest 50 (PAGE-1), a page of `repo.done` up to 500 (PAGE-2).
+  const DONE = 600;
+  const start = Date.now() - DONE * 1000;
+  const lines: string[] = [];
+  for (let i = 0; i < DONE; i++) {
+    const id = `D-${String(i).padStart(3, '0')}`;
+    writeFileSync(path.join(relayEnv.bus, 'done', `e2e-host_${1000 + i}_${id}.md`), `---\nid: ${id}\ntype: implementation\nscope: src/**\n---\n# Done task ${i}\n\n## Context\ne2e\n`);
+    lines.push(serializeEvent({ event: 'task_progress', task: id, note: `progress on ${id}` }, new Date(start + i * 1000)));
+  }
+  appendFileSync(path.join(relayEnv.bus, 'events.jsonl'), lines.join(''));
+  await pairThroughScreen(page, relayEnv, 'E2E Phone');
+  const more = page.getByTestId('inbox-done-more');
+  await expect(more).toHaveText('Show older done tasks (50 of 600 shown)');
+  // A search shows D-590…D-599 only: the count is still what the app holds, and the next page
+  // starts after D-550, the oldest held, not after D-590, the oldest shown.
+  await page.getByTestId('inbox-search').fill('D-59');
+  await expect(page.getByTestId('group-done').locator('summary')).toHaveText('Done (10)');
+  await expect(more).toHaveText('Show older done tasks (50 of 600 shown)');
+  await more.click();
+  await expect(more).toHaveText('Show older done tasks (550 of 600 shown)');
+  await expect(page.getByTestId('group-done').locator('summary')).toHaveText('Done (10)');
+  await more.click();
+  await expect(more).toHaveCount(0);
+  await page.getByTestId('inbox-search').fill('');
+  await expect(page.getByTestId('group-done').locator('summary')).toHaveText(`Done (${DONE})`);
+});
+

@@ -2,22 +2,28 @@
 // "Show older done tasks": a snapshot carries only the newest done tasks of each repo
 // (PAGE-1); this reads the next page of each repo that has more with `repo.done` (PAGE-2).
 import { useState } from 'react';
-import type { TaskSummary } from '../../protocol/wire/views';
 import { read } from '../lib/actions';
 import { sentence } from '../lib/errors';
+import { heldDone } from '../lib/inbox';
 import { appStore, useRelay, type AppState } from '../lib/store';
 import { Button } from './Button';
 
 const selectDone = (s: AppState) => s.done;
+const selectTasks = (s: AppState) => s.tasks;
 
-/** `doneTasks`: the Done group as shown (newest first); the last one of a repo is where its next page starts. */
-export function DoneMore({ doneTasks, repo }: { doneTasks: TaskSummary[]; repo: string | null }) {
+/**
+ * `repo`: the Inbox's repository filter (null: every repo). What it counts and where each
+ * page starts come from the store (PAGE-3): the Done group on screen is narrowed by the
+ * search and, rendered deferred (FIRST-12), can lag a page just read.
+ */
+export function DoneMore({ repo }: { repo: string | null }) {
   const done = useRelay(selectDone);
+  const tasks = useRelay(selectTasks);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const repos = Object.entries(done).filter(([id, d]) => d.more && (!repo || id === repo)).map(([id]) => id);
   if (repos.length === 0) return null;
-  const held = doneTasks.filter((t) => repos.includes(t.repo)).length;
+  const held = repos.reduce((n, id) => n + heldDone(tasks[id]).count, 0);
   const total = repos.reduce((n, id) => n + done[id]!.total, 0);
 
   const load = async (): Promise<void> => {
@@ -25,7 +31,8 @@ export function DoneMore({ doneTasks, repo }: { doneTasks: TaskSummary[]; repo: 
     setError(null);
     try {
       for (const id of repos) {
-        const last = doneTasks.filter((t) => t.repo === id).at(-1);
+        // The store as it is now: the page before this one may have landed a moment ago.
+        const last = heldDone(appStore.getState().tasks[id]).oldest;
         const result = (await read('repo.done', { repo: id, ...(last ? { before: { ts: last.lastEventTs, id: last.id } } : {}) }, {
           onFrame: (frame) => appStore.dispatch(frame),
         })) as { more?: boolean };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { groupTasks } from './inbox';
+import { groupTasks, heldDone } from './inbox';
 import { task } from './testing/fixtures';
 
 const approval = { digest: `sha256:${'a'.repeat(64)}`, worktree: '/w', files: 2, ts: 't' };
@@ -30,4 +30,19 @@ describe('inbox grouping', () => {
     const tasks = { 'demo-0123abcd': { h: task('h', { state: 'claimed', verdict: noVote }) } };
     expect(groupTasks(tasks).find((g) => g.key === 'in-progress')!.tasks.map((t) => t.id)).toEqual(['h']);
   });
+
+  it('PAGE-3: the next page of done tasks starts after the oldest done task held, in the Done group\'s order, whatever a search shows', () => {
+    const byId = {
+      x: task('x', { state: 'done', lastEventTs: '2026-01-03' }),
+      y: task('y', { state: 'done', lastEventTs: '2026-01-01' }),
+      z: task('z', { state: 'done', lastEventTs: '2026-01-01' }),
+      w: task('w', { state: 'done', lastEventTs: '2026-01-02' }),
+      a: task('a', { state: 'claimed', lastEventTs: '2025-12-01' }),
+    };
+    // Same time: the group orders by id, so z comes after y and is the oldest.
+    expect(groupTasks({ r: byId }).find((g) => g.key === 'done')!.tasks.map((t) => t.id)).toEqual(['x', 'w', 'y', 'z']);
+    expect(heldDone(byId)).toEqual({ count: 4, oldest: byId.z });
+    expect(heldDone(undefined)).toEqual({ count: 0, oldest: undefined });
+  });
 });
+

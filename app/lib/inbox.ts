@@ -4,6 +4,7 @@
 // API:
 //   GROUPS: [{key, title}] in display order
 //   groupTasks(tasks by repo, {repo?, query?}) → [{key, title, tasks}] (every group, maybe empty)
+//   heldDone(tasks of a repo) → {count, oldest}: the done tasks the app holds, and where the next page starts (PAGE-3)
 import type { TaskSummary } from '../../protocol/wire/views';
 
 export type GroupKey = 'approval' | 'council-failed' | 'in-progress' | 'inbox' | 'done';
@@ -45,4 +46,20 @@ function newestFirst(a: TaskSummary, b: TaskSummary): number {
   const bt = b.lastEventTs ?? '';
   if (at !== bt) return at < bt ? 1 : -1;
   return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
+}
+
+/**
+ * The done tasks the app holds of one repo: how many, and the oldest in the Done group's
+ * order, the `before` of the repo's next `repo.done` page (PAGE-2, PAGE-3). Read from the
+ * store, not from the Done group on screen, which a search narrows and a deferred render lags.
+ */
+export function heldDone(byId: Record<string, TaskSummary> | undefined): { count: number; oldest: TaskSummary | undefined } {
+  let count = 0;
+  let oldest: TaskSummary | undefined;
+  for (const task of Object.values(byId ?? {})) {
+    if (task.state !== 'done') continue;
+    count += 1;
+    if (!oldest || newestFirst(task, oldest) > 0) oldest = task;
+  }
+  return { count, oldest };
 }

@@ -41,14 +41,14 @@ test('PAGE-3: "Show older done tasks" counts the done tasks the app holds and pa
   appendFileSync(path.join(relayEnv.bus, 'events.jsonl'), lines.join(''));
   await pairThroughScreen(page, relayEnv, 'E2E Phone');
   const more = page.getByTestId('inbox-done-more');
-  await expect(more).toHaveText('Show older done tasks (50 of 600 shown)');
+  await expect(more).toHaveText('Show older done tasks (50 of 600 loaded)');
   // A search shows D-590…D-599 only: the count is still what the app holds, and the next page
   // starts after D-550, the oldest held, not after D-590, the oldest shown.
   await page.getByTestId('inbox-search').fill('D-59');
   await expect(page.getByTestId('group-done').locator('summary')).toHaveText('Done (10)');
-  await expect(more).toHaveText('Show older done tasks (50 of 600 shown)');
+  await expect(more).toHaveText('Show older done tasks (50 of 600 loaded)');
   await more.click();
-  await expect(more).toHaveText('Show older done tasks (550 of 600 shown)');
+  await expect(more).toHaveText('Show older done tasks (550 of 600 loaded)');
   await expect(page.getByTestId('group-done').locator('summary')).toHaveText('Done (10)');
   await more.click();
   await expect(more).toHaveCount(0);

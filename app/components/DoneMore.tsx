@@ -48,7 +48,7 @@ export function DoneMore({ repo }: { repo: string | null }) {
   return (
     <div className="stack" style={{ gap: 4 }}>
       <Button onClick={() => void load()} disabled={busy} data-testid="inbox-done-more">
-        {busy ? 'Loading…' : `Show older done tasks (${held} of ${total} shown)`}
+        {busy ? 'Loading…' : `Show older done tasks (${held} of ${total} loaded)`}
       </Button>
       {error ? <p role="alert" className="muted">{error}</p> : null}
     </div>

@@ -1,7 +1,7 @@
 'use client';
 // "Show older done tasks": a snapshot carries only the newest done tasks of each repo
 // (PAGE-1); this reads the next page of each repo that has more with `repo.done` (PAGE-2).
-import { useState } from 'react';
+import { useDeferredValue, useMemo, useState } from 'react';
 import { read } from '../lib/actions';
 import { sentence } from '../lib/errors';
 import { heldDone } from '../lib/inbox';
@@ -18,12 +18,16 @@ const selectTasks = (s: AppState) => s.tasks;
  */
 export function DoneMore({ repo }: { repo: string | null }) {
   const done = useRelay(selectDone);
-  const tasks = useRelay(selectTasks);
+  // The count is read in the deferred render the Inbox's groups get (FIRST-12), not at every
+  // store change: it walks every done task held. The page's start is read fresh when pressed.
+  const tasks = useDeferredValue(useRelay(selectTasks));
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const repos = Object.entries(done).filter(([id, d]) => d.more && (!repo || id === repo)).map(([id]) => id);
+  const reposKey = repos.join('\n');
+  // `repos` is a new array each render; its ids (reposKey) are what the count depends on.
+  const held = useMemo(() => repos.reduce((n, id) => n + heldDone(tasks[id]).count, 0), [tasks, reposKey]); // eslint-disable-line react-hooks/exhaustive-deps
   if (repos.length === 0) return null;
-  const held = repos.reduce((n, id) => n + heldDone(tasks[id]).count, 0);
   const total = repos.reduce((n, id) => n + done[id]!.total, 0);
 
   const load = async (): Promise<void> => {

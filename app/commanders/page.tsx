@@ -24,7 +24,7 @@ export default function CommandersPage() {
   return (
     <div data-testid="commanders">
       <div className="row" style={{ justifyContent: 'space-between' }}>
-        <h1 style={{ margin: 0, fontSize: '1.35rem' }}>Commanders</h1>
+        <h1 className="page-title">Commanders</h1>
         <Button variant="primary" onClick={() => setStarting(true)} data-testid="cmdr-new">Start commander</Button>
       </div>
       {commanders.length === 0 ? (

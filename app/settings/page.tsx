@@ -70,9 +70,9 @@ export default function SettingsPage() {
   const others = devices.filter((d) => d.id !== device?.id);
   return (
     <section aria-labelledby="settings-title" className="stack">
-      <h1 id="settings-title">Settings</h1>
+      <h1 id="settings-title" className="page-title">Settings</h1>
       <section className="card stack" aria-labelledby="this-device" data-testid="this-device">
-        <h2 id="this-device" style={{ margin: 0 }}>This device</h2>
+        <h2 id="this-device" className="card-title">This device</h2>
         {device ? (
           <>
             <p style={{ margin: 0 }}>Paired as <strong data-testid="this-device-name">{device.name}</strong> <span className="muted mono">({device.id})</span></p>
@@ -80,24 +80,24 @@ export default function SettingsPage() {
             <Button variant="danger" onClick={() => void revoke(device)} data-testid="revoke-self">Unpair this device</Button>
           </>
         ) : (
-          <p className="muted">Not connected yet — this shows once the relay has answered.</p>
+          <p style={{ margin: 0 }} className="muted">Not connected yet — this shows once the relay has answered.</p>
         )}
-        {message ? <p role="status" data-testid="settings-message">{message}</p> : null}
+        {message ? <p style={{ margin: 0 }} role="status" data-testid="settings-message">{message}</p> : null}
       </section>
       <section className="card stack" aria-labelledby="other-devices" data-testid="other-devices">
-        <h2 id="other-devices" style={{ margin: 0 }}>Other devices</h2>
-        {others.length === 0 ? <p className="muted">No other devices are paired.</p> : others.map((d) => <DeviceRow key={d.id} device={d} onRevoke={() => void revoke(d)} />)}
+        <h2 id="other-devices" className="card-title">Other devices</h2>
+        {others.length === 0 ? <p style={{ margin: 0 }} className="muted">No other devices are paired.</p> : others.map((d) => <DeviceRow key={d.id} device={d} onRevoke={() => void revoke(d)} />)}
       </section>
       <section className="card stack" aria-labelledby="machines-title">
-        <h2 id="machines-title" style={{ margin: 0 }}>Machines</h2>
+        <h2 id="machines-title" className="card-title">Machines</h2>
         <Machines />
       </section>
       <section className="card stack" aria-labelledby="notifications">
-        <h2 id="notifications" style={{ margin: 0 }}>Notifications</h2>
+        <h2 id="notifications" className="card-title">Notifications</h2>
         <Notifications />
       </section>
       <section className="card stack" aria-labelledby="relay-info" data-testid="relay-info">
-        <h2 id="relay-info" style={{ margin: 0 }}>Relay</h2>
+        <h2 id="relay-info" className="card-title">Relay</h2>
         <p style={{ margin: 0 }}>Address: <span className="mono wrap-anywhere" data-testid="relay-address">{origin}</span></p>
         <p style={{ margin: 0 }}>Version: <span data-testid="relay-version">{version ?? 'unknown (offline)'}</span></p>
       </section>

@@ -106,7 +106,13 @@ async function lighthouseOnce(url: string, profile: string): Promise<Result> {
     ], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024, env: LIGHTHOUSE_ENV });
     const report = JSON.parse(file ? fs.readFileSync(file, 'utf8') : r.stdout) as Report;
     const result = resultOf(report);
-    if (artifacts) result.lantern = await lanternLcpScripts(artifacts);
+    // A diagnostic: a run whose graph it cannot rebuild keeps its figures, and says why it shows none.
+    if (artifacts) {
+      result.lantern = await lanternLcpScripts(artifacts).catch((error: unknown) => {
+        console.warn(`${url}: the script charged to the LCP is not shown: ${error instanceof Error ? error.message : String(error)}`);
+        return undefined;
+      });
+    }
     if (artifacts && result.benchmarkIndex !== null) {
       // The same trace audited again with the multiplier for this run's host speed. Lighthouse refuses
       // an audit whose settings differ from the gathered ones, so the saved settings say the same:

@@ -44,11 +44,11 @@ export function Machines() {
         </div>
       ) : null}
       {machines.length === 0 ? (
-        <p className="muted" style={{ margin: 0 }}>No other machine is joined. To add one, run <code>commandr machines add</code> on this relay’s machine and <code>commandr join</code> on the other (see the README).</p>
+        <p className="muted">No other machine is joined. To add one, run <code>commandr machines add</code> on this relay’s machine and <code>commandr join</code> on the other (see the README).</p>
       ) : machines.map((m) => <MachineRow key={m.id} machine={m} repos={reposOf({ repos }, m).length} canRemove={owner && live} onRemove={() => remove(m)} />)}
-      {machines.length > 0 && !owner ? <p className="muted" style={{ margin: 0 }} data-testid="machines-not-owner">Only an owner device can remove a machine; on the home you can run <code>commandr machines remove</code>.</p> : null}
-      {machines.length > 0 && owner && !live ? <p className="muted" style={{ margin: 0 }}>Removing a machine needs a connection to the relay.</p> : null}
-      {message ? <p role="status" data-testid="machines-message" style={{ margin: 0 }}>{message}</p> : null}
+      {machines.length > 0 && !owner ? <p className="muted" data-testid="machines-not-owner">Only an owner device can remove a machine; on the home you can run <code>commandr machines remove</code>.</p> : null}
+      {machines.length > 0 && owner && !live ? <p className="muted">Removing a machine needs a connection to the relay.</p> : null}
+      {message ? <p role="status" data-testid="machines-message">{message}</p> : null}
     </div>
   );
 }
@@ -76,7 +76,7 @@ function MachineRow({ machine: m, repos: count, canRemove, onRemove }: { machine
       </div>
       {confirming ? (
         <div className="stack" role="group" aria-label={`Remove ${m.name}?`} style={{ marginTop: 8 }}>
-          <p style={{ margin: 0 }}>Remove <strong>{m.name}</strong>? Its link closes, its tasks leave this app, and it needs a new join code to come back.</p>
+          <p>Remove <strong>{m.name}</strong>? Its link closes, its tasks leave this app, and it needs a new join code to come back.</p>
           <div className="row">
             <Button variant="danger" disabled={busy} data-testid="machine-remove-confirm"
               onClick={() => { setBusy(true); void onRemove().finally(() => { setBusy(false); setConfirming(false); }); }}>Remove {m.name}</Button>

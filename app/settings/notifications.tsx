@@ -62,8 +62,8 @@ export function Notifications() {
   const setKind = (kind: PushKind, on: boolean) => update({ ...prefs, kinds: { ...prefs.kinds, [kind]: on } });
   const setQuiet = (dnd: PushPrefs['dnd']) => update({ ...prefs, dnd });
 
-  if (state.phase === 'checking') return <p style={{ margin: 0 }} className="muted">Checking whether this device can get notifications…</p>;
-  if (state.phase === 'unavailable') return <p style={{ margin: 0 }} className="muted" data-testid="notifications-unavailable">{state.reason}</p>;
+  if (state.phase === 'checking') return <p className="muted">Checking whether this device can get notifications…</p>;
+  if (state.phase === 'unavailable') return <p className="muted" data-testid="notifications-unavailable">{state.reason}</p>;
   return (
     <div className="stack" data-testid="notifications">
       <label className="toggle">
@@ -98,7 +98,7 @@ export function Notifications() {
           </div>
         ) : null}
       </fieldset>
-      {message ? <p style={{ margin: 0 }} role="status" data-testid="notifications-message">{message}</p> : null}
+      {message ? <p role="status" data-testid="notifications-message">{message}</p> : null}
     </div>
   );
 }

@@ -69,24 +69,24 @@ export default function SettingsPage() {
 
   const others = devices.filter((d) => d.id !== device?.id);
   return (
-    <section aria-labelledby="settings-title" className="stack">
+    <section aria-labelledby="settings-title" className="stack settings-page">
       <h1 id="settings-title" className="page-title">Settings</h1>
       <section className="card stack" aria-labelledby="this-device" data-testid="this-device">
         <h2 id="this-device" className="card-title">This device</h2>
         {device ? (
           <>
-            <p style={{ margin: 0 }}>Paired as <strong data-testid="this-device-name">{device.name}</strong> <span className="muted mono">({device.id})</span></p>
+            <p>Paired as <strong data-testid="this-device-name">{device.name}</strong> <span className="muted mono">({device.id})</span></p>
             <RenameForm current={device.name} onRename={rename} />
             <Button variant="danger" onClick={() => void revoke(device)} data-testid="revoke-self">Unpair this device</Button>
           </>
         ) : (
-          <p style={{ margin: 0 }} className="muted">Not connected yet — this shows once the relay has answered.</p>
+          <p className="muted">Not connected yet — this shows once the relay has answered.</p>
         )}
-        {message ? <p style={{ margin: 0 }} role="status" data-testid="settings-message">{message}</p> : null}
+        {message ? <p role="status" data-testid="settings-message">{message}</p> : null}
       </section>
       <section className="card stack" aria-labelledby="other-devices" data-testid="other-devices">
         <h2 id="other-devices" className="card-title">Other devices</h2>
-        {others.length === 0 ? <p style={{ margin: 0 }} className="muted">No other devices are paired.</p> : others.map((d) => <DeviceRow key={d.id} device={d} onRevoke={() => void revoke(d)} />)}
+        {others.length === 0 ? <p className="muted">No other devices are paired.</p> : others.map((d) => <DeviceRow key={d.id} device={d} onRevoke={() => void revoke(d)} />)}
       </section>
       <section className="card stack" aria-labelledby="machines-title">
         <h2 id="machines-title" className="card-title">Machines</h2>
@@ -98,8 +98,8 @@ export default function SettingsPage() {
       </section>
       <section className="card stack" aria-labelledby="relay-info" data-testid="relay-info">
         <h2 id="relay-info" className="card-title">Relay</h2>
-        <p style={{ margin: 0 }}>Address: <span className="mono wrap-anywhere" data-testid="relay-address">{origin}</span></p>
-        <p style={{ margin: 0 }}>Version: <span data-testid="relay-version">{version ?? 'unknown (offline)'}</span></p>
+        <p>Address: <span className="mono wrap-anywhere" data-testid="relay-address">{origin}</span></p>
+        <p>Version: <span data-testid="relay-version">{version ?? 'unknown (offline)'}</span></p>
       </section>
     </section>
   );

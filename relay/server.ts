@@ -3,7 +3,7 @@
 // store and feature services. Behaviour lives in the modules it wires.
 import * as fs from 'node:fs';
 import * as http from 'node:http';
-import * as https from 'node:https';
+import * as http2 from 'node:http2';
 import type * as net from 'node:net';
 import * as path from 'node:path';
 import { WebSocketServer } from 'ws';
@@ -91,7 +91,15 @@ export async function createRelay(opts: RelayOptions = {}): Promise<Relay> {
     policy,
     () => options.appDir,
   );
-  const server = options.tls ? https.createServer({ cert: options.tls.cert, key: options.tls.key }, handler) : http.createServer(handler);
+  const server = options.tls ? secureServer(options.tls, handler) : http.createServer(handler);
+  // Every TLS connection (HTTP/2 sessions and HTTP/1.1 sockets alike), so shutdown can end them.
+  const tlsSockets = new Set<net.Socket>();
+  if (!(server instanceof http.Server)) {
+    server.on('secureConnection', (socket: net.Socket) => {
+      tlsSockets.add(socket);
+      socket.once('close', () => tlsSockets.delete(socket));
+    });
+  }
   const wss = new WebSocketServer({ noServer: true, maxPayload: 4 * MAX_FRAME_BYTES, perMessageDeflate: SOCKET_DEFLATE });
   server.on('upgrade', (req, socket, head) => upgrade(req, socket as net.Socket, head));
 
@@ -151,7 +159,8 @@ export async function createRelay(opts: RelayOptions = {}): Promise<Relay> {
     await closeServices(services);
     await new Promise<void>((resolve) => {
       server.close(() => resolve());
-      server.closeAllConnections?.();
+      if (server instanceof http.Server) server.closeAllConnections();
+      else for (const socket of tlsSockets) socket.destroy();
     });
     wss.close();
     removeInfoFile(options.dataDir);
@@ -189,4 +198,20 @@ function removeInfoFile(dataDir: string): void {
   } catch {
     /* already gone */
   }
+}
+
+/**
+ * SERVE-1: the relay's own TLS speaks HTTP/2 to browsers (ALPN `h2`) and HTTP/1.1 to
+ * everything else (`allowHTTP1`): a phone's cold load takes the page and its scripts over
+ * one connection instead of opening up to six, each with its own TCP and TLS handshake.
+ * WebSockets (the app's socket, fleet links) and the hooks' and tools' requests stay on
+ * HTTP/1.1, where `upgrade` is emitted as before. The handler is the HTTP/1.1 one: Node's
+ * compatibility request and response offer every member it uses (headers, url, method,
+ * socket, a readable body; setHeader, writeHead, end, a writable body); the one
+ * difference it sees, a Host header carried as `:authority`, is read in origin.ts.
+ */
+function secureServer(tls: { cert: Buffer | string; key: Buffer | string }, handler: http.RequestListener): http2.Http2SecureServer {
+  const server = http2.createSecureServer({ cert: tls.cert, key: tls.key, allowHTTP1: true });
+  server.on('request', handler as unknown as (req: http2.Http2ServerRequest, res: http2.Http2ServerResponse) => void);
+  return server;
 }

@@ -14,8 +14,9 @@ export interface OriginPolicy {
 
 /** The origin the request's Host header names, if that host may be trusted as-is. */
 function hostOrigin(policy: OriginPolicy, req: http.IncomingMessage): string | undefined {
-  const host = req.headers.host;
-  if (!host) return undefined;
+  // HTTP/2 carries the Host as the `:authority` pseudo-header (SERVE-1).
+  const host = req.headers.host ?? (req.headers as Record<string, string | string[] | undefined>)[':authority'];
+  if (typeof host !== 'string' || !host) return undefined;
   let url: URL;
   try {
     url = new URL(`${policy.secure ? 'https' : 'http'}://${host}`);

@@ -1,5 +1,6 @@
 import { execFileSync, spawn } from 'node:child_process';
 import * as fs from 'node:fs';
+import * as http2 from 'node:http2';
 import * as https from 'node:https';
 import * as path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -117,6 +118,50 @@ describe('http', () => {
     const ack = await phone.request({ type: 'device.list' });
     expect(ack.type).toBe('ack');
     await phone.close();
+  });
+
+  it('SERVE-1: the relay\'s TLS speaks HTTP/2 (ALPN h2) with the same answers and Origin rules, :authority standing for Host; close() ends open sessions', async () => {
+    const dir = tempDir();
+    const cert = path.join(dir, 'cert.pem');
+    const key = path.join(dir, 'key.pem');
+    execFileSync('openssl', ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes', '-days', '1',
+      '-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1', '-keyout', key, '-out', cert], { stdio: 'ignore' });
+    const relay = await startRelay({ appDir: fakeApp(), tls: { cert: fs.readFileSync(cert), key: fs.readFileSync(key) } });
+    const port = new URL(relay.url).port;
+    const session = http2.connect(relay.url, { ca: fs.readFileSync(cert) });
+    session.on('error', () => undefined);
+    const ask = (headers: http2.OutgoingHttpHeaders, body?: string) => new Promise<{ headers: http2.IncomingHttpHeaders; text: string }>((resolve, reject) => {
+      const stream = session.request(headers);
+      let text = '';
+      let answer: http2.IncomingHttpHeaders = {};
+      stream.setEncoding('latin1');
+      stream.on('response', (h) => (answer = h));
+      stream.on('data', (chunk: string) => (text += chunk));
+      stream.on('end', () => resolve({ headers: answer, text }));
+      stream.on('error', reject);
+      stream.end(body);
+    });
+    const page = await ask({ ':path': '/task', 'accept-encoding': 'gzip' });
+    expect(page.headers[':status']).toBe(200);
+    expect(page.headers['content-type']).toBe('text/html; charset=utf-8');
+    expect(page.headers['content-security-policy']).toContain("script-src 'self'");
+    expect(page.headers['strict-transport-security']).toBe('max-age=31536000');
+    expect(page.text).toContain('<title>task</title>');
+    const pair = (authority: string, origin: string) => ask({ ':method': 'POST', ':path': '/api/pair', ':authority': authority, origin, 'content-type': 'application/json' },
+      JSON.stringify({ code: 'x'.repeat(43), name: 'p', publicKey: newKeyPair().publicJwk }));
+    // The relay's own origin, and localhost named in :authority, reach the route (a wrong code)…
+    for (const [authority, origin] of [[`127.0.0.1:${port}`, relay.url], [`localhost:${port}`, `https://localhost:${port}`]]) {
+      expect(JSON.parse((await pair(authority, origin)).text).error.code).toBe('E_PAIRING_CODE');
+    }
+    // …a page elsewhere, or a rebound name in :authority, does not.
+    for (const [authority, origin] of [[`127.0.0.1:${port}`, 'https://evil.example'], [`evil.example:${port}`, `https://evil.example:${port}`]]) {
+      const refused = await pair(authority, origin);
+      expect(refused.headers[':status']).toBe(403);
+      expect(JSON.parse(refused.text).error.code).toBe('E_FORBIDDEN_ORIGIN');
+    }
+    const ended = new Promise<void>((resolve) => session.once('close', () => resolve()));
+    await relay.close(); // with the session still open
+    await ended;
   });
 
   it('SERVE-2: `commandr serve --port 0` prints `listening: <url>` first, then a pairing URL (for this computer on loopback, REACH-1)', async () => {

@@ -43,9 +43,11 @@ function ApprovalCard({ state, reloadDiff }: { state: ApprovalState; reloadDiff(
   if (state.kind === 'none') return null;
   const text = state.kind === 'waiting' ? 'Approved — waiting for the agent’s commit.'
     : state.kind === 'committed' ? `Committed ${state.commit.slice(0, 10)}: ${state.subject}`
-      : 'The agent staged a different change after your approval, so that approval is stale. Review the new change.';
+      : state.kind === 'uncarried' ? `Committed ${state.commit.slice(0, 10)}: ${state.subject} — without your approval in it (its gate was skipped or a plain token was used), so that approval no longer applies.`
+        : 'The agent staged a different change after your approval, so that approval is stale. Review the new change.';
+  const warn = state.kind === 'stale' || state.kind === 'uncarried';
   return (
-    <div className="card notice row task-notice" data-tone={state.kind === 'stale' ? 'warn' : undefined} role="status"
+    <div className="card notice row task-notice" data-tone={warn ? 'warn' : undefined} role="status"
       data-testid="approval-state" data-state={state.kind}>
       <span>{text}</span>
       {state.kind === 'stale' ? <Button onClick={reloadDiff} data-testid="approval-reload">Reload diff</Button> : null}
@@ -60,6 +62,8 @@ export function ActionBar({ repo, id, diff, reloadDiff, timeline, sheet, setShee
   const digest = diff.status === 'ready' ? diff.value.digest : null;
   const approval = approvalState(timeline, digest, approvedHere);
   const waiting = approval.kind === 'waiting' && approval.digest === digest;
+  // Once the approval's commit is in, the card says how it ended: "Approved…" above it would contradict it.
+  const settled = notice?.testId === 'approval-done' && (approval.kind === 'committed' || approval.kind === 'uncarried');
   // A member machine that is offline: its actions are off, and the card says why (FLEETUI-2).
   const offline = useRepoPlace(repo)?.offline ?? null;
 
@@ -90,7 +94,7 @@ export function ActionBar({ repo, id, diff, reloadDiff, timeline, sheet, setShee
     <>
       <div className="task-dock">
         <ApprovalCard state={approval} reloadDiff={() => { setApprovedHere(null); reloadDiff(); }} />
-        <ActionStatus notice={notice} busy={busy} onDismiss={() => setNotice(null)} onReload={() => { setApprovedHere(null); reloadDiff(); }} />
+        <ActionStatus notice={settled ? null : notice} busy={busy} onDismiss={() => setNotice(null)} onReload={() => { setApprovedHere(null); reloadDiff(); }} />
         {offline ? <p className="card notice task-notice" role="status" data-testid="machine-offline-notice">{offline}. Actions on its tasks are off until it is back.</p> : null}
         <div className="task-actions" role="toolbar" aria-label="Decide on this task" data-testid="task-actions">
           <Button variant="primary" disabled={busy || !digest || waiting || !!offline} onClick={() => (confirmApprove ? setSheet({ kind: 'confirm-approve' }) : approve())} data-testid="approve"

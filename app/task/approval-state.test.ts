@@ -19,4 +19,12 @@ describe('approvalState', () => {
     expect(approvalState(granted, D2)).toEqual({ kind: 'stale', digest: D1 });
     expect(approvalState([...granted, bus({ event: 'approval_denied', digest: D1, by: 'p' })], D1)).toEqual({ kind: 'none' });
   });
+
+  it('APPROVAL-9: a commit that does not carry the waiting approval (no digest: its gate skipped, or a plain token) ends the wait as uncarried, never as committed', () => {
+    const granted = [bus({ event: 'approval_requested', digest: D1 }), bus({ event: 'approval_granted', digest: D1, by: 'p' })];
+    expect(approvalState([...granted, bus({ event: 'task_committed', commit: 'def', subject: 'by hand' })], null))
+      .toEqual({ kind: 'uncarried', digest: D1, commit: 'def', subject: 'by hand' });
+    // A commit with no approval waiting changes nothing.
+    expect(approvalState([bus({ event: 'task_committed', commit: 'def', subject: 'by hand' })], null)).toEqual({ kind: 'none' });
+  });
 });

@@ -40,6 +40,11 @@ describe('demo agent', () => {
     expect(execFileSync('git', ['rev-parse', 'HEAD'], { cwd: worktree, encoding: 'utf8' })).not.toBe(headBefore);
     expect(execFileSync('git', ['log', '-1', '--format=%s'], { cwd: worktree, encoding: 'utf8' }).trim()).toBe('Demo: greet people by name');
     expect(execFileSync('git', ['status', '--porcelain', '--untracked-files=no'], { cwd: worktree, encoding: 'utf8' })).toBe('');
+    // The commit carries the approval and spends it, as a real agent's hooks do (APPROVAL-7, -8).
+    expect(execFileSync('git', ['log', '-1', '--format=%B'], { cwd: worktree, encoding: 'utf8' })).toContain(`Commandr-Approval: {`);
+    const committed = rec.events.map((e) => e.event).find((e) => e.event === 'task_committed' && e.task === review.id);
+    expect(committed).toMatchObject({ digest: review.pendingApproval!.digest });
+    expect(fs.readdirSync(path.join(path.dirname(path.dirname(worktree)), 'commandr-demo', '.agents', 'approvals')).filter((f) => f.startsWith(review.id))).toEqual([]);
     const names = rec.events.map((e) => `${e.event.event}:${String(e.event.task)}`);
     expect(names.slice(-4)).toEqual([`approval_granted:${review.id}`, `task_committed:${review.id}`, `task_progress:${review.id}`, `task_complete:${review.id}`]);
   });

@@ -30,7 +30,8 @@ test('CMDR-UI-2: start a commander on an allowed root; CMDR-UI-3: exchange a mes
   await expect(page.getByTestId('cmdr-status')).toHaveText(/idle|waiting for you/);
   await page.getByTestId('cmdr-message').fill('Please list the docs. FAKE:ask');
   await page.getByTestId('cmdr-send').click();
-  await expect(page.getByTestId('cmdr-output')).toContainText('Please list the docs.');
+  await expect(page.getByTestId('cmdr-output')).toContainText('› Please list the docs. FAKE:ask'); // the person's side of the conversation
+  await expect(page.getByTestId('cmdr-output')).toContainText('echo: Please list the docs.');
   await expect(page.getByTestId('cmdr-waiting')).toBeVisible();
   await page.getByTestId('nav-commanders').click();
   await expect(page.getByTestId('cmdr-card')).toHaveAttribute('data-status', 'waiting');

@@ -14,6 +14,7 @@ import { OutputBuffer, type OutputChunk } from './output';
 import { checkReferencePath, resolveRoots } from './reference-paths';
 import { CommanderStore, newCommanderId } from './store';
 import { runTurn, type AgentAdapter, type TurnRuntime } from './turn';
+import { DEMO_COMMANDER_ADAPTER } from '../demo/commander';
 
 export type { AgentAdapter } from './turn';
 
@@ -112,7 +113,7 @@ export class Commanders extends EventEmitter<CommandersEvents> {
       entry.queue.push(text);
       return { queued: entry.queue.length };
     }
-    this.startTurn(entry, text, entry.record.session);
+    this.startTurn(entry, text, entry.record.session, text);
     return { queued: 0 };
   }
 
@@ -123,7 +124,7 @@ export class Commanders extends EventEmitter<CommandersEvents> {
     entry.queue = [];
     await this.stopTurn(entry);
     this.store.writeDoc(id, withSessionKind(this.store.readDoc(id), 'replacement'));
-    entry.record = { ...entry.record, session: null, status: 'starting', waitingFor: null, adapter: this.opts.adapter(entry.record.adapter).name };
+    entry.record = { ...entry.record, session: null, status: 'starting', waitingFor: null, adapter: entry.record.demo ? entry.record.adapter : this.opts.adapter(entry.record.adapter).name };
     this.save(entry);
     this.startTurn(entry, replacementPrompt(entry.record, this.store.dir(id)), null);
     return viewOf(entry.record);
@@ -179,9 +180,11 @@ export class Commanders extends EventEmitter<CommandersEvents> {
     return { record, queue: [], current: null, generation: 0, output: new OutputBuffer(this.store.logFile(record.id)) };
   }
 
-  private startTurn(entry: Entry, prompt: string, resume: string | null): void {
+  private startTurn(entry: Entry, prompt: string, resume: string | null, said?: string): void {
     // A commander keeps the agent it was started with: sessions do not cross agent CLIs (UX-6).
-    void runTurn(entry, { prompt, resume, store: this.store, adapter: this.opts.adapter(entry.record.adapter), env: this.agentEnv(entry.record.id) }, {
+    // The demo's commander has no real session behind it: a script answers (DEMO-7).
+    const adapter = entry.record.demo ? DEMO_COMMANDER_ADAPTER : this.opts.adapter(entry.record.adapter);
+    void runTurn(entry, { prompt, said, resume, store: this.store, adapter, env: this.agentEnv(entry.record.id) }, {
       save: () => this.save(entry),
       output: (chunk) => {
         this.opts.broadcast({ type: 'commander.output', commander: entry.record.id, ...chunk }, true);
@@ -196,7 +199,7 @@ export class Commanders extends EventEmitter<CommandersEvents> {
     this.pickUpReferences(entry);
     if (waiting) this.emit('waiting', viewOf(entry.record));
     const next = entry.queue.shift();
-    if (next !== undefined && entry.record.status !== 'dead') this.startTurn(entry, next, entry.record.session);
+    if (next !== undefined && entry.record.status !== 'dead') this.startTurn(entry, next, entry.record.session, next);
     else if (entry.record.status === 'dead') entry.queue = [];
   }
 

@@ -26,6 +26,8 @@ export interface TurnRuntime {
 
 export interface TurnInput {
   prompt: string;
+  /** The person's message this turn answers, added to the conversation as its turn starts (CMDR-MSG-1). */
+  said?: string;
   resume: string | null;
   store: CommanderStore;
   adapter: AgentAdapter;
@@ -47,6 +49,7 @@ export async function runTurn(rt: TurnRuntime, input: TurnInput, cb: TurnCallbac
   const live = () => rt.generation === generation;
   rt.record = { ...rt.record, status: input.resume === null ? 'starting' : 'running', waitingFor: null };
   cb.save();
+  if (input.said !== undefined) cb.output(rt.output.append(rt.record.session, saidLine(input.said)));
   let stdout = '';
   const run = startAdapterRun({
     run: input.adapter.run,
@@ -94,4 +97,9 @@ function removePidFile(file: string, pid: number | undefined): void {
   } catch {
     // already gone
   }
+}
+
+/** The person's turn as the conversation shows it: `› ` and the text, later lines indented under it. */
+export function saidLine(text: string): string {
+  return `\n› ${text.replace(/\r?\n/g, '\n  ')}\n\n`;
 }

@@ -5,8 +5,13 @@ import * as path from 'node:path';
 import type { CommanderRecord } from '../../protocol/commander';
 import { renderClaudeMd } from '../commanders/claude-md';
 import { DOC_FILE, RECORD_FILE, SPAWNED_FILE } from '../commanders/store';
+import type { AgentAdapter } from '../commanders/turn';
+import { PACKAGE_ROOT } from '../options';
 
 export const DEMO_COMMANDER_ID = 'c-demo000001';
+
+/** DEMO-7: the demo commander's turns run this script, not an agent CLI (its session id is made up). */
+export const DEMO_COMMANDER_ADAPTER: AgentAdapter = { name: 'demo', run: path.join(PACKAGE_ROOT, 'relay', 'demo', 'commander-run') };
 
 export function writeDemoCommander(dataDir: string, repo: string): void {
   const dir = path.join(dataDir, 'commanders', DEMO_COMMANDER_ID);

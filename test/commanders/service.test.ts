@@ -62,7 +62,7 @@ describe('commanders service (fake adapter)', () => {
     expect(fs.readFileSync(path.join(fx.dataDir, 'commanders', v.id, 'spawned'), 'utf8')).toBe(`${done.session}\n`);
   });
 
-  it('CMDR-MSG-1: a message resumes the current session; messages sent during a turn queue and run one at a time', async () => {
+  it('CMDR-MSG-1: a message resumes the current session; messages sent during a turn queue and run one at a time; each shows in the conversation as its turn starts', async () => {
     const v = fx.commanders.create('memos', path.join(fx.root, 'memos'));
     const first = await untilState(fx.commanders, v.id, settled);
     fx.commanders.message(v.id, 'one FAKE:delay 300');
@@ -70,6 +70,11 @@ describe('commanders service (fake adapter)', () => {
     await untilState(fx.commanders, v.id, (c) => settled(c) && outputText(fx.commanders, v.id).includes('echo: two'));
     const out = outputText(fx.commanders, v.id);
     expect(out.indexOf('echo: one')).toBeLessThan(out.indexOf('echo: two'));
+    // The person's messages are in the conversation, each right before its turn's answer.
+    expect(out.indexOf('\n› one FAKE:delay 300\n')).toBeGreaterThan(-1);
+    expect(out.indexOf('\n› one FAKE:delay 300\n')).toBeLessThan(out.indexOf('echo: one'));
+    expect(out.indexOf('echo: one')).toBeLessThan(out.indexOf('\n› two\n'));
+    expect(out.indexOf('\n› two\n')).toBeLessThan(out.indexOf('echo: two'));
     expect(out).toContain('turn: 3');
     expect(fx.commanders.get(v.id).session).toBe(first.session);
     expect(fs.readFileSync(path.join(fx.dataDir, 'commanders', v.id, 'spawned'), 'utf8')).toBe(`${first.session}\n`);

@@ -70,6 +70,23 @@ describe('demo workspace', () => {
     expect(fs.readFileSync(path.join(dir, 'spawned'), 'utf8').trim()).toBe(record.session);
   });
 
+  it('DEMO-7: a message to the demo commander is answered by the demo\'s own script (no agent CLI): it says what it is and stays usable', async () => {
+    const said = client.waitFor((f) => f.type === 'commander.output' && f.commander === DEMO_COMMANDER_ID && String(f.chunk).includes('This is the demo commander'), 'the demo commander\'s answer');
+    const idle = client.waitFor((f) => f.type === 'commander.state' && (f.commander as { id: string; status: string }).id === DEMO_COMMANDER_ID
+      && (f.commander as { status: string }).status === 'idle', 'the demo commander idle again');
+    await client.request({ type: 'commander.message', commander: DEMO_COMMANDER_ID, text: 'ship the release' });
+    const answer = await said;
+    expect(answer.session).toBe('demo-session-0001');
+    await idle;
+    // A second message works too: the session is never lost.
+    const again = client.waitFor((f) => f.type === 'commander.state' && (f.commander as { id: string; status: string }).id === DEMO_COMMANDER_ID
+      && (f.commander as { status: string }).status === 'idle', 'idle after the second message');
+    await client.request({ type: 'commander.message', commander: DEMO_COMMANDER_ID, text: 'and again' });
+    await again;
+    const record = CommanderRecord.parse(JSON.parse(fs.readFileSync(path.join(dataDir, 'commanders', DEMO_COMMANDER_ID, 'commander.json'), 'utf8')));
+    expect(record.status).toBe('idle');
+  });
+
   it('DEMO-4: making the demo again is idempotent: same repo, nothing appended', async () => {
     const repo = await ensureDemo(dataDir);
     const bus = path.join(repo, '.agents');

@@ -63,3 +63,16 @@ test.describe('with the demo workspace', () => {
     await expect(page.getByTestId('timeline')).not.toContainText('without an approval');
   });
 });
+
+test('REVIEW-9: a task awaiting approval opens on its diff, above the agent card; approving does not reorder the screen', async ({ paired: page, relayEnv }) => {
+  const task = startTask(relayEnv, 'S-4', 'Review first');
+  requestApproval(relayEnv, task, { 'src/r.js': 'export const r = 1;\n' });
+  await openTask(page, relayEnv, task);
+  await expect(page.getByTestId('diff-digest')).toBeVisible();
+  const top = async (testId: string) => (await page.getByTestId(testId).first().boundingBox())!.y;
+  const changes = await top('changes');
+  expect(changes).toBeLessThan(await top('agent-run'));
+  await page.getByTestId('approve').click();
+  await expect(page.getByTestId('approval-state')).toHaveAttribute('data-state', 'waiting');
+  expect(await top('changes')).toBeLessThan(await top('agent-run')); // the order stays as it opened
+});

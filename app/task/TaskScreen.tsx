@@ -59,6 +59,11 @@ function TaskReview({ repo, id }: { repo: string; id: string }) {
   }, [detail]);
   // Folded until the person opens it: it never expands by itself and never pushes the diff away (UX-2).
   const [briefOpen, setBriefOpen] = useState(false);
+  // A task that waits for approval opens on what is to be approved: the council's verdict and
+  // the diff come before the agent's card (REVIEW-9). Chosen once, when the task is first
+  // known, so approving never moves the diff from under the person's thumb.
+  const [reviewFirst, setReviewFirst] = useState<boolean | null>(null);
+  if (reviewFirst === null && task) setReviewFirst(Boolean(task.pendingApproval));
   const verdict = task?.verdict ?? null;
   const confirmApprove = verdict && isRealFail(verdict)
     ? `The council voted FAIL (${tallyOf(verdict).pass} of ${tallyOf(verdict).total} PASS). Approve this change anyway?`
@@ -74,10 +79,10 @@ function TaskReview({ repo, id }: { repo: string; id: string }) {
           <article className="task-body" data-testid="task-body" dangerouslySetInnerHTML={{ __html: body }} />
         </details>
       ) : null}
-      <AgentRun repo={repo} task={task} />
+      {reviewFirst ? null : <AgentRun repo={repo} task={task} />}
       {task?.verdict ? <CouncilVerdict verdict={task.verdict} /> : null}
-      <Artifacts repo={repo} task={id} items={timeline.items} />
-      <section aria-labelledby="diff-title" className="task-section">
+      {reviewFirst ? null : <Artifacts repo={repo} task={id} items={timeline.items} />}
+      <section aria-labelledby="diff-title" className="task-section" data-testid="changes">
         <h2 id="diff-title" className="group-title">Changes</h2>
         {diff.status === 'loading' ? (
           <p className="muted" data-testid="diff-loading">{live ? 'Loading the diff…' : 'You are offline: the diff loads when the connection is back.'}</p>
@@ -97,6 +102,8 @@ function TaskReview({ repo, id }: { repo: string; id: string }) {
           </>
         ) : null}
       </section>
+      {reviewFirst ? <AgentRun repo={repo} task={task} /> : null}
+      {reviewFirst ? <Artifacts repo={repo} task={id} items={timeline.items} /> : null}
       {detail.status === 'ready' ? <Annotations annotations={detail.value.annotations} /> : null}
       <Timeline repo={repo} items={timeline.items} running={timeline.running} />
       <ActionBar repo={repo} id={id} diff={diff} reloadDiff={reloadDiff} timeline={timeline.items} sheet={sheet} setSheet={setSheet} confirmApprove={confirmApprove} />

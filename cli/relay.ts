@@ -8,6 +8,7 @@ import { parseArgs } from 'node:util';
 import QRCode from 'qrcode';
 import { createPairingCode, pairingUrl } from '../relay/devices/pairing';
 import { DeviceStore } from '../relay/devices/store';
+import { escapeControls, escapeJsonControls } from '../protocol/wire/device-name';
 import { createRelay, relayInfoFile } from '../relay/server';
 import { DEFAULT_HOST, DEFAULT_PORT, defaultDataDir, type Logger, normalizeOrigin } from '../relay/options';
 import { detectTailscale, isLoopbackOrigin, reachAdvice, readRelayConfig, saveRelayConfig } from '../relay/reach';
@@ -137,9 +138,11 @@ function devices(args: string[]): number {
   const [action = 'list', id, ...extra] = positionals; // CLIUX-3: listing is the default
   if (action === 'list' && id === undefined) {
     const list = store.list();
-    if (values.json) process.stdout.write(`${JSON.stringify(list.map((d) => store.view(d, null)), null, 2)}\n`);
+    // DEVNAME-2: a stored name is printed with its control characters escaped, so it can
+    // neither drive the terminal nor fake a line; JSON.stringify leaves DEL, C1 and bidi raw.
+    if (values.json) process.stdout.write(`${escapeJsonControls(JSON.stringify(list.map((d) => store.view(d, null)), null, 2))}\n`);
     else if (list.length === 0) process.stdout.write('no paired devices; pair one with `commandr pair`\n');
-    else for (const d of list) process.stdout.write(`${d.id}  ${d.name}  paired ${d.createdAt}  last seen ${d.lastSeenAt ?? 'never'}\n`);
+    else for (const d of list) process.stdout.write(`${d.id}  ${escapeControls(d.name)}  paired ${d.createdAt}  last seen ${d.lastSeenAt ?? 'never'}\n`);
     return 0;
   }
   if (action === 'revoke' && id !== undefined && extra.length === 0) {

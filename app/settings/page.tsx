@@ -4,6 +4,7 @@
 import { useRouter } from 'next/navigation';
 import { useCallback, useEffect, useState } from 'react';
 import type { DeviceView } from '../../protocol/wire/views';
+import { plainLine } from '../../protocol/wire/plain-text';
 import { Button } from '../components/Button';
 import { act, read } from '../lib/actions';
 import { clearDevice, renameStoredDevice } from '../lib/device-key';
@@ -57,7 +58,8 @@ export default function SettingsPage() {
 
   async function revoke(target: DeviceView) {
     const self = target.id === device?.id;
-    if (!confirm(self ? 'Unpair this device? You will need a new pairing code to use it again.' : `Revoke ${target.name}?`)) return;
+    // A browser dialog is plain text: an older name with a line break must not add a line (DEVNAME-2).
+    if (!confirm(self ? 'Unpair this device? You will need a new pairing code to use it again.' : `Revoke ${plainLine(target.name, 80)}?`)) return;
     const outcome = await act('device.revoke', { device: target.id });
     if (outcome.status !== 'applied') return setMessage(outcome.error ? sentence(outcome.error) : 'Revoking needs a connection to the relay.');
     if (self) {

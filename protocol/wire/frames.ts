@@ -6,6 +6,7 @@ import { PacketType } from '../bus/packet';
 import { AnyBusEvent, Sha256Digest } from '../bus/events';
 import { LiveEvent } from '../live-events';
 import { WireError } from './errors';
+import { DeviceName } from './device-name';
 import { ArtifactRef, QuestionId, QuestionReplyVia, QuestionView } from './questions';
 import { MachineId, MachineServerFrames } from './machines';
 import { SHOWN_COMMANDER_ID_PATTERN } from '../commander';
@@ -98,7 +99,7 @@ export const CommanderDelete = z.object({ type: z.literal('commander.delete'), .
 export const PermissionDecide = z.object({
   type: z.literal('permission.decide'), ...act, request: text(64), decision: PermissionDecision, reason: z.optional(text(2000)),
 });
-export const DeviceRename = z.object({ type: z.literal('device.rename'), ...act, device: text(64), name: text(80).check(z.minLength(1)) });
+export const DeviceRename = z.object({ type: z.literal('device.rename'), ...act, device: text(64), name: DeviceName });
 export const DeviceRevoke = z.object({ type: z.literal('device.revoke'), ...act, device: text(64) });
 /** Removes a member machine from the home (FLEETUI-5); owner devices only. */
 export const MachineRemove = z.object({ type: z.literal('machine.remove'), ...act, machine: MachineId });

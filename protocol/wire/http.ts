@@ -1,11 +1,12 @@
 // Bodies of the relay's HTTP endpoints (HTTP-n). Every body is validated at the edge.
 import * as z from 'zod/mini';
 import { DeviceView, PERMISSION_DESCRIPTION_MAX, PermissionPolicyWhy } from './views';
+import { DeviceName } from './device-name';
 
 /** `POST /api/pair`: one-time code from `commandr pair`, the device's name and public key. */
 export const PairRequest = z.object({
   code: z.string().check(z.regex(/^[A-Za-z0-9_-]{16,64}$/, 'pairing code has the wrong form')),
-  name: z.string().check(z.minLength(1), z.maxLength(80)),
+  name: DeviceName,
   /** The public half of a non-extractable ECDSA P-256 key, as a JWK. */
   publicKey: z.object({ kty: z.literal('EC'), crv: z.literal('P-256'), x: z.string().check(z.maxLength(64)), y: z.string().check(z.maxLength(64)) }),
 });

@@ -10,6 +10,7 @@ import { CommandrError } from '../../protocol/wire/errors';
 import type { DeviceView } from '../../protocol/wire/views';
 import type { PairRequest } from '../../protocol/wire/http';
 import { readJsonFile, writePrivateFile } from './files';
+import { DEVICE_NAME_RULE, isDeviceName } from '../../protocol/wire/device-name';
 
 export const DEVICE_ID_PATTERN = /^d-[0-9a-f]{16}$/;
 
@@ -98,6 +99,7 @@ export class DeviceStore extends EventEmitter<DeviceStoreEvents> {
   }
 
   add(name: string, publicKey: PairRequest['publicKey']): DeviceRecord {
+    name = checkName(name);
     const jwk = { kty: 'EC' as const, crv: 'P-256' as const, x: publicKey.x, y: publicKey.y };
     try {
       crypto.createPublicKey({ key: jwk, format: 'jwk' });
@@ -115,6 +117,7 @@ export class DeviceStore extends EventEmitter<DeviceStoreEvents> {
   }
 
   rename(id: string, name: string): DeviceRecord {
+    name = checkName(name);
     this.mutate((devices) => {
       const record = devices.get(id);
       if (!record) throw new CommandrError('E_NOT_FOUND', `no device ${id}`);
@@ -201,6 +204,16 @@ export class DeviceStore extends EventEmitter<DeviceStoreEvents> {
     writePrivateFile(this.file, `${JSON.stringify({ version: 1, devices: [...next.values()] }, null, 2)}\n`);
     this.refresh();
   }
+}
+
+/**
+ * DEVNAME-1: every way of setting a name ends here, so none can store one that drives a
+ * terminal or fakes a line. Names already in devices.json are read as they are (the CLI
+ * escapes them when it prints).
+ */
+function checkName(name: string): string {
+  if (!isDeviceName(name)) throw new CommandrError('E_BAD_FRAME', `name ${DEVICE_NAME_RULE}`);
+  return name.trim();
 }
 
 function fileStamp(file: string): string {

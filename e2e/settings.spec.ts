@@ -1,6 +1,6 @@
 // Settings shows this device and renames it on the relay.
 import { pairDevice } from '../test/helpers/device';
-import { test, expect } from './fixtures';
+import { pairThroughScreen, test, expect } from './fixtures';
 
 test('APP-11: settings shows this device and can rename it; the relay keeps the new name', async ({ paired: page, relayEnv }) => {
   await page.getByTestId('nav-settings').click();
@@ -35,4 +35,22 @@ test('APP-11: other paired devices are listed and can be revoked from Settings',
   await expect(row).toHaveCount(0);
   expect(relayEnv.relay.services.devices.list().map((d) => d.id)).not.toContain(tablet.id);
   await expect(page.getByTestId('this-device-name')).toHaveText('E2E Phone');
+});
+
+test('OWNER-1: after the owner is revoked no phone becomes the owner, and Settings says how to name one at the machine', async ({ page, relayEnv }) => {
+  const owner = await pairDevice(relayEnv.relay, 'Owner Phone');
+  await pairThroughScreen(page, relayEnv, 'Second Phone');
+  await page.getByTestId('nav-settings').click();
+  await expect(page.getByTestId('device-row').filter({ hasText: 'Owner Phone' })).toBeVisible();
+  await expect(page.getByTestId('no-owner')).toHaveCount(0);
+  relayEnv.relay.services.devices.revoke(owner.id); // as `commandr devices revoke` does (OWNER-3)
+  await page.reload();
+  await expect(page.getByTestId('device-row')).toHaveCount(0);
+  await expect(page.getByTestId('no-owner')).toHaveText(/No device is the owner.*commandr devices owner <id>.*relay's machine/);
+  const me = relayEnv.relay.services.devices.list()[0]!;
+  expect(relayEnv.relay.services.devices.isOwner(me.id)).toBe(false);
+  relayEnv.relay.services.devices.markOwner(me.id); // `commandr devices owner <id>` (OWNER-2)
+  await page.reload();
+  await expect(page.getByTestId('this-device-name')).toHaveText('Second Phone');
+  await expect(page.getByTestId('no-owner')).toHaveCount(0);
 });

@@ -89,6 +89,12 @@ export default function SettingsPage() {
       <section className="card stack" aria-labelledby="other-devices" data-testid="other-devices">
         <h2 id="other-devices" className="card-title">Other devices</h2>
         {others.length === 0 ? <p className="muted">No other devices are paired.</p> : others.map((d) => <DeviceRow key={d.id} device={d} onRevoke={() => void revoke(d)} />)}
+        {/* OWNER-1: once the owner has left, no phone inherits it; say how to name one. */}
+        {devices.length > 0 && !devices.some((d) => d.owner) ? (
+          <p className="muted" data-testid="no-owner">
+            No device is the owner, so no phone can revoke or rename another device. To name one, run <code>commandr devices owner &lt;id&gt;</code> on the relay&apos;s machine.
+          </p>
+        ) : null}
       </section>
       <section className="card stack" aria-labelledby="machines-title">
         <h2 id="machines-title" className="card-title">Machines</h2>

@@ -24,7 +24,17 @@ const DeviceRecord = z.object({
   owner: z.optional(z.boolean()),
 });
 export type DeviceRecord = z.infer<typeof DeviceRecord>;
-const DevicesFile = z.object({ version: z.literal(1), devices: z.array(DeviceRecord) });
+const DevicesFile = z.object({
+  version: z.literal(1),
+  devices: z.array(DeviceRecord),
+  /**
+   * OWNER-1: written by every version that marks owners. With it, only devices marked
+   * `owner` are owners, so after the owner leaves there is none until the person names
+   * one at the machine (OWNER-2); without it (a file from before owners) the earliest
+   * paired device is.
+   */
+  ownerChosen: z.optional(z.boolean()),
+});
 
 export interface DeviceStoreEvents {
   revoked: [id: string];
@@ -33,6 +43,7 @@ export interface DeviceStoreEvents {
 export class DeviceStore extends EventEmitter<DeviceStoreEvents> {
   readonly file: string;
   private devices = new Map<string, DeviceRecord>();
+  private ownerChosen = false;
   private keys = new Map<string, crypto.KeyObject>();
   private stamp = '';
   private watcher: fs.FSWatcher | undefined;
@@ -51,6 +62,7 @@ export class DeviceStore extends EventEmitter<DeviceStoreEvents> {
     const parsed = this.read();
     const before = this.devices;
     this.devices = new Map(parsed.devices.map((d) => [d.id, { ...d, lastSeenAt: before.get(d.id)?.lastSeenAt ?? d.lastSeenAt }]));
+    this.ownerChosen = parsed.ownerChosen === true;
     this.stamp = stamp;
     for (const id of before.keys()) {
       if (!this.devices.has(id)) {
@@ -127,14 +139,12 @@ export class DeviceStore extends EventEmitter<DeviceStoreEvents> {
   }
 
   /**
-   * OWNER-1: a device marked owner; when none is marked (a devices.json from before
-   * owners), the earliest paired device is the owner.
+   * OWNER-1: a device marked owner. Only in a devices.json from before owners (no
+   * `ownerChosen`, no device marked) is the earliest paired device the owner; once this
+   * version has written the file, a relay whose owner left has no owner (never the next phone).
    */
   isOwner(id: string): boolean {
-    const all = [...this.devices.values()];
-    if (all.some((d) => d.owner === true)) return this.devices.get(id)?.owner === true;
-    const earliest = all.reduce<DeviceRecord | undefined>((a, d) => (!a || d.createdAt < a.createdAt ? d : a), undefined);
-    return earliest?.id === id;
+    return impliedOwners(this.devices, this.ownerChosen).has(id);
   }
 
   /** OWNER-2: marks a device as an owner (from the relay's machine: `commandr devices owner <id>`). */
@@ -142,8 +152,6 @@ export class DeviceStore extends EventEmitter<DeviceStoreEvents> {
     this.mutate((devices) => {
       const record = devices.get(id);
       if (!record) throw new CommandrError('E_NOT_FOUND', `no device ${id}`);
-      // Keep the implied owner of an unmarked file an owner: marking a second one must not demote it.
-      for (const [key, d] of devices) if (this.isOwner(key)) devices.set(key, { ...d, owner: true });
       devices.set(id, { ...record, owner: true });
     });
   }
@@ -200,10 +208,22 @@ export class DeviceStore extends EventEmitter<DeviceStoreEvents> {
   private mutate(change: (devices: Map<string, DeviceRecord>) => void): void {
     this.refresh();
     const next = new Map(this.devices);
+    // OWNER-1: the first write of a file from before owners marks its implied owner (before the
+    // change, so revoking it leaves no owner) and records that owners are chosen from now on.
+    for (const id of this.ownerChosen ? [] : impliedOwners(next, false)) next.set(id, { ...next.get(id)!, owner: true });
     change(next);
-    writePrivateFile(this.file, `${JSON.stringify({ version: 1, devices: [...next.values()] }, null, 2)}\n`);
+    writePrivateFile(this.file, `${JSON.stringify({ version: 1, ownerChosen: true, devices: [...next.values()] }, null, 2)}\n`);
     this.refresh();
   }
+}
+
+/** OWNER-1: the marked devices; in a file from before owners with none marked, the earliest paired one. */
+function impliedOwners(devices: Map<string, DeviceRecord>, ownerChosen: boolean): Set<string> {
+  const all = [...devices.values()];
+  const marked = all.filter((d) => d.owner === true);
+  if (ownerChosen || marked.length > 0) return new Set(marked.map((d) => d.id));
+  const earliest = all.reduce<DeviceRecord | undefined>((a, d) => (!a || d.createdAt < a.createdAt ? d : a), undefined);
+  return new Set(earliest ? [earliest.id] : []);
 }
 
 /**

@@ -22,9 +22,15 @@ export interface WorkState {
 const GIT_OPTIONS = { encoding: 'utf8' as const, timeout: 5000, maxBuffer: 16 * 1024 * 1024 };
 const git = (cwd: string, args: string[]): string =>
   execFileSync('git', ['--no-optional-locks', ...args], { cwd, stdio: ['ignore', 'pipe', 'ignore'], ...GIT_OPTIONS });
+/**
+ * REPORTGIT-1: the relay runs these for a directory a hook report names, not one it made: the repo's
+ * own config must not make it run a command (`core.fsmonitor` is run by `git status`), and no hook
+ * may run. The agent's own hook (workState) runs git as the agent would.
+ */
+export const UNTRUSTED_GIT_CONFIG = ['-c', 'core.fsmonitor=false', '-c', 'core.hooksPath=/dev/null'];
 const gitAsync = (cwd: string, args: string[]): Promise<string> =>
   new Promise((resolve, reject) => {
-    execFile('git', ['--no-optional-locks', ...args], { cwd, ...GIT_OPTIONS }, (error, stdout) => (error ? reject(error) : resolve(stdout)));
+    execFile('git', [...UNTRUSTED_GIT_CONFIG, '--no-optional-locks', ...args], { cwd, ...GIT_OPTIONS }, (error, stdout) => (error ? reject(error) : resolve(stdout)));
   });
 
 const HEAD_ARGS = ['rev-parse', '--verify', '-q', 'HEAD'];

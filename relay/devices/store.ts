@@ -40,11 +40,16 @@ export interface DeviceStoreEvents {
   revoked: [id: string];
 }
 
+/** DEV-4: how often at most a device's last-seen time is written to devices.json. */
+export const SEEN_WRITE_MS = 10 * 60_000;
+
 export class DeviceStore extends EventEmitter<DeviceStoreEvents> {
   readonly file: string;
   private devices = new Map<string, DeviceRecord>();
   private ownerChosen = false;
   private keys = new Map<string, crypto.KeyObject>();
+  /** When each device's last-seen time was last written (DEV-4). */
+  private seenWritten = new Map<string, number>();
   private stamp = '';
   private watcher: fs.FSWatcher | undefined;
   private poll: NodeJS.Timeout | undefined;
@@ -163,10 +168,26 @@ export class DeviceStore extends EventEmitter<DeviceStoreEvents> {
     });
   }
 
-  /** Remembers when a device was last seen (kept in memory, written with the next change). */
-  touch(id: string): void {
+  /**
+   * DEV-4: remembers when a device was last seen — in memory at once, and in devices.json
+   * the first time this relay sees it and then at most every SEEN_WRITE_MS — so after a
+   * restart, and in `commandr devices`, a device that connected is never "never seen".
+   * A failed write keeps the time in memory and never refuses the connection.
+   */
+  touch(id: string, now = Date.now()): void {
     const record = this.devices.get(id);
-    if (record) record.lastSeenAt = new Date().toISOString();
+    if (!record) return;
+    record.lastSeenAt = new Date(now).toISOString();
+    if (now - (this.seenWritten.get(id) ?? -Infinity) < SEEN_WRITE_MS) return;
+    this.seenWritten.set(id, now);
+    try {
+      this.mutate((devices) => {
+        const current = devices.get(id);
+        if (current) devices.set(id, { ...current, lastSeenAt: record.lastSeenAt });
+      });
+    } catch {
+      // kept in memory; written with the next change
+    }
   }
 
   view(record: DeviceRecord, currentId: string | null, push = false): DeviceView {

@@ -1,5 +1,6 @@
 // Notes people left for the agent, and whether the agent has read them yet (REVIEW-6).
 import type { AnnotationView } from '../../protocol/wire/views';
+import { anchorLabel } from './anchor';
 
 export function Annotations({ annotations }: { annotations: AnnotationView[] }) {
   if (annotations.length === 0) return null;
@@ -10,7 +11,7 @@ export function Annotations({ annotations }: { annotations: AnnotationView[] }) 
         {annotations.map(({ file, annotation: a }) => (
           <li key={file} className="card" data-testid="annotation" data-anchor={a.anchor} data-consumed={a.consumed}>
             <div className="task-meta">
-              <span className="mono">{a.anchor}</span>
+              <span>{anchorLabel(a.anchor)}</span>
               <span>{a.author}</span>
               <span className="pill" data-tone={a.consumed ? 'ok' : 'warn'}>{a.consumed ? 'read by the agent' : 'not read yet'}</span>
             </div>

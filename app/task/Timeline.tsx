@@ -2,6 +2,7 @@
 // live session events (ephemeral); an action still running is the live line (REVIEW-8).
 // A note the relay cut (LIMIT-2) shows its first part and a "Show all" that reads
 // the whole text with `task.note` on demand (NOTEUI-1..3).
+import { anchorPhrase } from './anchor';
 import { useState } from 'react';
 import type { AnyBusEvent } from '../../protocol/bus/events';
 import type { LiveEvent } from '../../protocol/live-events';
@@ -21,7 +22,7 @@ export function describeBusEvent(e: AnyBusEvent): string {
     case 'task_failed': return `Failed: ${f.reason}`;
     case 'session_end': return `Session ended${f.tests_summary ? ` · ${f.tests_summary}` : ''}${f.files_changed !== undefined ? ` · ${f.files_changed} files changed` : ''}`;
     case 'council_verdict': return `Council verdict ${f.verdict}${Number(f.abstentions) > 0 ? ` (${f.abstentions} abstained)` : ''}`;
-    case 'task_annotation': return `Note from ${f.author} on ${f.anchor}`;
+    case 'task_annotation': return `Note from ${f.author} on ${anchorPhrase(String(f.anchor))}`;
     case 'approval_requested': return `Approval requested for ${f.files} staged file${f.files === 1 ? '' : 's'}`;
     case 'approval_granted': return `Approved by ${f.by}`;
     case 'approval_denied': return `Denied by ${f.by}${f.reason ? `: ${f.reason}` : ''}`;

@@ -1,5 +1,6 @@
 'use client';
 // The Deny sheet (optional reason) and the Annotate sheet (anchor, text, voice).
+import { anchorLabel } from './anchor';
 import { useState, type FormEvent } from 'react';
 import { Button } from '../components/Button';
 import { Sheet } from '../components/Sheet';
@@ -24,12 +25,6 @@ export function DenySheet({ onClose, onDeny }: { onClose(): void; onDeny(reason:
   );
 }
 
-function anchorLabel(anchor: string): string {
-  if (anchor === 'general') return 'The whole task';
-  if (anchor.startsWith('card:')) return `The file ${anchor.slice(5)}`;
-  const at = anchor.lastIndexOf(':');
-  return `Line ${anchor.slice(at + 1)} of ${anchor.slice(5, at)}`;
-}
 
 export function AnnotateSheet({ anchor, onClose, onSend }: { anchor: string; onClose(): void; onSend(anchor: string, body: string): void }) {
   const [body, setBody] = useState('');

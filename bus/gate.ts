@@ -114,8 +114,26 @@ export interface GateOutcome {
 /** The person's gate settings, from git config (`commandr.plainTokens`, `commandr.approvalKey`). */
 export interface GateConfig { plainTokens: boolean; keyFile: string }
 
+/**
+ * Git's per-process config variables (`git -c`/`--config-env` set GIT_CONFIG_PARAMETERS;
+ * GIT_CONFIG_COUNT/KEY_n/VALUE_n; GIT_CONFIG_GLOBAL/SYSTEM/NOSYSTEM; GIT_CONFIG). An agent
+ * sets them for its own commit, so trust is never read through them (APPROVAL-3).
+ */
+export const PER_PROCESS_CONFIG = /^GIT_CONFIG(_PARAMETERS|_COUNT|_KEY_\d+|_VALUE_\d+|_GLOBAL|_SYSTEM|_NOSYSTEM)?$/;
+
+/** The environment for a trust read: the caller's, minus its per-process git config. */
+export function trustEnv(env: Env): NodeJS.ProcessEnv {
+  const out = {} as NodeJS.ProcessEnv;
+  for (const [k, v] of Object.entries(env)) if (v !== undefined && !PER_PROCESS_CONFIG.test(k)) out[k] = v;
+  return out;
+}
+
+/**
+ * Reads the gate's trust settings from git's config files only (system, global, repo,
+ * worktree), never from per-process config variables (APPROVAL-3, APPROVAL-6).
+ */
 export async function gateConfig(worktree: string, env: Env): Promise<GateConfig> {
-  const out = await gitBytes(worktree, ['config', '--get-regexp', '^commandr\\.']).catch(() => Buffer.alloc(0));
+  const out = await gitBytes(worktree, ['config', '--get-regexp', '^commandr\\.'], undefined, trustEnv(env)).catch(() => Buffer.alloc(0));
   const values = new Map<string, string>();
   for (const line of out.toString('utf8').split('\n')) {
     const at = line.indexOf(' ');

@@ -6,6 +6,7 @@ import { execFileSync } from 'node:child_process';
 import { BusError, ioError } from './errors';
 import { GITIGNORE_LINES, REQUIRED_DIRS } from './layout';
 import { locateGit } from './locate';
+import { trustEnv } from './gate';
 
 export const HOOK_MARKER = '# commandr pre-commit gate';
 
@@ -16,6 +17,12 @@ export interface InitOptions {
   commandrBin?: string;
   /** The repo registry file the index fold reads (`~/.agents/repos`). */
   registryFile: string;
+  /**
+   * The relay's public key (`<dataDir>/approval/public.pem`): recorded as the repo's
+   * `commandr.approvalKey` when it exists and none is set, so the gate's trust no longer
+   * follows `$COMMANDR_HOME`/`$HOME` at commit time (APPROVAL-6, INIT-4).
+   */
+  approvalKeyFile?: string;
 }
 
 export interface InitReport {
@@ -38,7 +45,22 @@ export function initRepo(repo: string, options: InitOptions): InitReport {
   ensureGitignore(path.join(root, '.gitignore'), changed);
   for (const [file, text] of hooks) writeIfDifferent(file, text, 0o755, changed);
   registerRepo(options.registryFile, root, changed);
+  if (options.approvalKeyFile) recordApprovalKey(place.worktree, path.resolve(options.approvalKeyFile), changed);
   return { root, bus: place.bus, hook, changed };
+}
+
+/** INIT-4: pins the gate's trusted key in the repo's own config (never replaces one a person set). */
+function recordApprovalKey(worktree: string, keyFile: string, changed: string[]): void {
+  if (!fs.existsSync(keyFile)) return;
+  const env = trustEnv(process.env);
+  try {
+    execFileSync('git', ['config', '--local', '--get', 'commandr.approvalKey'], { cwd: worktree, env, stdio: 'ignore' });
+    return;
+  } catch {
+    // unset: record it
+  }
+  execFileSync('git', ['config', '--local', 'commandr.approvalKey', keyFile], { cwd: worktree, env, stdio: ['ignore', 'ignore', 'pipe'] });
+  changed.push(`git config commandr.approvalKey ${keyFile}`);
 }
 
 /** Where git looks for hooks: honours core.hooksPath and shares the common dir with worktrees. */

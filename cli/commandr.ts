@@ -4,6 +4,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { version } from '../package.json';
 import { initRepo, nextSteps } from '../bus/init';
+import { defaultDataDir, publicKeyFile } from '../bus/approval/keys';
 import { writeSandboxSettings } from '../policy/sandbox';
 import { report, UsageError } from './_shared/tool';
 import { wireCommand, WIRE_USAGE } from '../adapters/lib/wire-command';
@@ -68,7 +69,7 @@ function init(argv: string[]): number {
   const registryFile = process.env.AGENTS_INDEX_REPOS || path.join(os.homedir(), '.agents', 'repos');
   const gateBin = path.join(__dirname, '..', 'bin', 'pre-commit-gate');
   const commandrBin = path.join(__dirname, '..', 'bin', 'commandr');
-  const report = initRepo(path.resolve(args[0] ?? '.'), { gateBin, commandrBin, registryFile });
+  const report = initRepo(path.resolve(args[0] ?? '.'), { gateBin, commandrBin, registryFile, approvalKeyFile: publicKeyFile(defaultDataDir()) });
   for (const changed of report.changed) process.stderr.write(`init: wrote ${changed}\n`);
   process.stdout.write(`init:${report.bus}\n`);
   // Claude Code's sandbox (GUARD-10): offered, written only when asked.

@@ -7,6 +7,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { defaultDataDir, publicKeyFile, readVerifyingKey } from '../bus/approval/keys';
 import { preReceiveTargets, prePushTargets, verifyTargets, type VerifyTarget } from '../bus/approval/verify';
+import { trustEnv } from '../bus/gate';
 import { isTaskId } from '../protocol/bus/ids';
 import { runTool, UsageError } from './_shared/tool';
 
@@ -45,7 +46,8 @@ function parse(args: string[]): Parsed {
 
 function configuredKeys(cwd: string): string[] {
   try {
-    const out = execFileSync('git', ['config', '--path', '--get-all', 'commandr.approvalKey'], { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
+    // Config files only: a pusher's `git -c`/GIT_CONFIG_* never chooses the trusted key (VERIFY-4).
+    const out = execFileSync('git', ['config', '--path', '--get-all', 'commandr.approvalKey'], { cwd, env: trustEnv(process.env), encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
     return out.split('\n').filter((l) => l !== '').map((f) => path.resolve(cwd, f));
   } catch {
     return [];

@@ -1,7 +1,7 @@
 // The ways a shell command can get past the commit gate (GUARD-3): skipping git's
 // hooks (`--no-verify`, `commit -n`, `core.hooksPath`, `-c`/`--git-dir` on a
 // commit), environment that points git or a hook manager elsewhere (`GIT_DIR`,
-// `GIT_INDEX_FILE`, `GIT_CONFIG_*`, `HUSKY=0`, `SKIP`, `COMMANDR_*`), and plumbing
+// `GIT_INDEX_FILE`, `GIT_CONFIG_*`, `HUSKY=0`, `SKIP`, `COMMANDR_*`, `HOME`), and plumbing
 // that writes commits or refs with no hook at all (`commit-tree`, `update-ref`).
 import { type Invocation, programOf } from './command';
 
@@ -11,8 +11,8 @@ export interface Finding {
   why: string;
 }
 
-/** Environment variables that move git's hooks, index, config or the gate itself. */
-const HOOK_ENV = /^(GIT_DIR|GIT_WORK_TREE|GIT_INDEX_FILE|GIT_CONFIG\w*|GIT_EXEC_PATH|GIT_OBJECT_DIRECTORY|GIT_ALTERNATE_OBJECT_DIRECTORIES|GIT_COMMON_DIR|GIT_TEMPLATE_DIR|GIT_NAMESPACE|HUSKY\w*|SKIP|PRE_COMMIT\w*|LEFTHOOK\w*|OVERCOMMIT\w*|COMMANDR_\w*|AGENTS_\w*)$/;
+/** Environment variables that move git's hooks, index, config or the gate itself (HOME and XDG_CONFIG_HOME move the global git config and ~/.commandr the gate trusts). */
+const HOOK_ENV = /^(GIT_DIR|GIT_WORK_TREE|GIT_INDEX_FILE|GIT_CONFIG\w*|GIT_EXEC_PATH|GIT_OBJECT_DIRECTORY|GIT_ALTERNATE_OBJECT_DIRECTORIES|GIT_COMMON_DIR|GIT_TEMPLATE_DIR|GIT_NAMESPACE|HUSKY\w*|SKIP|PRE_COMMIT\w*|LEFTHOOK\w*|OVERCOMMIT\w*|COMMANDR_\w*|AGENTS_\w*|HOME|XDG_CONFIG_HOME)$/;
 /** Sub-commands that make a commit (so global config overrides could skip its hooks). */
 const COMMITTING = new Set(['commit', 'merge', 'am', 'rebase', 'cherry-pick', 'revert', 'pull', 'push', 'stash', 'notes']);
 /** Plumbing that writes commits or moves refs without running any hook. */

@@ -3,7 +3,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { isTaskId } from '../protocol/bus/ids';
-import { BusError } from './errors';
+import { BusError, errnoOf, ioError } from './errors';
 
 export const REQUIRED_DIRS = ['inbox', 'claimed', 'done', 'approvals'] as const;
 export const OPTIONAL_DIRS = ['council', 'annotations'] as const;
@@ -64,6 +64,36 @@ export function listPackets(bus: string, dir: PacketDir): string[] {
     return [];
   }
   return names.filter((n) => n.endsWith('.md') && !n.startsWith('.')).sort();
+}
+
+/** Why a `*.md` entry is no packet file: it is not a regular file. */
+export interface NotAFile { notFile: string }
+
+/**
+ * A packet file's text. Never blocks on a FIFO or device (opened with O_NONBLOCK,
+ * read only when fstat says it is a regular file): `{ notFile }` names what it is
+ * instead; undefined when it is gone (another claimer moved it).
+ */
+export function readPacketFile(file: string): string | undefined | NotAFile {
+  let fd: number;
+  try {
+    fd = fs.openSync(file, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK);
+  } catch (error) {
+    const code = errnoOf(error);
+    if (code === 'ENOENT') return undefined;
+    if (code === 'ENXIO') return { notFile: 'a socket' };
+    if (code === 'EISDIR') return { notFile: 'a directory' };
+    throw ioError('read', file, error);
+  }
+  try {
+    const stat = fs.fstatSync(fd);
+    if (!stat.isFile()) return { notFile: stat.isDirectory() ? 'a directory' : stat.isFIFO() ? 'a FIFO' : 'not a regular file' };
+    return fs.readFileSync(fd, 'utf8');
+  } catch (error) {
+    throw ioError('read', file, error);
+  } finally {
+    fs.closeSync(fd);
+  }
 }
 
 /** `{host}_{pid}_{file}` split at most twice from the left. */

@@ -6,7 +6,7 @@ import * as path from 'node:path';
 import { parseArgs } from 'node:util';
 import { BusError } from '../bus/errors';
 import { createFileExclusive } from '../bus/fs-atomic';
-import { assertBus, assertTaskId, listPackets } from '../bus/layout';
+import { assertBus, assertTaskId, listPackets, parseClaimedName, readPacketFile } from '../bus/layout';
 import { locateBus } from '../bus/locate';
 import { parsePacket } from '../bus/packet';
 import { PACKET_TYPES, PacketType } from '../protocol/bus/packet';
@@ -65,11 +65,20 @@ function oneLine(value: string, what: string): string {
   return value.trim();
 }
 
-/** A task id already used by a packet file in any state directory (`<id>.md`, or claimed `host_pid_<id>.md`). */
-function taken(bus: string, id: string): string | undefined {
+/**
+ * The packet already using task id `id` in any state (CLIUX-1): its front-matter id
+ * is the task id (PACKET-5), never its file name. A packet whose front matter cannot
+ * be read counts by its original file name (`<id>.md`, or claimed `host_pid_<id>.md`).
+ */
+async function taken(bus: string, id: string): Promise<string | undefined> {
   for (const dir of ['inbox', 'claimed', 'done'] as const) {
-    const hit = listPackets(bus, dir).find((f) => f === `${id}.md` || f.endsWith(`_${id}.md`));
-    if (hit) return path.join(bus, dir, hit);
+    for (const name of listPackets(bus, dir)) {
+      const file = path.join(bus, dir, name);
+      const text = readPacketFile(file);
+      if (text === undefined) continue;
+      const packet = typeof text === 'string' ? await parsePacket(text, { sections: false }) : undefined;
+      if (packet?.ok ? packet.front.id === id : name === `${id}.md` || parseClaimedName(name)?.file === `${id}.md`) return file;
+    }
   }
   return undefined;
 }
@@ -111,7 +120,7 @@ async function taskNew(args: string[]): Promise<number> {
   }
   const bus = locateBus(values.repo ? path.resolve(values.repo) : process.cwd());
   assertBus(bus);
-  const existing = taken(bus, id);
+  const existing = await taken(bus, id);
   if (existing) throw new BusError('E_EXISTS', `task ${id} already has a packet: ${existing}`);
   const target = path.join(bus, 'inbox', `${id}.md`);
   createFileExclusive(target, text);

@@ -22,7 +22,8 @@ export interface Install {
 export async function buildInstall(): Promise<Install> {
   const root = fs.mkdtempSync(path.join(os.tmpdir(), 'bus-install-'));
   const { build } = await import('esbuild');
-  const entryPoints = Object.fromEntries(BUS_TOOLS.map((t) => [t, path.join(ROOT, 'cli', `${t}.ts`)]));
+  // `task` has no bin of its own: `commandr task` runs its bundle.
+  const entryPoints = Object.fromEntries([...BUS_TOOLS, 'task'].map((t) => [t, path.join(ROOT, 'cli', `${t}.ts`)]));
   await build({
     entryPoints, outdir: path.join(root, 'dist'), outExtension: { '.js': '.cjs' }, bundle: true, platform: 'node', target: 'node20',
     format: 'cjs', minify: true, legalComments: 'none', external: ['bufferutil', 'utf-8-validate', './relay.cjs'], logLevel: 'error',

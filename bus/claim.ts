@@ -5,7 +5,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { errnoOf, ioError } from './errors';
 import { appendEvent } from './event-log';
-import { assertBus, claimHost, listPackets } from './layout';
+import { assertBus, claimHost, listPackets, readPacketFile } from './layout';
 import { parsePacket } from './packet';
 
 export interface Claimed {
@@ -77,8 +77,13 @@ async function tryClaim(
   warn: (name: string, message: string) => void,
 ): Promise<Claimed | undefined> {
   const source = path.join(bus, 'inbox', name);
-  const content = readIfPresent(source);
+  const content = readPacketFile(source);
   if (content === undefined) return undefined;
+  if (typeof content !== 'string') {
+    // PACKET-2: reported, left in place, and the claim goes on (a FIFO is never opened for reading).
+    warn(name, `skipped invalid packet ${source}: ${content.notFile}, not a regular file`);
+    return undefined;
+  }
   const packet = await parsePacket(content);
   if (!packet.ok) {
     warn(name, `skipped invalid packet ${source}: ${packet.reason}`);
@@ -106,15 +111,6 @@ async function tryClaim(
   return { path: target, task: packet.front.id, content };
 }
 
-function readIfPresent(file: string): string | undefined {
-  try {
-    return fs.readFileSync(file, 'utf8');
-  } catch (error) {
-    if (errnoOf(error) === 'ENOENT') return undefined;
-    throw ioError('read', file, error);
-  }
-}
-
 /** The rename is the claim: ENOENT means another claimer won this packet. */
 function renameIfPresent(source: string, target: string): boolean {
   try {
@@ -135,8 +131,8 @@ function lazyDoneIds(bus: string): () => Promise<Set<string>> {
 export async function packetIds(bus: string, dir: 'inbox' | 'claimed' | 'done'): Promise<Set<string>> {
   const ids = new Set<string>();
   for (const name of listPackets(bus, dir)) {
-    const content = readIfPresent(path.join(bus, dir, name));
-    if (content === undefined) continue;
+    const content = readPacketFile(path.join(bus, dir, name));
+    if (typeof content !== 'string') continue;
     const packet = await parsePacket(content);
     if (packet.ok) ids.add(packet.front.id);
   }

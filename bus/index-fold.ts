@@ -8,7 +8,7 @@ import { verdictOfFileText } from '../protocol/bus/verdict';
 import { BusError, errnoOf } from './errors';
 import { readEvents } from './event-log';
 import { writeFileAtomic } from './fs-atomic';
-import { eventsPath, listPackets, parseClaimedName } from './layout';
+import { eventsPath, listPackets, parseClaimedName, readPacketFile } from './layout';
 import { busOfDirectory } from './locate';
 import { parsePacket } from './packet';
 
@@ -156,10 +156,15 @@ function readVerdict(file: string): 'PASS' | 'FAIL' | null {
 }
 
 async function packetId(file: string, warn: (m: string) => void): Promise<string | undefined> {
-  let text: string;
+  let text: ReturnType<typeof readPacketFile>;
   try {
-    text = fs.readFileSync(file, 'utf8');
+    text = readPacketFile(file);
   } catch {
+    return undefined;
+  }
+  if (text === undefined) return undefined;
+  if (typeof text !== 'string') {
+    warn(`warning: skipped ${file}: ${text.notFile}, not a regular file`);
     return undefined;
   }
   const packet = await parsePacket(text, { sections: false });

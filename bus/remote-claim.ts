@@ -8,7 +8,7 @@ import type { Claimed, ClaimOptions } from './claim';
 import { packetIds } from './claim';
 import { BusError, errnoOf, ioError } from './errors';
 import { appendEvent } from './event-log';
-import { assertBus, claimHost, listPackets, parseClaimedName } from './layout';
+import { assertBus, claimHost, listPackets, parseClaimedName, readPacketFile } from './layout';
 import { acquireTask, leaseSeconds, leaseState, readLeaseRecord, stepLease, writeLeaseRecord, type Claimant } from './lease';
 import { assertRemote, fetchAllTips, fetchTaskTip, runGit, TASK_REF_PREFIX } from './lease-git';
 import { parsePacket } from './packet';
@@ -62,8 +62,9 @@ export async function claimNextRemote(bus: string, remote: string, options: Remo
   let done: Set<string> | undefined;
   for (const name of listPackets(bus, 'inbox')) {
     const source = path.join(bus, 'inbox', name);
-    const content = readIfPresent(source);
+    const content = readPacketFile(source);
     if (content === undefined) continue;
+    if (typeof content !== 'string') { warn(`skipped invalid packet ${source}: ${content.notFile}, not a regular file`); continue; }
     const packet = await parsePacket(content);
     if (!packet.ok) { warn(`skipped invalid packet ${source}: ${packet.reason}`); continue; }
     const task = packet.front.id;
@@ -126,19 +127,12 @@ async function claimedPacketOf(bus: string, task: string, claimant: string): Pro
     const owner = parseClaimedName(name);
     if (!owner || `${owner.host}_${owner.pid}` !== claimant) continue;
     const file = path.join(bus, 'claimed', name);
-    const content = readIfPresent(file);
-    if (content === undefined) continue;
+    const content = readPacketFile(file);
+    if (typeof content !== 'string') continue;
     const packet = await parsePacket(content, { sections: false });
     if (packet.ok && packet.front.id === task) return file;
   }
   return undefined;
-}
-
-function readIfPresent(file: string): string | undefined {
-  try { return fs.readFileSync(file, 'utf8'); } catch (error) {
-    if (errnoOf(error) === 'ENOENT') return undefined;
-    throw ioError('read', file, error);
-  }
 }
 
 function renameIfPresent(source: string, target: string): boolean {

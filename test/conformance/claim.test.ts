@@ -148,6 +148,27 @@ describe('packets', () => {
     expect(world.events().map((e) => e.task)).toEqual(['GOOD']);
   });
 
+  it('PACKET-2: a `*.md` entry that is no regular file (a directory, a FIFO) is reported and skipped; the claim goes on, never opening the FIFO', () => {
+    world = new World(install);
+    fs.mkdirSync(path.join(world.bus, 'inbox', 'A-dir.md'));
+    const fifo = spawnSync('mkfifo', [path.join(world.bus, 'inbox', 'B-fifo.md')]);
+    expect(fifo.status).toBe(0);
+    world.write('inbox/C-good.md', packet({ id: 'GOOD' }));
+    // A hang (reading the FIFO) is killed after 20 s and fails the test; it never synchronises anything.
+    const r = spawnSync(install.bin('claim'), [], { cwd: world.repo, env: world.env, encoding: 'utf8', timeout: 20_000 });
+    expect(r.signal).toBeNull();
+    expect(r.status).toBe(0);
+    expect(claimedLine(r.stdout)).toMatch(/_C-good\.md$/);
+    expect(r.stderr).toMatch(/A-dir\.md: a directory, not a regular file/);
+    expect(r.stderr).toMatch(/B-fifo\.md: a FIFO, not a regular file/);
+    expect(world.list('inbox')).toEqual(['A-dir.md', 'B-fifo.md']);
+    const again = spawnSync(install.bin('claim'), [], { cwd: world.repo, env: world.env, encoding: 'utf8', timeout: 20_000 });
+    expect([again.status, again.stdout]).toEqual([0, 'inbox:empty\n']);
+    // The index fold lists the bus too: it must not hang on the FIFO either.
+    const index = spawnSync(install.bin('index'), ['refresh', world.repo], { cwd: world.repo, env: world.env, encoding: 'utf8', timeout: 20_000 });
+    expect([index.signal, index.status]).toEqual([null, 0]);
+  });
+
   it('ID-SAFE-1: a packet whose id is not a safe file name is never claimed', () => {
     world = new World(install);
     world.write('inbox/a.md', packet({ id: 'x/../../y' }));

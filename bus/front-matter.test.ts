@@ -39,6 +39,17 @@ describe('front matter fast path', () => {
     expect(answered).toBeGreaterThan(200);
   });
 
+  it('PACKET-1 PACKET-2: list items indented differently from the first item are never answered differently from YAML (`  - B` then ` - C` is an error)', () => {
+    expect(parseSimpleFrontMatter('id: Y-1\nblocking:\n  - B\n - C\n')).toBeUndefined();
+    const indents = ['', ' ', '  ', '   ', '    '];
+    for (const a of indents) for (const b of indents) for (const c of indents) {
+      const doc = `id: Y-1\nblocking:\n${a}- B\n${b}- C\n${c}- D\ntype: review\n`;
+      const fast = parseSimpleFrontMatter(doc);
+      if (a === b && b === c) expect(fast, JSON.stringify(doc)).toEqual(failsafe(doc));
+      else expect(fast, JSON.stringify(doc)).toBeUndefined();
+    }
+  });
+
   it('PACKET-1: the usual packet header takes the fast path', () => {
     expect(parseSimpleFrontMatter('id: T-1\ntype: implementation\nscope: "src/**"\nblocked-by: [A, B]\nblocking:\n  - C\n')).toEqual({
       id: 'T-1', type: 'implementation', scope: 'src/**', 'blocked-by': ['A', 'B'], blocking: ['C'],

@@ -8,7 +8,7 @@ const KEY = /^([A-Za-z_][A-Za-z0-9_-]*):(?: +(.*))?$/;
 const PLAIN = /^[A-Za-z0-9_./][A-Za-z0-9_./*+=~()-]*(?: [A-Za-z0-9_./*+=~()-]+)*$/;
 const DOUBLE = /^"([^"\\]*)"$/;
 const SINGLE = /^'([^']*)'$/;
-const ITEM = /^ *- +(.*)$/;
+const ITEM = /^( *)- +(.*)$/;
 
 /** A scalar the subset understands (failsafe: always a string), else undefined. */
 function scalar(text: string): string | undefined {
@@ -37,12 +37,17 @@ export function parseSimpleFrontMatter(yaml: string): Record<string, SimpleValue
   if (yaml.includes('\t')) return undefined;
   const out: Record<string, SimpleValue> = {};
   let list: string[] | undefined;
+  /** The indentation of the current list's first item: every other item must have exactly it. */
+  let indent = -1;
   for (const raw of yaml.split(/\r?\n/)) {
     const line = raw.trimEnd();
     if (line === '' || /^ *#/.test(line)) continue;
     const item = list ? ITEM.exec(line) : null;
     if (item) {
-      const v = scalar(item[1]!);
+      // Ragged items are an error or a nested/continued value in YAML: leave them to the library (PACKET-2).
+      if (list!.length === 0) indent = item[1]!.length;
+      else if (item[1]!.length !== indent) return undefined;
+      const v = scalar(item[2]!);
       if (v === undefined) return undefined;
       list!.push(v);
       continue;

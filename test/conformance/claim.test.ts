@@ -122,6 +122,7 @@ describe('packets', () => {
     ['10-quote-id.md', packet({ id: 'a"b' })],
     ['11-newline-id.md', '---\nid: "a\\nb"\ntype: research\nscope: x\n---\n'],
     ['12-list-front-matter.md', '---\n- a\n- b\n---\n'],
+    ['13-ragged-list.md', '---\nid: RL\ntype: review\nscope: x\nblocking:\n  - B\n - C\n---\n'],
   ];
 
   it('PACKET-1: front matter with id, type and scope makes a packet; blocking and blocked-by default to []', () => {

@@ -2,7 +2,7 @@
 // when a file is new or changed (keyed by inode, mtime and size: a rename is free).
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { listPackets, parseClaimedName, type PacketDir } from '../../bus/layout';
+import { listPackets, parseClaimedName, readPacketFile, type PacketDir } from '../../bus/layout';
 import { parsePacket, splitFrontMatter } from '../../bus/packet';
 import { PacketFrontMatter, type PacketType } from '../../protocol/bus/packet';
 
@@ -120,7 +120,11 @@ function sameEntry(a: PacketEntry | undefined, b: PacketEntry): boolean {
 async function readPacket(full: string): Promise<CacheValue> {
   let text: string;
   try {
-    text = fs.readFileSync(full, 'utf8');
+    // Never opens a FIFO for reading: a blocking read would stall the relay's event loop (PACKET-2).
+    const read = readPacketFile(full);
+    if (read === undefined) return { invalid: 'gone' };
+    if (typeof read !== 'string') return { invalid: `${read.notFile}, not a regular file` };
+    text = read;
   } catch (error) {
     return { invalid: error instanceof Error ? error.message : String(error) };
   }
@@ -154,11 +158,18 @@ const KEY_LINE = /^([A-Za-z][A-Za-z0-9_-]*):(?:[ \t]+(.*?))?[ \t]*$/;
 export function simpleFrontMatter(yaml: string): Record<string, unknown> | undefined {
   const out: Record<string, unknown> = {};
   let list: string[] | undefined;
+  let indent = -1;
   const lists: string[][] = [];
   for (const raw of yaml.split(/\r?\n/)) {
     if (raw.trim() === '') continue;
-    const item = /^[ \t]*-[ \t]+(.+?)[ \t]*$/.exec(raw);
-    if (item && list && PLAIN.test(item[1]!) && !item[1]!.includes(',')) { list.push(item[1]!); continue; }
+    const item = /^( *)-[ \t]+(.+?)[ \t]*$/.exec(raw);
+    if (item && list && PLAIN.test(item[2]!) && !item[2]!.includes(',')) {
+      // Items indented unlike the first are a YAML error or a continued scalar: YAML decides (PACKET-2).
+      if (list.length === 0) indent = item[1]!.length;
+      else if (item[1]!.length !== indent) return undefined;
+      list.push(item[2]!);
+      continue;
+    }
     const kv = KEY_LINE.exec(raw);
     if (!kv) return undefined;
     const value = kv[2] ?? '';

@@ -1,0 +1,44 @@
+// Layout on small phones and at large text: the tab bar's labels stay whole words (APP-13).
+import type { Page } from '@playwright/test';
+import { test, expect } from './fixtures';
+
+/** Text size as a phone's accessibility setting makes it: the root font at 200 %. */
+async function bigText(page: Page): Promise<void> {
+  await page.evaluate(() => { document.documentElement.style.fontSize = '200%'; });
+}
+
+/** For each tab: any word drawn on more than one line, a target under 44 px, or a label wider than its tab. */
+async function navProblems(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const out: string[] = [];
+    for (const link of document.querySelectorAll<HTMLElement>('.shell-nav a')) {
+      const box = link.getBoundingClientRect();
+      if (box.height < 44 || box.width < 44) out.push(`${link.textContent} is ${box.width.toFixed(0)}×${box.height.toFixed(0)} px`);
+      if (box.right > innerWidth + 0.5 || box.left < -0.5) out.push(`${link.textContent} is off screen (${box.left.toFixed(0)}–${box.right.toFixed(0)})`);
+      const walker = document.createTreeWalker(link, NodeFilter.SHOW_TEXT);
+      for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+        const text = node.textContent ?? '';
+        for (const match of text.matchAll(/\S+/g)) {
+          const range = document.createRange();
+          range.setStart(node, match.index!);
+          range.setEnd(node, match.index! + match[0].length);
+          const lines = new Set(Array.from(range.getClientRects()).filter((r) => r.width > 0).map((r) => Math.round(r.top)));
+          if (lines.size > 1) out.push(`"${match[0]}" is split over ${lines.size} lines`);
+          const word = range.getBoundingClientRect();
+          if (word.left < box.left - 0.5 || word.right > box.right + 0.5) out.push(`"${match[0]}" (${word.width.toFixed(0)} px) is wider than its tab (${box.width.toFixed(0)} px)`);
+        }
+      }
+    }
+    return out;
+  });
+}
+
+for (const viewport of [{ width: 412, height: 915 }, { width: 375, height: 667 }, { width: 320, height: 640 }]) {
+  test(`APP-13: at ${viewport.width} px wide, at normal and 200 % text, no tab label breaks inside a word and every tab is a 44 px target`, async ({ paired: page }) => {
+    await page.setViewportSize(viewport);
+    await expect(page.getByTestId('nav-commanders')).toBeVisible();
+    expect(await navProblems(page)).toEqual([]);
+    await bigText(page);
+    expect(await navProblems(page)).toEqual([]);
+  });
+}

@@ -1,4 +1,5 @@
-// Layout on small phones and at large text: the tab bar's labels stay whole words (APP-13).
+// Layout on small phones and at large text: the tab bar's labels stay whole words, and
+// Settings' rename row wraps instead of widening the page (APP-13, UX-10).
 import type { Page } from '@playwright/test';
 import { test, expect } from './fixtures';
 
@@ -42,3 +43,18 @@ for (const viewport of [{ width: 412, height: 915 }, { width: 375, height: 667 }
     expect(await navProblems(page)).toEqual([]);
   });
 }
+
+test('APP-13: Settings at 200 % text does not scroll sideways; the device name field wraps its Rename button below', async ({ paired: page }) => {
+  await page.getByTestId('nav-settings').click();
+  await expect(page.getByTestId('rename-input')).toBeVisible();
+  await bigText(page);
+  const sizes = await page.evaluate(() => ({
+    page: document.scrollingElement!.scrollWidth,
+    screen: innerWidth,
+    card: document.querySelector('[data-testid="this-device"]')!.getBoundingClientRect().right,
+    input: document.querySelector('[data-testid="rename-input"]')!.getBoundingClientRect().right,
+  }));
+  expect(sizes.page).toBeLessThanOrEqual(sizes.screen);
+  expect(sizes.input).toBeLessThanOrEqual(sizes.card);
+  await expect(page.getByTestId('rename-submit')).toBeInViewport({ ratio: 1 });
+});

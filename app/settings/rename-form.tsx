@@ -16,9 +16,11 @@ export function RenameForm({ current, onRename }: { current: string; onRename: (
   }
   return (
     <form onSubmit={submit} className="row" data-testid="rename-form">
-      <div className="field" style={{ flex: '1 1 180px', marginBottom: 0 }}>
+      {/* The field takes the row when the button does not fit beside it (large text): it may shrink
+          below the input's own width (min-width 0), so Rename goes below instead of the page widening. */}
+      <div className="field" style={{ flex: '1 1 12rem', minWidth: 0, marginBottom: 0 }}>
         <label htmlFor="device-name">Device name</label>
-        <input id="device-name" data-testid="rename-input" value={name} maxLength={80} onChange={(e) => setName(e.target.value)} required />
+        <input id="device-name" data-testid="rename-input" value={name} maxLength={80} onChange={(e) => setName(e.target.value)} required style={{ minWidth: 0, width: '100%' }} />
       </div>
       <Button type="submit" disabled={busy || !name.trim() || name.trim() === current} data-testid="rename-submit" style={{ alignSelf: 'flex-end' }}>Rename</Button>
     </form>

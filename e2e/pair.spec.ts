@@ -31,8 +31,42 @@ test('APP-1: a spent or wrong pairing code is explained as a sentence and nothin
   await page.getByTestId('pair-name').fill('Stranger');
   await page.getByTestId('pair-submit').click();
   await expect(page.getByTestId('pair-error')).toContainText('pairing code is unknown, expired or already used');
+  // The command is shown as code, not between backticks.
+  await expect(page.getByTestId('pair-error').locator('code')).toHaveText('commandr pair');
+  await expect(page.getByTestId('pair-error')).not.toContainText('`');
   await page.goto(`${relayEnv.url}/`);
   await expect(page).toHaveURL(/\/pair$/);
+});
+
+test('APP-1: the whole pairing link pasted into the code field is cut to its code and pairs', async ({ page, relayEnv }) => {
+  await page.goto(`${relayEnv.url}/pair`);
+  const code = relayEnv.pairingCode();
+  await page.getByTestId('pair-code').fill(`  ${relayEnv.url}/pair#code=${code}\n`);
+  await expect(page.getByTestId('pair-code')).toHaveValue(code);
+  await page.getByTestId('pair-name').fill('Pasted Link Phone');
+  await page.getByTestId('pair-submit').click();
+  await expect(page).toHaveURL(`${relayEnv.url}/`);
+  expect(relayEnv.relay.services.devices.list().map((d: { name: string }) => d.name)).toEqual(['Pasted Link Phone']);
+});
+
+test('APP-1: what cannot be a pairing code (wrong length, stray characters) is explained on the phone, without a request', async ({ page, relayEnv }) => {
+  const posts: string[] = [];
+  page.on('request', (request) => { if (request.url().includes('/api/pair')) posts.push(request.url()); });
+  await page.goto(`${relayEnv.url}/pair`);
+  await page.getByTestId('pair-name').fill('Typo Phone');
+  const code = relayEnv.pairingCode();
+  for (const typed of [code.slice(0, 12), `${code}x`, `${code.slice(0, 42)}!`, `${relayEnv.url}/pair?code=${code.slice(0, 30)}`]) {
+    await page.getByTestId('pair-code').fill(typed);
+    await page.getByTestId('pair-submit').click();
+    await expect(page.getByTestId('pair-error')).toContainText('That is not a pairing code: it is the 43 characters after code= in the link');
+    await expect(page.getByTestId('pair-error').locator('code')).toHaveText('commandr pair');
+    await expect(page.getByTestId('pair-error')).not.toContainText('`');
+  }
+  expect(posts).toEqual([]);
+  // The real code still pairs afterwards: nothing was spent.
+  await page.getByTestId('pair-code').fill(code);
+  await page.getByTestId('pair-submit').click();
+  await expect(page).toHaveURL(`${relayEnv.url}/`);
 });
 
 test('APP-1: a code and name typed before the app has started are kept; with no name typed the device takes the guessed one', async ({ page, relayEnv }) => {

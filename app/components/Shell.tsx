@@ -12,6 +12,7 @@ import { sentence } from '../lib/errors';
 import { hydrateEarly } from '../lib/saved-state';
 import { appStore, useRelay, type AppState } from '../lib/store';
 import { Button } from './Button';
+import { Prose } from './Prose';
 import { ConnectionBadge } from './ConnectionBadge';
 import Link from './Link';
 
@@ -71,7 +72,7 @@ export function Shell({ children }: { children: ReactNode }) {
       ) : null}
       {error && !onPair ? (
         <div className="card notice row" data-tone="danger" role="alert" data-testid="app-error" style={{ margin: '8px 16px' }}>
-          <span>{sentence(error)}</span>
+          <span><Prose text={sentence(error)} /></span>
           <Button onClick={() => appStore.dispatch({ type: 'local.error', error: null })}>Dismiss</Button>
         </div>
       ) : null}

@@ -7,7 +7,8 @@ import { useRouter } from 'next/navigation';
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { Button } from '../components/Button';
 import { sentence } from '../lib/errors';
-import { codeFromHash } from '../lib/pair-link';
+import { Prose } from '../components/Prose';
+import { NOT_A_CODE, codeFromHash, isPairingCode, pairingCodeFrom } from '../lib/pair-link';
 import { appStore, useRelay, type AppState } from '../lib/store';
 
 function guessName(): string {
@@ -54,12 +55,20 @@ export default function PairPage() {
 
   async function submit(e: FormEvent) {
     e.preventDefault();
+    // A pasted link is cut down to its code, and what cannot be a code (too short, a stray
+    // character) is explained here: the relay would only answer that it did not understand.
+    const typed = pairingCodeFrom(code);
+    if (!isPairingCode(typed)) {
+      setError(NOT_A_CODE);
+      return;
+    }
+    setCode(typed);
     setBusy(true);
     setError(null);
     try {
       // Both before pairing: once the code is spent nothing is left that could fail to load.
       const [{ pairDevice }, { getClient, startClient }] = await Promise.all([import('../lib/pairing'), import('../lib/client')]);
-      await pairDevice({ code, name: name.trim() || guess });
+      await pairDevice({ code: typed, name: name.trim() || guess });
       history.replaceState(null, '', '/pair'); // the code is spent; keep it out of history
       appStore.dispatch({ type: 'local.error', error: null });
       (getClient() ?? startClient()).restart();
@@ -77,17 +86,17 @@ export default function PairPage() {
         Run <code>commandr pair</code> on the computer where the relay runs and open the link it shows on this device,
         or type the code below. This device makes its own key; only the public half is sent to the relay.
       </p>
-      {dropped ? <p className="card notice" role="status" data-testid="pair-dropped">{sentence(dropped)}</p> : null}
+      {dropped ? <p className="card notice" role="status" data-testid="pair-dropped"><Prose text={sentence(dropped)} /></p> : null}
       <form onSubmit={submit} className="card" data-testid="pair-form">
         <div className="field">
           <label htmlFor="pair-code">Pairing code</label>
-          <input id="pair-code" ref={codeField} data-testid="pair-code" value={code} onChange={(e) => setCode(e.target.value)} autoComplete="one-time-code" required spellCheck={false} />
+          <input id="pair-code" ref={codeField} data-testid="pair-code" value={code} onChange={(e) => setCode(e.target.value.includes('code=') ? pairingCodeFrom(e.target.value) : e.target.value)} autoComplete="one-time-code" required spellCheck={false} />
         </div>
         <div className="field">
           <label htmlFor="pair-name">Name for this device</label>
           <input id="pair-name" ref={nameField} data-testid="pair-name" value={name} onChange={(e) => setName(e.target.value)} placeholder={guess} maxLength={80} />
         </div>
-        {error ? <p role="alert" className="card notice" data-tone="danger" data-testid="pair-error">{error}</p> : null}
+        {error ? <p role="alert" className="card notice" data-tone="danger" data-testid="pair-error"><Prose text={error} /></p> : null}
         <Button type="submit" variant="primary" disabled={busy || !code.trim() || !(name.trim() || guess)} data-testid="pair-submit">
           {busy ? 'Pairing…' : 'Pair this device'}
         </Button>

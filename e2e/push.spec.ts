@@ -60,6 +60,8 @@ async function enableNotifications(page: Page, context: BrowserContext, env: Rel
   expect(await page.evaluate(() => (window as unknown as { __permissionAsks: number }).__permissionAsks)).toBe(0);
   await page.getByTestId('notifications-toggle').click();
   await expect(page.getByTestId('notifications-message')).toHaveText('Notifications are on for this device.');
+  await expect(page.getByTestId('notify-approval_requested')).toBeEnabled(); // the kinds unlock once it is on
+  await expect(page.getByTestId('notification-prefs-off')).toHaveCount(0);
   expect(await page.evaluate(() => (window as unknown as { __permissionAsks: number }).__permissionAsks)).toBe(1);
   const key = await page.evaluate(() => (window as unknown as { __pushKey?: string }).__pushKey);
   const vapid = (await (await fetch(`${env.url}/api/push/key`)).json()) as { publicKey: string };

@@ -54,3 +54,24 @@ test('OWNER-1: after the owner is revoked no phone becomes the owner, and Settin
   await expect(page.getByTestId('this-device-name')).toHaveText('Second Phone');
   await expect(page.getByTestId('no-owner')).toHaveCount(0);
 });
+
+test('PUSH-6: while Notify this device is off, what to notify about and quiet hours are dimmed and locked, with a line saying when they apply', async ({ paired: page }) => {
+  await page.getByTestId('nav-settings').click();
+  await expect(page.getByTestId('notifications-toggle')).not.toBeChecked();
+  await expect(page.getByTestId('notification-prefs-off')).toHaveText('These apply once notifications are on for this device.');
+  for (const kind of ['approval_requested', 'council_verdict', 'task_done', 'commander_waiting', 'permission_request']) {
+    await expect(page.getByTestId(`notify-${kind}`)).toBeChecked(); // the preference is kept…
+    await expect(page.getByTestId(`notify-${kind}`)).toBeDisabled(); // …but cannot be changed, and does not look on
+  }
+  await expect(page.getByTestId('quiet-toggle')).toBeDisabled();
+  const look = await page.getByTestId('notify-approval_requested').evaluate((el) => {
+    const probe = document.createElement('span');
+    probe.style.color = 'var(--accent)';
+    document.body.append(probe);
+    const accent = getComputedStyle(probe).color;
+    probe.remove();
+    return { track: getComputedStyle(el).backgroundColor, opacity: Number(getComputedStyle(el).opacity), accent };
+  });
+  expect(look.track).not.toBe(look.accent);
+  expect(look.opacity).toBeLessThan(1);
+});

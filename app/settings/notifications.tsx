@@ -70,7 +70,12 @@ export function Notifications() {
         <input type="checkbox" role="switch" checked={state.enabled} disabled={busy} onChange={(e) => toggle(e.target.checked)} data-testid="notifications-toggle" />
         <span>Notify this device</span>
       </label>
-      <fieldset className="stack" disabled={busy} data-testid="notification-kinds">
+      {/* What to notify about and quiet hours only matter to a device that gets notifications: while
+          "Notify this device" is off they are dimmed and locked, so no switch looks as if it would notify (PUSH-6). */}
+      {state.enabled ? null : (
+        <p className="muted field-help" data-testid="notification-prefs-off">These apply once notifications are on for this device.</p>
+      )}
+      <fieldset className="stack notify-prefs" disabled={busy || !state.enabled} data-testid="notification-kinds">
         <legend>What to notify about</legend>
         {PUSH_KINDS.map((kind) => (
           <label className="toggle" key={kind}>
@@ -79,7 +84,7 @@ export function Notifications() {
           </label>
         ))}
       </fieldset>
-      <fieldset className="stack" disabled={busy} data-testid="quiet-hours">
+      <fieldset className="stack notify-prefs" disabled={busy || !state.enabled} data-testid="quiet-hours">
         <legend>Quiet hours</legend>
         <label className="toggle">
           <input

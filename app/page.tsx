@@ -73,8 +73,8 @@ export default function InboxPage() {
           </div>
         ) : null}
         <div className="field">
-          <label htmlFor="inbox-search">Search by id</label>
-          <input id="inbox-search" data-testid="inbox-search" type="search" value={query} onChange={(e) => setQuery(e.target.value)} placeholder="e.g. T-12" />
+          <label htmlFor="inbox-search">Search tasks</label>
+          <input id="inbox-search" data-testid="inbox-search" type="search" value={query} onChange={(e) => setQuery(e.target.value)} placeholder="Id or title" />
         </div>
       </div>
       {total === 0 ? (

@@ -17,13 +17,19 @@ test('APP-12: a task appears in the Inbox live and moves to In progress after a 
   await expect(page.getByTestId('connection-badge')).toHaveAttribute('data-state', 'live');
 });
 
-test('APP-12: search by id filters the Inbox', async ({ paired: page, relayEnv }) => {
+test('APP-12: the Inbox search, labelled "Search tasks", filters by id or title', async ({ paired: page, relayEnv }) => {
   relayEnv.addPacket('T-alpha', 'Alpha');
   relayEnv.addPacket('T-beta', 'Beta');
-  await expect(page.getByTestId('task-card')).toHaveCount(2);
-  await page.getByTestId('inbox-search').fill('beta');
+  relayEnv.addPacket('T-gamma', 'Rename the widgets');
+  await expect(page.getByTestId('task-card')).toHaveCount(3);
+  const search = page.getByLabel('Search tasks');
+  await expect(search).toHaveAttribute('data-testid', 'inbox-search');
+  await search.fill('t-beta');
   await expect(page.getByTestId('task-card')).toHaveCount(1);
   await expect(page.getByTestId('task-card')).toContainText('T-beta');
+  await search.fill('widgets'); // a word of the title only
+  await expect(page.getByTestId('task-card')).toHaveCount(1);
+  await expect(page.getByTestId('task-card')).toContainText('T-gamma');
   await page.getByTestId('inbox-search').fill('nothing-like-this');
   await expect(page.getByTestId('inbox-empty')).toContainText('No task matches.');
 });

@@ -14,7 +14,9 @@ async function checkScreen(page: Page): Promise<void> {
       const labelled = el.getAttribute('aria-label') || (el.id && document.querySelector(`label[for="${el.id}"]`)) || el.textContent?.trim();
       if (!labelled) out.push(`${el.tagName}#${el.id} has no label`);
     }
-    if (document.documentElement.scrollWidth > innerWidth + 1) out.push(`page scrolls sideways: ${document.documentElement.scrollWidth} > ${innerWidth}`);
+    // Against clientWidth, not innerWidth: a phone widens its layout viewport (innerWidth) to content that overflows.
+    const screen = document.documentElement.clientWidth;
+    if (document.documentElement.scrollWidth > screen + 1) out.push(`page scrolls sideways: ${document.documentElement.scrollWidth} > ${screen}`);
     return out;
   });
   expect(problems).toEqual([]);

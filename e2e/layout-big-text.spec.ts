@@ -15,7 +15,7 @@ async function navProblems(page: Page): Promise<string[]> {
     for (const link of document.querySelectorAll<HTMLElement>('.shell-nav a')) {
       const box = link.getBoundingClientRect();
       if (box.height < 44 || box.width < 44) out.push(`${link.textContent} is ${box.width.toFixed(0)}×${box.height.toFixed(0)} px`);
-      if (box.right > innerWidth + 0.5 || box.left < -0.5) out.push(`${link.textContent} is off screen (${box.left.toFixed(0)}–${box.right.toFixed(0)})`);
+      if (box.right > document.documentElement.clientWidth + 0.5 || box.left < -0.5) out.push(`${link.textContent} is off screen (${box.left.toFixed(0)}–${box.right.toFixed(0)})`);
       const walker = document.createTreeWalker(link, NodeFilter.SHOW_TEXT);
       for (let node = walker.nextNode(); node; node = walker.nextNode()) {
         const text = node.textContent ?? '';
@@ -50,7 +50,8 @@ test('APP-13: Settings at 200 % text does not scroll sideways; the device name f
   await bigText(page);
   const sizes = await page.evaluate(() => ({
     page: document.scrollingElement!.scrollWidth,
-    screen: innerWidth,
+    // Not innerWidth: a phone widens its layout viewport (innerWidth) to content that overflows.
+    screen: document.documentElement.clientWidth,
     card: document.querySelector('[data-testid="this-device"]')!.getBoundingClientRect().right,
     input: document.querySelector('[data-testid="rename-input"]')!.getBoundingClientRect().right,
   }));

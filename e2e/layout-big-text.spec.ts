@@ -59,3 +59,16 @@ test('APP-13: Settings at 200 % text does not scroll sideways; the device name f
   expect(sizes.input).toBeLessThanOrEqual(sizes.card);
   await expect(page.getByTestId('rename-submit')).toBeInViewport({ ratio: 1 });
 });
+
+test.describe('demo', () => {
+  test.use({ demo: true });
+  test('APP-13: the Task screen at 375 px and 200 % text does not scroll sideways: a note\'s long anchor wraps, and every tab stays on screen', async ({ paired: page }) => {
+    await page.setViewportSize({ width: 375, height: 667 });
+    await page.getByTestId('group-approval').getByTestId('task-card').first().click();
+    await expect(page.getByTestId('annotation').first()).toBeVisible();
+    await bigText(page);
+    const sizes = await page.evaluate(() => ({ page: document.scrollingElement!.scrollWidth, screen: document.documentElement.clientWidth }));
+    expect(sizes.page).toBeLessThanOrEqual(sizes.screen);
+    expect(await navProblems(page)).toEqual([]);
+  });
+});

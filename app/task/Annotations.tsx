@@ -11,7 +11,7 @@ export function Annotations({ annotations }: { annotations: AnnotationView[] }) 
         {annotations.map(({ file, annotation: a }) => (
           <li key={file} className="card" data-testid="annotation" data-anchor={a.anchor} data-consumed={a.consumed}>
             <div className="task-meta">
-              <span>{anchorLabel(a.anchor)}</span>
+              <span className="wrap-anywhere">{anchorLabel(a.anchor)}</span>
               <span>{a.author}</span>
               <span className="pill" data-tone={a.consumed ? 'ok' : 'warn'}>{a.consumed ? 'read by the agent' : 'not read yet'}</span>
             </div>

@@ -62,7 +62,7 @@ test('APP-13: Settings at 200 % text does not scroll sideways; the device name f
 
 test.describe('demo', () => {
   test.use({ demo: true });
-  test('APP-13: the Task screen at 375 px and 200 % text does not scroll sideways: a note\'s long anchor wraps, and every tab stays on screen', async ({ paired: page }) => {
+  test('APP-13: the Task screen at 375 px and 200 % text does not scroll sideways: a note\'s long anchor wraps, every tab stays on screen and the decision buttons\' words fit', async ({ paired: page }) => {
     await page.setViewportSize({ width: 375, height: 667 });
     await page.getByTestId('group-approval').getByTestId('task-card').first().click();
     await expect(page.getByTestId('annotation').first()).toBeVisible();
@@ -70,5 +70,9 @@ test.describe('demo', () => {
     const sizes = await page.evaluate(() => ({ page: document.scrollingElement!.scrollWidth, screen: document.documentElement.clientWidth }));
     expect(sizes.page).toBeLessThanOrEqual(sizes.screen);
     expect(await navProblems(page)).toEqual([]);
+    // The decision buttons' words fit inside their buttons (none is cut off at the button's edge).
+    const cut = await page.getByTestId('task-actions').evaluate((bar) =>
+      Array.from(bar.querySelectorAll<HTMLElement>('button')).filter((b) => b.scrollWidth > b.clientWidth + 1).map((b) => `${b.textContent}: ${b.scrollWidth} > ${b.clientWidth}`));
+    expect(cut).toEqual([]);
   });
 });

@@ -7,8 +7,7 @@
 // connection is closed before a load, so each starts cold. HTTP/1.1 is Chromium with
 // `--disable-http2` against the same relay. Median of BENCH_RUNS (default 5) loads.
 // Needs the built app (node scripts/build-app.mjs) and openssl.
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import * as net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -16,6 +15,7 @@ import { chromium, devices, type Page } from '@playwright/test';
 import { createRelay } from '../relay/server';
 import { createPairingCode } from '../relay/devices/pairing';
 import { CHROMIUM_ARGS } from '../scripts/app-session';
+import { makeTestCertificate } from '../test/helpers/certificate';
 
 const RTT_MS = 150;
 const DOWN_BYTES_PER_MS = (1.6 * 1024 * 1024) / 8 / 1000;
@@ -120,13 +120,9 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.len
 
 async function main(): Promise<void> {
   const tmp = mkdtempSync(path.join(tmpdir(), 'commandr-tls-bench-'));
-  const key = path.join(tmp, 'key.pem');
-  const cert = path.join(tmp, 'cert.pem');
-  execFileSync('openssl', ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes', '-days', '1',
-    '-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1', '-keyout', key, '-out', cert], { stdio: 'ignore' });
   const relay = await createRelay({
     port: 0, host: '127.0.0.1', dataDir: path.join(tmp, 'data'), repos: [], registryFile: path.join(tmp, 'no-registry'),
-    demo: true, appDir: path.resolve(__dirname, '..', 'out'), tls: { cert: readFileSync(cert), key: readFileSync(key) },
+    demo: true, appDir: path.resolve(__dirname, '..', 'out'), tls: makeTestCertificate(),
   });
   const link = await slowLink(relay.port);
   const origin = `https://127.0.0.1:${link.port}`;

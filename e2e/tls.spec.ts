@@ -1,23 +1,20 @@
 // The relay's own certificate (--tls-cert/--tls-key) in a real Chromium: the app and its
 // scripts come over HTTP/2 on one connection, and the socket (HTTP/1.1 upgrade) still
 // goes live beside it (SERVE-1).
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { test, expect } from '@playwright/test';
 import { createRelay } from '../relay/server';
 import { createPairingCode } from '../relay/devices/pairing';
+import { makeTestCertificate } from '../test/helpers/certificate';
 
 test('SERVE-1: over the relay\'s own TLS a cold load gets the page and every script over HTTP/2; pairing and the live socket work beside it', async ({ browser }) => {
   const tmp = mkdtempSync(path.join(tmpdir(), 'commandr-e2e-tls-'));
-  const key = path.join(tmp, 'key.pem');
-  const cert = path.join(tmp, 'cert.pem');
-  execFileSync('openssl', ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes', '-days', '1',
-    '-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1', '-keyout', key, '-out', cert], { stdio: 'ignore' });
+  const tls = makeTestCertificate();
   const relay = await createRelay({
     port: 0, host: '127.0.0.1', dataDir: path.join(tmp, 'data'), repos: [], registryFile: path.join(tmp, 'no-registry'),
-    demo: false, appDir: path.resolve(__dirname, '..', 'out'), tls: { cert: readFileSync(cert), key: readFileSync(key) },
+    demo: false, appDir: path.resolve(__dirname, '..', 'out'), tls,
   });
   // No service worker: every file of this load comes from the network.
   const context = await browser.newContext({ ignoreHTTPSErrors: true, serviceWorkers: 'block' });

@@ -20,7 +20,7 @@ export interface RelayAddress {
   /** The relay's own origin; sent as the socket's Origin header. Defaults to `url`. */
   origin?: string;
   /** For a relay on https with a self-signed certificate: the certificate to trust. */
-  ca?: Buffer;
+  ca?: Buffer | string;
 }
 
 export interface TestDevice {

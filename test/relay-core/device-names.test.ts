@@ -2,23 +2,14 @@
 // (allowed, OWNER-1) or a phone pairing must not store a name with terminal escapes,
 // line breaks or bidi controls; a name stored before this rule is printed escaped by
 // `commandr devices list`. Real relay on port 0, real device keys, the real CLI.
-import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createPairingCode } from '../../relay/devices/pairing';
 import { connectDevice, newKeyPair, postJson } from '../helpers/device';
-import { cleanup, startRelay } from './setup';
+import { cleanup, commandr, startRelay } from './setup';
 
 afterEach(cleanup);
-
-const root = path.resolve(__dirname, '..', '..');
-
-function commandr(args: string[]): { status: number | null; stdout: string; stderr: string } {
-  const script = `require('./cli/relay.ts').main(${JSON.stringify(args)}).then((c) => { process.exitCode = c; })`;
-  const r = spawnSync(process.execPath, ['--import', 'tsx', '-e', script], { cwd: root, encoding: 'utf8' });
-  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
-}
 
 const HOSTILE = [
   'x\u001b[2J\u001b[H\u001b[31mFAKE owner\u001b[0m\nd-0123456789abcdef  injected-line', // the audit's name

@@ -1,9 +1,10 @@
-import { execFileSync, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as http2 from 'node:http2';
 import * as https from 'node:https';
 import * as path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { makeTestCertificate } from '../helpers/certificate';
 import { connectDevice, newKeyPair } from '../helpers/device';
 import { cleanup, startRelay, tempDir } from './setup';
 
@@ -98,14 +99,10 @@ describe('http', () => {
   });
 
   it('SERVE-1: --tls-cert/--tls-key serve https and wss', async () => {
-    const dir = tempDir();
-    const cert = path.join(dir, 'cert.pem');
-    const key = path.join(dir, 'key.pem');
-    execFileSync('openssl', ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes', '-days', '1',
-      '-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1', '-keyout', key, '-out', cert], { stdio: 'ignore' });
-    const relay = await startRelay({ tls: { cert: fs.readFileSync(cert), key: fs.readFileSync(key) } });
+    const tls = makeTestCertificate();
+    const relay = await startRelay({ tls });
     expect(relay.url).toMatch(/^https:\/\/127\.0\.0\.1:\d+$/);
-    const ca = fs.readFileSync(cert);
+    const ca = tls.cert;
     const health = await new Promise<string>((resolve, reject) => {
       https.get(`${relay.url}/healthz`, { ca }, (res) => {
         let body = '';
@@ -121,14 +118,10 @@ describe('http', () => {
   });
 
   it('SERVE-1: the relay\'s TLS speaks HTTP/2 (ALPN h2) with the same answers and Origin rules, :authority standing for Host; close() ends open sessions', async () => {
-    const dir = tempDir();
-    const cert = path.join(dir, 'cert.pem');
-    const key = path.join(dir, 'key.pem');
-    execFileSync('openssl', ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes', '-days', '1',
-      '-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1', '-keyout', key, '-out', cert], { stdio: 'ignore' });
-    const relay = await startRelay({ appDir: fakeApp(), tls: { cert: fs.readFileSync(cert), key: fs.readFileSync(key) } });
+    const tls = makeTestCertificate();
+    const relay = await startRelay({ appDir: fakeApp(), tls });
     const port = new URL(relay.url).port;
-    const session = http2.connect(relay.url, { ca: fs.readFileSync(cert) });
+    const session = http2.connect(relay.url, { ca: tls.cert });
     session.on('error', () => undefined);
     const ask = (headers: http2.OutgoingHttpHeaders, body?: string) => new Promise<{ headers: http2.IncomingHttpHeaders; text: string }>((resolve, reject) => {
       const stream = session.request(headers);

@@ -1,15 +1,13 @@
 // DEV-4: a device that connected is remembered as seen across a relay restart and by
 // `commandr devices`, not only in the memory of the relay that saw it.
-import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { connectDevice } from '../helpers/device';
-import { cleanup, startRelay } from './setup';
+import { cleanup, commandr, startRelay } from './setup';
 
 afterEach(cleanup);
 
-const root = path.resolve(__dirname, '..', '..');
 const onDisk = (dataDir: string) => (JSON.parse(fs.readFileSync(path.join(dataDir, 'devices.json'), 'utf8')) as { devices: { id: string; lastSeenAt: string | null }[] }).devices;
 
 describe('last seen', () => {
@@ -29,7 +27,7 @@ describe('last seen', () => {
     await other.close();
     expect(after.devices.find((d) => d.id === device!.id)?.lastSeenAt).toBe(device!.lastSeenAt);
 
-    const cli = spawnSync(process.execPath, ['--import', 'tsx', '-e', `require('./cli/relay.ts').main(['devices', '--data', ${JSON.stringify(relay.dataDir)}])`], { cwd: root, encoding: 'utf8' });
+    const cli = commandr(['devices', '--data', relay.dataDir]);
     expect(cli.stdout).toContain(`${device!.id}  seen phone  paired `);
     expect(cli.stdout).toContain(`last seen ${device!.lastSeenAt}`);
   });

@@ -1,22 +1,13 @@
 // OWNER-1..3: a stolen (non-owner) phone cannot revoke or rename the owner's
 // devices; the owner can, and so can a person at the relay's machine
 // (`commandr devices …`). Real relay, two real paired device keys, the real CLI.
-import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { connectDevice } from '../helpers/device';
-import { cleanup, startRelay } from './setup';
+import { cleanup, commandr, startRelay } from './setup';
 
 afterEach(cleanup);
-
-const root = path.resolve(__dirname, '..', '..');
-
-function commandr(args: string[]): { status: number | null; stdout: string; stderr: string } {
-  const script = `require('./cli/relay.ts').main(${JSON.stringify(args)}).then((c) => { process.exitCode = c; })`;
-  const r = spawnSync(process.execPath, ['--import', 'tsx', '-e', script], { cwd: root, encoding: 'utf8' });
-  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
-}
 
 describe('device ownership', () => {
   it('OWNER-1: the first paired device is the owner; another device cannot revoke or rename it, only itself', async () => {

@@ -1,19 +1,8 @@
-import { spawnSync } from 'node:child_process';
-import * as path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { connectDevice, newKeyPair, openSocket, postJson } from '../helpers/device';
-import { cleanup, startRelay } from './setup';
+import { cleanup, commandr, startRelay } from './setup';
 
 afterEach(cleanup);
-
-const root = path.resolve(__dirname, '..', '..');
-
-/** Runs `commandr <args>` from the sources in a separate process, as a person would. */
-function commandr(args: string[]): { status: number | null; stdout: string; stderr: string } {
-  const script = `require('./cli/relay.ts').main(${JSON.stringify(args)}).then((c) => { process.exitCode = c; })`;
-  const r = spawnSync(process.execPath, ['--import', 'tsx', '-e', script], { cwd: root, encoding: 'utf8' });
-  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
-}
 
 describe('revocation', () => {
   it('DEV-1: device.revoke closes the revoked device\'s sockets at once and refuses it afterwards', async () => {

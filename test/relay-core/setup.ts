@@ -1,4 +1,5 @@
 // Shared setup for relay-core tests: a real relay on port 0 over a temp data dir.
+import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -41,4 +42,11 @@ export async function startRelay(options: RelayOptions = {}): Promise<TestRelay>
 /** Run in afterEach: closes relays and removes temp dirs, newest first. */
 export async function cleanup(): Promise<void> {
   while (cleanups.length > 0) await cleanups.pop()!();
+}
+
+/** Runs `commandr <args>` from the sources in a separate process, as a person would. */
+export function commandr(args: string[]): { status: number | null; stdout: string; stderr: string } {
+  const script = `require('./cli/relay.ts').main(${JSON.stringify(args)}).then((c) => { process.exitCode = c; })`;
+  const r = spawnSync(process.execPath, ['--import', 'tsx', '-e', script], { cwd: path.resolve(__dirname, '..', '..'), encoding: 'utf8' });
+  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
 }

@@ -9,6 +9,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
+import { makeTestCertificate } from '../helpers/certificate';
 
 export interface TestSubscription {
   /** What the browser would hand the app: `PushSubscription.toJSON()`. */
@@ -37,20 +38,7 @@ interface SubState {
 
 const b64u = (b: Buffer) => b.toString('base64url');
 
-/** A self-signed certificate for 127.0.0.1 (SAN IP), made with openssl. */
-export function makeTestCertificate(): { cert: string; key: string } {
-  const dir = mkdtempSync(join(tmpdir(), 'commandr-cert-'));
-  try {
-    execFileSync('openssl', [
-      'req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-days', '2',
-      '-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1',
-      '-keyout', join(dir, 'key.pem'), '-out', join(dir, 'cert.pem'),
-    ], { stdio: 'ignore' });
-    return { cert: readFileSync(join(dir, 'cert.pem'), 'utf8'), key: readFileSync(join(dir, 'key.pem'), 'utf8') };
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
-}
+export { makeTestCertificate };
 
 function hmac(key: Buffer, data: Buffer): Buffer {
   return createHmac('sha256', key).update(data).digest();

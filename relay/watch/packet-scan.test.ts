@@ -1,32 +1,49 @@
-// The fast front-matter reader must agree with YAML or step aside (SNAPSHOT-1).
+// The relay's packet scan reads packets as the bus does and as YAML does (SNAPSHOT-1, PACKET-2).
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { firstHeading, simpleFrontMatter } from './packet-scan';
+import { firstHeading, PacketScan } from './packet-scan';
 
 const ROOT = path.join(__dirname, '..', '..');
 
-describe('simple front matter', () => {
-  it('SNAPSHOT-1: reads what YAML reads for plain scalars and lists, and declines anything else', () => {
-    const same = [
+/** A bus whose inbox holds these packets (file name → text), scanned as the relay scans it. */
+async function scanned(packets: Record<string, string>): Promise<{ entries: Array<{ id: string; blockedBy: string[] }>; invalid: string[] }> {
+  const bus = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'scan-')), '.agents');
+  try {
+    for (const d of ['inbox', 'claimed', 'done']) fs.mkdirSync(path.join(bus, d), { recursive: true });
+    for (const [name, text] of Object.entries(packets)) fs.writeFileSync(path.join(bus, 'inbox', name), text);
+    const scan = new PacketScan(bus, () => undefined);
+    await scan.rescan('inbox');
+    return { entries: scan.all().map((e) => ({ id: e.id, blockedBy: e.blockedBy })), invalid: [...scan.invalid.get('inbox')!].sort() };
+  } finally {
+    fs.rmSync(path.dirname(bus), { recursive: true, force: true });
+  }
+}
+
+describe('packet scan', () => {
+  it('SNAPSHOT-1: the scan reads a packet\'s front matter as YAML does: plain scalars, quoted ones, flow and block lists', async () => {
+    const headers = [
       'id: T-1\ntype: implementation\nscope: src/**\n',
       'id: 0042\ntype: review\nscope: docs/*.md\nblocked-by: [A-1, B-2]\n',
-      'id: T-2\ntype: research\nscope: .\nblocking:\n  - X-1\n  - X-2\n',
+      'id: T-2\ntype: research\nscope: .\nblocking:\n  - X-1\n  - X-2\nblocked-by:\n - C-3\n',
+      'id: "T-3"\ntype: review\nscope: x # a comment\nblocked-by: [\'D-4\']\n',
     ];
-    for (const text of same) expect(simpleFrontMatter(text)).toEqual(parse(text, { schema: 'failsafe' }));
-    const declined = ['id: "quoted"\n', 'id: T # comment\n', 'blocked-by:\n', 'scope: *alias\n', 'nested:\n  a: b\n', 'id: a: b\n'];
-    for (const text of declined) expect(simpleFrontMatter(text)).toBeUndefined();
+    const { entries, invalid } = await scanned(Object.fromEntries(headers.map((h, i) => [`p${i}.md`, `---\n${h}---\n# P${i}\n`])));
+    expect(invalid).toEqual([]);
+    const byId = Object.fromEntries(entries.map((e) => [e.id, e.blockedBy]));
+    for (const h of headers) {
+      const yaml = parse(h, { schema: 'failsafe' }) as { id: string; 'blocked-by'?: string[] };
+      expect(byId[yaml.id], h).toEqual(yaml['blocked-by'] ?? []);
+    }
   });
 
-  it('SNAPSHOT-1 PACKET-2: list items indented unlike the first are left to YAML (ragged items are a YAML error, not two items)', () => {
-    expect(simpleFrontMatter('id: Y-1\nblocking:\n  - B\n - C\n')).toBeUndefined();
-    expect(simpleFrontMatter('id: Y-1\nblocking:\n  - B\n    - C\n')).toBeUndefined();
-    expect(simpleFrontMatter('id: Y-1\nblocking:\n\t- B\n')).toBeUndefined();
-    const even = 'id: Y-1\nblocking:\n - B\n - C\n';
-    expect(simpleFrontMatter(even)).toEqual(parse(even, { schema: 'failsafe' }));
+  it('SNAPSHOT-1 PACKET-2: list items indented unlike the first are what YAML says (an error), never two items', async () => {
+    const ragged = '---\nid: Y-1\ntype: review\nscope: x\nblocked-by:\n  - B\n - C\n---\n# Y\n';
+    const even = '---\nid: Y-2\ntype: review\nscope: x\nblocked-by:\n - B\n - C\n---\n# Y\n';
+    expect(await scanned({ 'ragged.md': ragged, 'even.md': even })).toEqual({ entries: [{ id: 'Y-2', blockedBy: ['B', 'C'] }], invalid: ['ragged.md'] });
   });
 
   it('SNAPSHOT-1: the title is the first markdown heading of the body', () => {

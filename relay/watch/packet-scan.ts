@@ -3,8 +3,8 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { listPackets, parseClaimedName, readPacketFile, type PacketDir } from '../../bus/layout';
-import { parsePacket, splitFrontMatter } from '../../bus/packet';
-import { PacketFrontMatter, type PacketType } from '../../protocol/bus/packet';
+import { parsePacket } from '../../bus/packet';
+import type { PacketFrontMatter, PacketType } from '../../protocol/bus/packet';
 
 export const PACKET_DIRS: readonly PacketDir[] = ['inbox', 'claimed', 'done'];
 
@@ -128,13 +128,8 @@ async function readPacket(full: string): Promise<CacheValue> {
   } catch (error) {
     return { invalid: error instanceof Error ? error.message : String(error) };
   }
-  const parts = splitFrontMatter(text);
-  const quick = parts ? simpleFrontMatter(parts.yaml) : undefined;
-  if (quick && parts) {
-    const checked = PacketFrontMatter.safeParse(quick);
-    if (checked.success) return fromFront(checked.data, parts.body);
-  }
-  const parsed = await parsePacket(text);
+  // The bus's own parser: its fast path for the common header, YAML for the rest (PACKET-1).
+  const parsed = await parsePacket(text, { sections: false });
   return parsed.ok ? fromFront(parsed.front, parsed.body) : { invalid: parsed.reason };
 }
 
@@ -145,44 +140,4 @@ function fromFront(front: PacketFrontMatter, body: string): Parsed {
 export function firstHeading(body: string): string | null {
   const match = /^#{1,6}[ \t]+(.+?)[ \t#]*$/m.exec(body);
   return match ? match[1]!.trim() : null;
-}
-
-const PLAIN = /^[A-Za-z0-9_./][A-Za-z0-9_./*{} !,-]*$/;
-const KEY_LINE = /^([A-Za-z][A-Za-z0-9_-]*):(?:[ \t]+(.*?))?[ \t]*$/;
-
-/**
- * The common front matter (`key: plain`, `key: [a, b]`, block lists of plain
- * words) read without the YAML parser, ten times faster over 10,000 packets;
- * anything else (quotes, comments, nesting) returns undefined and YAML decides.
- */
-export function simpleFrontMatter(yaml: string): Record<string, unknown> | undefined {
-  const out: Record<string, unknown> = {};
-  let list: string[] | undefined;
-  let indent = -1;
-  const lists: string[][] = [];
-  for (const raw of yaml.split(/\r?\n/)) {
-    if (raw.trim() === '') continue;
-    const item = /^( *)-[ \t]+(.+?)[ \t]*$/.exec(raw);
-    if (item && list && PLAIN.test(item[2]!) && !item[2]!.includes(',')) {
-      // Items indented unlike the first are a YAML error or a continued scalar: YAML decides (PACKET-2).
-      if (list.length === 0) indent = item[1]!.length;
-      else if (item[1]!.length !== indent) return undefined;
-      list.push(item[2]!);
-      continue;
-    }
-    const kv = KEY_LINE.exec(raw);
-    if (!kv) return undefined;
-    const value = kv[2] ?? '';
-    list = undefined;
-    if (value === '') lists.push((out[kv[1]!] = list = []));
-    else if (/^\[.*\]$/.test(value)) {
-      const inner = value.slice(1, -1).trim();
-      const items = inner === '' ? [] : inner.split(',').map((s) => s.trim());
-      if (!items.every((s) => PLAIN.test(s))) return undefined;
-      out[kv[1]!] = items;
-    } else if (PLAIN.test(value) && !value.includes(': ')) out[kv[1]!] = value;
-    else return undefined;
-  }
-  // `key:` with nothing under it is null in YAML, not an empty list: let YAML decide.
-  return lists.some((l) => l.length === 0) ? undefined : out;
 }

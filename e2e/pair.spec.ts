@@ -38,8 +38,21 @@ test('APP-1: a spent or wrong pairing code is explained as a sentence and nothin
   await expect(page).toHaveURL(/\/pair$/);
 });
 
-test('APP-1: the whole pairing link pasted into the code field is cut to its code and pairs', async ({ page, relayEnv }) => {
-  await page.goto(`${relayEnv.url}/pair`);
+test('APP-1: the whole pairing link pasted into the code field is cut to its code and pairs, whether pasted before or after the app has started', async ({ page, relayEnv }) => {
+  // Pasted into the page's own HTML before any script runs (FIRST-1): cut once the app starts.
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  await page.route(/\/_next\/static\/.*\.js$/, async (route) => {
+    await held;
+    await route.continue();
+  });
+  await page.goto(`${relayEnv.url}/pair`, { waitUntil: 'commit' });
+  const early = relayEnv.pairingCode();
+  await page.getByTestId('pair-code').fill(`  ${relayEnv.url}/pair#code=${early}\n`);
+  release();
+  await expect(page.getByTestId('pair-name')).toHaveAttribute('placeholder', /\S/); // the app has started
+  await expect(page.getByTestId('pair-code')).toHaveValue(early);
+  // Pasted while the app runs.
   const code = relayEnv.pairingCode();
   await page.getByTestId('pair-code').fill(`  ${relayEnv.url}/pair#code=${code}\n`);
   await expect(page.getByTestId('pair-code')).toHaveValue(code);

@@ -22,6 +22,9 @@ function guessName(): string {
   return /Mobile/.test(ua) ? 'Phone' : 'Browser';
 }
 
+/** What the code field shows for what was typed or pasted: a whole pairing link is cut to its code. */
+const shown = (typed: string) => (typed.includes('code=') ? pairingCodeFrom(typed) : typed);
+
 /** Why this device is on Pair again (revoked, forgotten by the relay), if the relay said so. */
 const selectDropped = (s: AppState) => (s.connection.state === 'unpaired' && s.connection.error?.code === 'E_UNAUTHORIZED' ? s.connection.error : null);
 
@@ -45,7 +48,7 @@ export default function PairPage() {
       if (linked) setCode(linked);
     };
     // What was typed before the app took over the form is kept; a code in the link wins.
-    if (codeField.current?.value) setCode(codeField.current.value);
+    if (codeField.current?.value) setCode(shown(codeField.current.value));
     if (nameField.current?.value) setName(nameField.current.value);
     fromLink();
     setGuess(guessName());
@@ -90,7 +93,7 @@ export default function PairPage() {
       <form onSubmit={submit} className="card" data-testid="pair-form">
         <div className="field">
           <label htmlFor="pair-code">Pairing code</label>
-          <input id="pair-code" ref={codeField} data-testid="pair-code" value={code} onChange={(e) => setCode(e.target.value.includes('code=') ? pairingCodeFrom(e.target.value) : e.target.value)} autoComplete="one-time-code" required spellCheck={false} />
+          <input id="pair-code" ref={codeField} data-testid="pair-code" value={code} onChange={(e) => setCode(shown(e.target.value))} autoComplete="one-time-code" required spellCheck={false} />
         </div>
         <div className="field">
           <label htmlFor="pair-name">Name for this device</label>

@@ -80,6 +80,9 @@ function approvalHooks(options: InitOptions): [string, string][] {
     ['pre-commit', hookScript(options.gateBin)],
     ['commit-msg', hookScript(options.gateBin, 'commit-msg "$@"', 'records the approval a commit used as a Commandr-Approval trailer')],
     ['post-commit', hookScript(options.gateBin, 'post-commit', 'spends the approval token the commit used and reports the commit')],
+    // A merge that commits by itself runs neither pre-commit nor post-commit: these two are its pair (APPROVAL-11).
+    ['pre-merge-commit', hookScript(options.gateBin, '"$@"', 'blocks agent merge commits that lack an approval')],
+    ['post-merge', hookScript(options.gateBin, 'post-merge "$@"', 'spends the approval token a merge commit used and reports the commit')],
     ...(options.commandrBin ? [['pre-push', hookScript(options.commandrBin, 'verify --pre-push "$@"', 'refuses to push agent commits without a valid approval')] as [string, string]] : []),
   ];
 }

@@ -29,6 +29,18 @@ export async function addApprovalTrailer(messageFile: string, cwd: string = proc
   return true;
 }
 
+/**
+ * After `git merge`: whether it made a merge commit (HEAD has two parents, the first the HEAD
+ * the merge started from), not a fast-forward onto commits that already existed.
+ */
+export async function madeMergeCommit(cwd: string = process.cwd(), env: Env = process.env): Promise<boolean> {
+  const place = locateGit(cwd, env);
+  const parents = (await gitBytes(place.worktree, ['rev-list', '--parents', '-n', '1', 'HEAD'])).toString('utf8').trim().split(' ').slice(1);
+  if (parents.length < 2) return false;
+  const before = (await gitBytes(place.worktree, ['rev-parse', '--verify', '-q', 'ORIG_HEAD'])).toString('utf8').trim();
+  return parents[0] === before;
+}
+
 /** `post-commit`: spends the token the new commit carries and appends `task_committed`. */
 export async function spendAfterCommit(cwd: string = process.cwd(), env: Env = process.env): Promise<void> {
   const { place, task } = identityOf(cwd, env);

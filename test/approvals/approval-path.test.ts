@@ -20,7 +20,7 @@ let repo: string;
 beforeAll(async () => {
   install = await buildInstall();
   world = new World(install);
-  for (const id of ['A-1', 'A-2', 'B-1', 'C-1', 'P-1']) world.write(`inbox/${id}.md`, `${packet({ id })}\n# ${id}\n`);
+  for (const id of ['A-1', 'A-2', 'B-1', 'C-1', 'P-1', 'M-1']) world.write(`inbox/${id}.md`, `${packet({ id })}\n# ${id}\n`);
   relay = await startRelay([world.repo]);
   world.env.COMMANDR_HOME = relay.dataDir;
   repo = repoIdFor(world.repo);
@@ -167,6 +167,41 @@ describe('approvals a phone can trust', () => {
     expect(forged.status).not.toBe(0);
     expect(forged.stderr).toMatch(/does not verify|not C-1|not on/);
     expect(spawnSync('git', ['rev-parse', '--verify', '-q', 'refs/heads/agent/C-1'], { cwd: remote, encoding: 'utf8' }).status).not.toBe(0);
+  });
+
+  it('APPROVAL-11: a merge commit passes the same gate: unapproved it is refused, approved it carries the trailer, spends the token and is reported; a fast-forward reports nothing', async () => {
+    const wt = world.worktree('wt-M-1', 'agent/M-1');
+    const side = world.worktree('wt-side-M', 'side-M'); // a person's branch: no gate
+    stage(side, 'side.txt', 'from the side branch\n');
+    expect(commit(side, 'side work').code).toBe(0);
+    const merge = () => spawnSync('git', ['merge', '--no-ff', '-m', 'merge side work', 'side-M'], { cwd: wt, env: world.env, encoding: 'utf8' });
+    const before = head(wt);
+    const refused = merge();
+    expect(refused.status).not.toBe(0);
+    expect(refused.stderr).toContain('M-1');
+    expect(head(wt)).toBe(before);
+    // The merge waits, staged: the phone sees exactly what the merge brings and approves it.
+    const { patch } = await approveShown('M-1', 'diff-M-1-0001');
+    expect(patch).toContain('+from the side branch');
+    world.git(['merge', '--abort'], wt);
+    const merged = merge();
+    expect(merged.stderr).toBe('');
+    expect(merged.status).toBe(0);
+    expect(world.git(['rev-list', '--parents', '-n', '1', 'HEAD'], wt).trim().split(' ')).toHaveLength(3);
+    expect(world.git(['log', '-1', '--format=%B'], wt)).toMatch(/^Commandr-Approval: \{.*"task":"M-1".*\}$/m);
+    expect(fs.existsSync(token('M-1'))).toBe(false);
+    const committed = () => world.events().filter((e) => e.event === 'task_committed' && e.task === 'M-1');
+    expect(committed()).toEqual([expect.objectContaining({ commit: head(wt), subject: 'merge side work', digest: expect.stringMatching(/^sha256:/) })]);
+    // A fast-forward makes no commit: nothing to gate, nothing reported (the hooks ran when git returned).
+    world.git(['branch', 'side-M2', 'side-M'], wt);
+    world.git(['checkout', '-q', 'side-M2'], side);
+    world.git(['merge', '-q', 'agent/M-1'], side);
+    stage(side, 'side2.txt', 'more\n');
+    expect(commit(side, 'more side work').code).toBe(0);
+    const ff = spawnSync('git', ['merge', '--ff-only', 'side-M2'], { cwd: wt, env: world.env, encoding: 'utf8' });
+    expect(ff.status).toBe(0);
+    expect(head(wt)).toBe(head(side));
+    expect(committed()).toHaveLength(1);
   });
 
   it('VERIFY-3 VERIFY-4: commandr init installs the pre-push hook, which refuses a --no-verify agent commit before it leaves', async () => {

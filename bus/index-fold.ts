@@ -6,7 +6,7 @@ import type { IndexFile, IndexRepo, IndexTask } from '../protocol/bus/index-file
 import type { TaskState } from '../protocol/bus/packet';
 import { verdictOfFileText } from '../protocol/bus/verdict';
 import { BusError, errnoOf } from './errors';
-import { readEvents } from './event-log';
+import { scanEventRange } from './tail';
 import { writeFileAtomic } from './fs-atomic';
 import { eventsPath, listPackets, parseClaimedName, readPacketFile } from './layout';
 import { busOfDirectory } from './locate';
@@ -114,28 +114,37 @@ async function foldBus(bus: string, repoName: string, scanned: IndexRepo, warn: 
   return tasks;
 }
 
-/** The one read of the log: last event time and last progress note per task. */
+/**
+ * The one read of the log: last event time and last progress note per task. Read a chunk at a
+ * time (scanEventRange), so a log of any size folds in bounded memory; a line over
+ * MAX_LOG_LINE_BYTES is skipped and a note is kept to what a follower shows (LIMIT-1, LIMIT-2).
+ */
 function foldEvents(bus: string, scanned: IndexRepo, warn: (m: string) => void): Map<string, TaskActivity> {
   const activity = new Map<string, TaskActivity>();
-  let mtime: Date;
+  const file = eventsPath(bus);
+  let stat: fs.Stats;
   try {
-    mtime = fs.statSync(eventsPath(bus)).mtime;
+    stat = fs.statSync(file);
   } catch (error) {
     if (errnoOf(error) === 'ENOENT') return activity;
     throw error;
   }
-  const batch = readEvents(bus);
-  scanned.events_mtime = mtime.toISOString();
-  if (batch.skipped.length > 0) warn(`warning: skipped ${batch.skipped.length} unreadable line(s) of ${eventsPath(bus)}`);
-  for (const event of batch.events) {
-    const task = typeof event.task === 'string' ? event.task : undefined;
-    if (!task) continue;
-    const previous = activity.get(task);
-    const note = event.event === 'task_progress' && typeof event.note === 'string' ? event.note : (previous?.note ?? null);
-    activity.set(task, { ts: event.ts, note });
-  }
+  scanned.events_mtime = stat.mtime.toISOString();
+  const { skipped } = scanEventRange(file, 0, stat.size, (events) => {
+    for (const { event } of events) {
+      const task = typeof event.task === 'string' ? event.task : undefined;
+      if (!task) continue;
+      const previous = activity.get(task);
+      const note = event.event === 'task_progress' && typeof event.note === 'string' ? event.note : (previous?.note ?? null);
+      activity.set(task, { ts: event.ts, note });
+    }
+  }, FOLD_CHUNK_BYTES);
+  if (skipped.length > 0) warn(`warning: skipped ${skipped.length} unreadable line(s) of ${file}`);
   return activity;
 }
+
+/** How much of the log the fold reads at a time. */
+const FOLD_CHUNK_BYTES = 8 * 1024 * 1024;
 
 /** Task ids that have a `council/<id>.json`, from one directory listing. */
 function councilVerdicts(bus: string): Set<string> {

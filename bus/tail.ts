@@ -155,6 +155,17 @@ function isEventObject(value: unknown): value is AnyBusEvent {
  * MAX_LOG_LINE_BYTES is skipped as soon as its newline is found, never buffered past the limit.
  */
 export function readEventRange(file: string, from: number, to: number, chunkBytes = LOG_READ_CHUNK_BYTES): PlacedBatch {
+  const events: PlacedEvent[] = [];
+  const { next, skipped } = scanEventRange(file, from, to, (batch) => { events.push(...batch); }, chunkBytes);
+  return { events, next, skipped };
+}
+
+/**
+ * readEventRange without holding the range's events: each chunk's are handed to `onEvents`
+ * as they are parsed (in order), so a log of any size is folded in memory bounded by a chunk
+ * and one line (the index's fold, INDEX-6). The result's `events` is empty.
+ */
+export function scanEventRange(file: string, from: number, to: number, onEvents: (events: PlacedEvent[]) => void, chunkBytes = LOG_READ_CHUNK_BYTES): PlacedBatch {
   if (to <= from) return { events: [], next: from, skipped: [] };
   const fd = openLog(file);
   const out: PlacedBatch = { events: [], next: from, skipped: [] };
@@ -179,7 +190,7 @@ export function readEventRange(file: string, from: number, to: number, chunkByte
         if (length > MAX_LOG_LINE_BYTES) out.skipped.push({ offset: out.next, reason: overLimit(length) });
         else {
           const line = parsePlacedLines(Buffer.concat([...carry, chunk.subarray(0, nl + 1)]), out.next);
-          out.events.push(...line.events);
+          if (line.events.length > 0) onEvents(line.events);
           out.skipped.push(...line.skipped);
         }
         carry = [];
@@ -190,7 +201,7 @@ export function readEventRange(file: string, from: number, to: number, chunkByte
       const last = chunk.lastIndexOf(0x0a);
       if (last >= body) {
         const batch = parsePlacedLines(chunk.subarray(body, last + 1), pos + body);
-        out.events.push(...batch.events);
+        if (batch.events.length > 0) onEvents(batch.events);
         out.skipped.push(...batch.skipped);
         out.next = pos + last + 1;
       }

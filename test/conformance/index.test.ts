@@ -145,4 +145,20 @@ describe('index refresh', () => {
     expect(task.last_note).toBe('late');
     expect(task.last_event_ts).toBe('2026-01-01T00:00:02.000Z');
   });
+
+  it('INDEX-6: a log over 2 GiB folds in bounded memory: the line over the limit is skipped with a warning, later lines are read, a long note is cut to what a follower shows', () => {
+    world = new World(install);
+    world.write('inbox/a.md', packet({ id: 'A' }));
+    const log = world.write('events.jsonl', '{"ts":"2026-01-01T00:00:00.000Z","event":"task_progress","task":"A","note":"before"}\n');
+    // A hole of 2.1 GiB (a sparse file: no disk used) ends the first line's successor: one huge line.
+    fs.truncateSync(log, 2100 * 1024 * 1024);
+    fs.appendFileSync(log, '\n' + JSON.stringify({ ts: '2026-01-01T00:00:01.000Z', event: 'task_progress', task: 'A', note: 'é'.repeat(3000) }) + '\n');
+    expect(fs.statSync(log).size).toBeGreaterThan(2 ** 31);
+    const r = world.tool('index', ['refresh', world.repo], { cwd: world.home });
+    expect(r.stderr).toContain('skipped 1 unreadable line(s)');
+    expect(r.code).toBe(0);
+    const task = readIndex(world).tasks.find((t) => t.id === 'A')!;
+    expect(task.last_event_ts).toBe('2026-01-01T00:00:01.000Z');
+    expect(task.last_note).toBe('é'.repeat(1024)); // SHOWN_FIELD_BYTES: 2,048 bytes, no character split
+  }, 180_000);
 });

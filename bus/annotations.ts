@@ -9,8 +9,8 @@ import { createFileExclusive, writeFileAtomic } from './fs-atomic';
 import { issuesText } from './issues';
 import { annotationsDir, assertBus, assertTaskId } from './layout';
 
-/** How many successive sequence numbers a writer tries before giving up. */
-export const SEQ_TRIES = 32;
+/** The highest sequence number of a turn (four digits in the file name). */
+export const MAX_SEQ = 9999;
 
 export interface NewAnnotation {
   task: string;
@@ -42,8 +42,10 @@ export function writeAnnotation(bus: string, input: NewAnnotation, now = new Dat
   ensureDir(path.dirname(dir));
   ensureDir(dir);
   const text = JSON.stringify(note.data, null, 2) + '\n';
-  const first = nextSeq(dir, input.turn);
-  for (let seq = first; seq < first + SEQ_TRIES && seq <= 9999; seq++) {
+  // Exclusive creates: a writer that loses a seq to another looks again for the highest one used
+  // and goes past it, so any number of concurrent writers each get a file; the seq only rises,
+  // so the loop ends, at the latest when the turn's 9,999 numbers are all taken (ANNOT-4).
+  for (let seq = nextSeq(dir, input.turn); seq <= MAX_SEQ; seq = Math.max(seq + 1, nextSeq(dir, input.turn))) {
     const file = path.join(dir, annotationFileName(input.turn, seq));
     try {
       createFileExclusive(file, text);
@@ -54,7 +56,7 @@ export function writeAnnotation(bus: string, input: NewAnnotation, now = new Dat
     appendEvent(bus, { event: 'task_annotation', task: input.task, turn: input.turn, anchor, author: note.data.author, seq });
     return { path: file, seq };
   }
-  throw new BusError('E_SEQ_EXHAUSTED', `no free annotation sequence number for turn ${input.turn} in ${dir} after ${SEQ_TRIES} tries`);
+  throw new BusError('E_SEQ_EXHAUSTED', `no free annotation sequence number for turn ${input.turn} in ${dir}: all ${MAX_SEQ} are taken`);
 }
 
 /** One level at a time: recursive mkdir reports EROFS as ENOENT. */

@@ -90,7 +90,7 @@ if (name === '--version' || name === '-v') {
 } else {
   const sub = name === undefined ? undefined : Object.hasOwn(SUBCOMMANDS, name) ? SUBCOMMANDS[name] : undefined;
   if (sub === undefined) {
-    process.stderr.write(`commandr: ${name === undefined ? 'missing subcommand' : `unknown subcommand ${JSON.stringify(name)}`}\n${usage()}\n`);
+    process.stderr.write(`commandr: E_BAD_ARGS: ${name === undefined ? 'missing subcommand' : `unknown subcommand ${JSON.stringify(name)}`}\n${usage()}\n`);
     process.exitCode = 2;
   } else {
     Promise.resolve()

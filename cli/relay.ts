@@ -49,7 +49,7 @@ export async function main(subcommand: string | string[], rest: string[] = []): 
   } catch (error) {
     const code = error instanceof CliError ? error.exitCode : error instanceof TypeError ? 2 : 1;
     const text = error instanceof Error && !(error instanceof CliError) && code === 1 ? (error.stack ?? error.message) : (error as Error).message;
-    process.stderr.write(`commandr ${name}: ${text}\n${code === 2 ? `${USAGE}\n` : ''}`);
+    process.stderr.write(`commandr ${name}: ${code === 2 ? 'E_BAD_ARGS: ' : ''}${text}\n${code === 2 ? `${USAGE}\n` : ''}`);
     return code;
   }
 }

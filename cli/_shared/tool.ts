@@ -33,7 +33,7 @@ export function runTool(name: string, usage: string, main: (args: string[]) => P
 /** Prints `error` once and returns the exit code it deserves. */
 export function report(name: string, usage: string, error: unknown): number {
   if (error instanceof UsageError) {
-    process.stderr.write(`${name}: ${error.message}\n${usage}\n`);
+    process.stderr.write(`${name}: E_BAD_ARGS: ${error.message}\n${usage}\n`);
     return 2;
   }
   if (error instanceof BusError) {

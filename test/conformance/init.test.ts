@@ -149,11 +149,16 @@ describe('commandr umbrella', () => {
 
   it('CLI-2: usage errors exit 2, runtime errors exit 1 with a message naming the problem', () => {
     world = new World(install);
-    expect(world.tool('claim', ['--remote']).code).toBe(2);
-    expect(world.tool('complete').code).toBe(2);
-    expect(world.tool('index').code).toBe(2);
-    expect(world.tool('index', ['fold']).code).toBe(2);
-    expect(world.tool('annotate-write', ['--bus', world.bus]).code).toBe(2);
+    // Every usage error names its code and what is wrong, then the usage.
+    for (const [tool, args, what] of [
+      ['claim', ['--remote'], '--remote'], ['complete', [], 'usage: complete'], ['index', [], 'missing verb'], ['index', ['fold'], 'unknown verb "fold"'],
+      ['annotate-write', ['--bus', world.bus], '--task'], ['pre-commit-gate', ['post-merge'], 'post-merge'], ['commandr', ['frobnicate'], 'frobnicate'],
+    ] as const) {
+      const r = world.tool(tool, [...args]);
+      expect(r.code, `${tool} ${args.join(' ')}`).toBe(2);
+      expect(r.stderr, `${tool} ${args.join(' ')}`).toMatch(new RegExp(`^${tool}: E_BAD_ARGS: `));
+      expect(r.stderr).toContain(what);
+    }
     const runtime = world.tool('complete', ['/no/such/packet.md']);
     expect(runtime.code).toBe(1);
     expect(runtime.stderr).toContain('E_NOT_FOUND');

@@ -5,7 +5,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { errnoOf, ioError } from './errors';
 import { appendEvent } from './event-log';
-import { assertBus, claimHost, listPackets, readPacketFile } from './layout';
+import { assertBus, claimHost, listPackets, readPacketBytes, readPacketFile } from './layout';
 import { parsePacket } from './packet';
 
 export interface Claimed {
@@ -13,6 +13,8 @@ export interface Claimed {
   path: string;
   task: string;
   content: string;
+  /** The packet's bytes as claimed (`content` is their UTF-8 reading): printed verbatim (CLAIM-4). */
+  bytes: Buffer;
 }
 
 export interface ClaimOptions {
@@ -77,13 +79,14 @@ async function tryClaim(
   warn: (name: string, message: string) => void,
 ): Promise<Claimed | undefined> {
   const source = path.join(bus, 'inbox', name);
-  const content = readPacketFile(source);
-  if (content === undefined) return undefined;
-  if (typeof content !== 'string') {
+  const bytes = readPacketBytes(source);
+  if (bytes === undefined) return undefined;
+  if (!Buffer.isBuffer(bytes)) {
     // PACKET-2: reported, left in place, and the claim goes on (a FIFO is never opened for reading).
-    warn(name, `skipped invalid packet ${source}: ${content.notFile}, not a regular file`);
+    warn(name, `skipped invalid packet ${source}: ${bytes.notFile}, not a regular file`);
     return undefined;
   }
+  const content = bytes.toString('utf8');
   const packet = await parsePacket(content);
   if (!packet.ok) {
     warn(name, `skipped invalid packet ${source}: ${packet.reason}`);
@@ -108,7 +111,7 @@ async function tryClaim(
     renameIfPresent(target, source);
     throw error;
   }
-  return { path: target, task: packet.front.id, content };
+  return { path: target, task: packet.front.id, content, bytes };
 }
 
 /** The rename is the claim: ENOENT means another claimer won this packet. */

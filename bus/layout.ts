@@ -75,6 +75,12 @@ export interface NotAFile { notFile: string }
  * instead; undefined when it is gone (another claimer moved it).
  */
 export function readPacketFile(file: string): string | undefined | NotAFile {
+  const bytes = readPacketBytes(file);
+  return Buffer.isBuffer(bytes) ? bytes.toString('utf8') : bytes;
+}
+
+/** readPacketFile's bytes, undecoded: what `claim` prints verbatim (CLAIM-4). */
+export function readPacketBytes(file: string): Buffer | undefined | NotAFile {
   let fd: number;
   try {
     fd = fs.openSync(file, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK);
@@ -88,7 +94,7 @@ export function readPacketFile(file: string): string | undefined | NotAFile {
   try {
     const stat = fs.fstatSync(fd);
     if (!stat.isFile()) return { notFile: stat.isDirectory() ? 'a directory' : stat.isFIFO() ? 'a FIFO' : 'not a regular file' };
-    return fs.readFileSync(fd, 'utf8');
+    return fs.readFileSync(fd);
   } catch (error) {
     throw ioError('read', file, error);
   } finally {

@@ -8,7 +8,7 @@ import type { Claimed, ClaimOptions } from './claim';
 import { packetIds } from './claim';
 import { BusError, errnoOf, ioError } from './errors';
 import { appendEvent } from './event-log';
-import { assertBus, claimHost, listPackets, parseClaimedName, readPacketFile } from './layout';
+import { assertBus, claimHost, listPackets, parseClaimedName, readPacketBytes, readPacketFile } from './layout';
 import { acquireTask, leaseSeconds, leaseState, readLeaseRecord, stepLease, writeLeaseRecord, type Claimant } from './lease';
 import { assertRemote, fetchAllTips, fetchTaskTip, runGit, TASK_REF_PREFIX } from './lease-git';
 import { parsePacket } from './packet';
@@ -62,9 +62,10 @@ export async function claimNextRemote(bus: string, remote: string, options: Remo
   let done: Set<string> | undefined;
   for (const name of listPackets(bus, 'inbox')) {
     const source = path.join(bus, 'inbox', name);
-    const content = readPacketFile(source);
-    if (content === undefined) continue;
-    if (typeof content !== 'string') { warn(`skipped invalid packet ${source}: ${content.notFile}, not a regular file`); continue; }
+    const bytes = readPacketBytes(source);
+    if (bytes === undefined) continue;
+    if (!Buffer.isBuffer(bytes)) { warn(`skipped invalid packet ${source}: ${bytes.notFile}, not a regular file`); continue; }
+    const content = bytes.toString('utf8');
     const packet = await parsePacket(content);
     if (!packet.ok) { warn(`skipped invalid packet ${source}: ${packet.reason}`); continue; }
     const task = packet.front.id;
@@ -87,7 +88,7 @@ export async function claimNextRemote(bus: string, remote: string, options: Remo
     const agent = `${who.host}_${who.pid}`;
     appendEvent(bus, { event: 'task_claimed', task, agent, machine: who.host });
     if (got.previous) appendEvent(bus, { event: 'task_reclaimed', task, agent, machine: who.host, previous: got.previous });
-    return { path: target, task, content, ...(got.previous ? { previous: got.previous } : {}) };
+    return { path: target, task, content, bytes, ...(got.previous ? { previous: got.previous } : {}) };
   }
   return undefined;
 }

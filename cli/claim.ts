@@ -35,6 +35,7 @@ runTool('claim', USAGE, async (args) => {
     ? await claimNextRemote(bus, remote, { warn: warnToStderr, lease: leaseSeconds(lease) })
     : await claimNext(bus, { warn: warnToStderr });
   if (claimed && 'previous' in claimed && claimed.previous) warnToStderr(`claim: took over ${claimed.task} from ${claimed.previous}, whose lease had lapsed`);
-  process.stdout.write(claimed ? `claimed:${claimed.path}\n${claimed.content}` : 'inbox:empty\n');
+  // The packet's bytes as they are, whatever their encoding (CLAIM-4).
+  process.stdout.write(claimed ? Buffer.concat([Buffer.from(`claimed:${claimed.path}\n`), claimed.bytes]) : 'inbox:empty\n');
   return 0;
 });

@@ -71,6 +71,17 @@ describe('claim', () => {
     expect(empty.stdout).toBe('inbox:empty\n');
   });
 
+  it('CLAIM-4: bytes that are not UTF-8 (a Latin-1 body, a stray byte) come out exactly as they are in the packet', () => {
+    world = new World(install);
+    const bytes = Buffer.concat([Buffer.from(packet({ id: 'T-1' })), Buffer.from([0x63, 0x61, 0x66, 0xe9, 0x0a, 0xff, 0xfe, 0x0a])]);
+    world.write('inbox/001.md', bytes);
+    const r = spawnSync(install.bin('claim'), [], { cwd: world.repo, env: world.env });
+    expect(r.status).toBe(0);
+    const head = r.stdout.subarray(0, r.stdout.indexOf(0x0a) + 1).toString('utf8');
+    expect(head).toMatch(/^claimed:\/.*_001\.md\n$/);
+    expect(Buffer.compare(r.stdout.subarray(head.length), bytes)).toBe(0);
+  });
+
   it('CLAIM-5: appends one task_claimed with task, agent {host}_{pid} and machine before returning', () => {
     world = new World(install);
     world.write('inbox/file-name-is-not-the-id.md', packet({ id: 'T-42' }));

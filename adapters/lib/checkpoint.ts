@@ -24,14 +24,48 @@ const git = (cwd: string, args: string[]): string =>
   execFileSync('git', ['--no-optional-locks', ...args], { cwd, stdio: ['ignore', 'pipe', 'ignore'], ...GIT_OPTIONS });
 /**
  * REPORTGIT-1: the relay runs these for a directory a hook report names, not one it made: the repo's
- * own config must not make it run a command (`core.fsmonitor` is run by `git status`), and no hook
- * may run. The agent's own hook (workState) runs git as the agent would.
+ * own config must not make it run a command (`core.fsmonitor` is run by `git status`, and so is a
+ * filter driver's clean or process command on a changed file), and no hook may run. The agent's own
+ * hook (workState) runs git as the agent would.
  */
 export const UNTRUSTED_GIT_CONFIG = ['-c', 'core.fsmonitor=false', '-c', 'core.hooksPath=/dev/null'];
-const gitAsync = (cwd: string, args: string[]): Promise<string> =>
+const gitAsync = (cwd: string, args: string[], env?: NodeJS.ProcessEnv): Promise<string> =>
   new Promise((resolve, reject) => {
-    execFile('git', [...UNTRUSTED_GIT_CONFIG, '--no-optional-locks', ...args], { cwd, ...GIT_OPTIONS }, (error, stdout) => (error ? reject(error) : resolve(stdout)));
+    execFile('git', [...UNTRUSTED_GIT_CONFIG, '--no-optional-locks', ...args], { cwd, ...GIT_OPTIONS, ...(env ? { env } : {}) }, (error, stdout) => (error ? reject(error) : resolve(stdout)));
   });
+
+/**
+ * The environment that switches off the filter drivers the repository itself defines (its local
+ * or worktree config: what an agent can write), as git config set for this process only. A
+ * driver's name may hold any character, `=` too, so they go in GIT_CONFIG_KEY_n, not `-c`.
+ * The person's own drivers (global or system config, e.g. Git LFS) keep working.
+ */
+export async function untrustedFilterEnv(cwd: string): Promise<NodeJS.ProcessEnv> {
+  let listed: string;
+  try {
+    listed = await gitAsync(cwd, ['config', '--show-scope', '--name-only', '--get-regexp', '^filter\\.']);
+  } catch {
+    return process.env; // none defined (exit 1), or not a repository: status will say so
+  }
+  const drivers = new Set<string>();
+  for (const line of listed.split('\n')) {
+    const [scope, key] = line.split('\t');
+    if (!key || (scope !== 'local' && scope !== 'worktree')) continue;
+    drivers.add(key.slice('filter.'.length, key.lastIndexOf('.')));
+  }
+  if (drivers.size === 0) return process.env;
+  const env: NodeJS.ProcessEnv = { ...process.env };
+  let n = Number(process.env.GIT_CONFIG_COUNT) || 0; // after any the relay itself was started with
+  for (const driver of drivers) {
+    for (const command of ['clean', 'smudge', 'process']) {
+      env[`GIT_CONFIG_KEY_${n}`] = `filter.${driver}.${command}`;
+      env[`GIT_CONFIG_VALUE_${n}`] = '';
+      n += 1;
+    }
+  }
+  env.GIT_CONFIG_COUNT = String(n);
+  return env;
+}
 
 const HEAD_ARGS = ['rev-parse', '--verify', '-q', 'HEAD'];
 // Packets move only through the bus tools (a claim takes one out of inbox/): that is the bus's
@@ -56,7 +90,8 @@ export function workState(worktree: string): WorkState {
 
 /** workState without blocking: the relay computes it for a reported turn end (REPORT-2). */
 export async function workStateAsync(worktree: string): Promise<WorkState> {
-  const [head, porcelain] = await Promise.all([gitAsync(worktree, HEAD_ARGS).then((out) => out.trim() || undefined, () => undefined), gitAsync(worktree, STATUS_ARGS)]);
+  const env = await untrustedFilterEnv(worktree);
+  const [head, porcelain] = await Promise.all([gitAsync(worktree, HEAD_ARGS).then((out) => out.trim() || undefined, () => undefined), gitAsync(worktree, STATUS_ARGS, env)]);
   return stateOf(head, porcelain);
 }
 

@@ -2,7 +2,7 @@
 // end's work state, the turn end's checkpoint). A repository whose core.fsmonitor is a
 // command must not get that command run by the relay. Real relay on port 0, a real repo,
 // the real `POST /api/hooks/report` route with the hook credential.
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -55,5 +55,41 @@ describe('git on directories a hook report names', () => {
     expect(events.filter((e) => e.event === 'task_progress')).toEqual([expect.objectContaining({ task: 'T-1', note: expect.stringContaining('untracked.txt') })]);
     expect(events.filter((e) => e.event === 'session_end')).toEqual([expect.objectContaining({ session: 's-fsmonitor', files_changed: 1 })]);
     expect(fs.existsSync(marker), 'core.fsmonitor ran in the relay (session end)').toBe(false);
+  });
+
+  it('REPORTGIT-1: a filter driver the repo defines for itself (clean, process; a name with = in it) is not run for a report, and the touched files still read as unchanged', async () => {
+    const relay = await startRelay();
+    const dir = tempDir('commandr-marker-');
+    const marker = path.join(dir, 'PWNED');
+    const repo = hostileRepo(path.join(dir, 'unused'));
+    git(repo, 'config', '--unset', 'core.fsmonitor');
+    fs.writeFileSync(path.join(repo, '.gitattributes'), 'f filter=evil\ng filter=a=b\nh filter=proc\n');
+    fs.writeFileSync(path.join(repo, 'g'), 'y\n');
+    fs.writeFileSync(path.join(repo, 'h'), 'z\n');
+    git(repo, 'add', '.gitattributes', 'g', 'h');
+    git(repo, '-c', 'core.hooksPath=/dev/null', '-c', 'user.name=t', '-c', 'user.email=t@example.com', 'commit', '-q', '-m', 'attributes');
+    git(repo, 'config', 'filter.evil.clean', `touch ${marker}; cat`);
+    git(repo, 'config', 'filter.proc.process', `touch ${marker}2`);
+    git(repo, 'config', 'filter.a=b.clean', `touch ${marker}3; cat`);
+    // Touched, not changed: git must read each file through its filter to know.
+    const touch = () => { const later = new Date(Date.now() + 60_000); for (const f of ['f', 'g', 'h']) fs.utimesSync(path.join(repo, f), later, later); };
+    touch();
+    // The repo really would run them: plain `git status` there creates the markers.
+    spawnSync('git', ['status', '--porcelain'], { cwd: repo, stdio: 'ignore' }); // (its process filter is no filter: git fails after running it)
+    expect(fs.readdirSync(dir).sort()).toEqual(['PWNED', 'PWNED2', 'PWNED3']);
+    for (const name of fs.readdirSync(dir)) fs.rmSync(path.join(dir, name));
+    touch();
+
+    const token = fs.readFileSync(path.join(relay.dataDir, 'hook-token'), 'utf8').trim();
+    const report = (hook: string) => fetch(new URL('/api/hooks/report', relay.url), {
+      method: 'POST', headers: { authorization: `Bearer ${token}` },
+      body: record({ HOOK: hook, AGENTS_TASK_ID: 'T-1', CLAUDE_PROJECT_DIR: repo }, JSON.stringify({ session_id: 's-filter', cwd: repo, hook_event_name: hook })),
+    });
+    expect((await report('Stop')).status).toBe(200);
+    expect((await report('SessionEnd')).status).toBe(200);
+    expect(fs.readdirSync(dir), 'a filter command ran in the relay').toEqual([]);
+    const events = readEvents(path.join(repo, '.agents')).events;
+    expect(events.filter((e) => e.event === 'task_progress')).toEqual([expect.objectContaining({ note: expect.stringContaining('untracked.txt') })]);
+    expect(events.filter((e) => e.event === 'session_end')).toEqual([expect.objectContaining({ session: 's-filter', files_changed: 1 })]);
   });
 });

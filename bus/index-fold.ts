@@ -29,7 +29,7 @@ export async function refreshIndex(options: FoldOptions): Promise<IndexFile> {
   const warn = options.warn ?? (() => {});
   const index: IndexFile = { generated_at: now.toISOString(), tool: `index/${options.version}`, repos: [], tasks: [] };
   const buses = options.repos.map((repo) => busOfRepo(repo));
-  for (const bus of buses) if (bus && isInside(output, bus)) throw new BusError('E_INDEX_IN_BUS', `the index ${output} must not be written inside the bus ${bus}`);
+  for (const bus of [...buses, enclosingBus(output)]) if (bus && isInside(output, bus)) throw new BusError('E_INDEX_IN_BUS', `the index ${output} must not be written inside the bus ${bus}`);
   for (let i = 0; i < options.repos.length; i++) {
     const repo = options.repos[i]!;
     const scanned: IndexRepo = { path: repo, scanned_at: new Date().toISOString(), ok: true };
@@ -60,6 +60,17 @@ function busOfRepo(repo: string): string | undefined {
   } catch {
     return bus;
   }
+}
+
+/**
+ * Any bus the path lies in, folded or not: the nearest `.agents` directory above it (by its
+ * real path) that holds an `inbox/`. A relay or agent reading that bus would meet a stray file.
+ */
+function enclosingBus(file: string): string | undefined {
+  for (let dir = path.dirname(realpathOfNearest(file)); path.dirname(dir) !== dir; dir = path.dirname(dir)) {
+    if (path.basename(dir) === '.agents' && fs.existsSync(path.join(dir, 'inbox'))) return dir;
+  }
+  return undefined;
 }
 
 /** Compares real paths, so a symlinked route into a bus is caught too. */

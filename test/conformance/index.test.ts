@@ -107,6 +107,17 @@ describe('index refresh', () => {
     expect(viaLink.code).toBe(1);
     expect(viaLink.stderr).toContain('E_INDEX_IN_BUS');
     expect(snapshot(world.bus)).toEqual(busBefore);
+    // Nor inside the bus of a repo that is not being folded.
+    const other = new World(install);
+    try {
+      const otherBefore = snapshot(other.bus);
+      const intoOther = world.tool('index', ['refresh', world.repo], { env: { AGENTS_INDEX_FILE: path.join(other.bus, 'index.json') } });
+      expect(intoOther.code).toBe(1);
+      expect(intoOther.stderr).toContain(`inside the bus ${fs.realpathSync(other.bus)}`);
+      expect(snapshot(other.bus)).toEqual(otherBefore);
+    } finally {
+      other.cleanup();
+    }
   });
 
   it('INDEX-5: one pass per bus — events.jsonl is opened once per repo whatever the number of packets', () => {

@@ -77,10 +77,10 @@ test('UX-14: the tally and each vote show; approving over a FAIL asks first', as
   await page.getByTestId('run-council').click();
   const verdict = page.getByTestId('council-verdict');
   await expect(verdict).toHaveAttribute('data-verdict', 'FAIL');
-  await expect(page.getByTestId('council-tally')).toHaveText('1 of 3 PASS');
+  await expect(page.getByTestId('council-tally')).toHaveText('1 of 3 reviewers passed it');
   await expect(page.getByTestId('council-vote')).toHaveCount(3);
   await page.getByTestId('approve').click();
-  await expect(page.getByTestId('confirm-approve-sheet')).toContainText('1 of 3 PASS');
+  await expect(page.getByTestId('confirm-approve-sheet')).toContainText('The council voted FAIL: 1 of 3 reviewers passed it.');
   await page.getByTestId('confirm-approve').click();
   await expectAboveBar(page, 'approval-done');
   expect(relayEnv.events().some((e) => e.event === 'approval_granted' && e.task === 'F-3')).toBe(true);

@@ -1,5 +1,18 @@
 // Pairing through the real Pair screen against the real relay.
+import type { Page } from '@playwright/test';
 import { test, expect, pairThroughScreen } from './fixtures';
+
+/** Opens Pair with every script of the build held back (the form is the page's own HTML, FIRST-1); the call releases them. */
+async function openPairWithScriptsHeld(page: Page, url: string): Promise<() => void> {
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  await page.route(/\/_next\/static\/.*\.js$/, async (route) => {
+    await held;
+    await route.continue();
+  });
+  await page.goto(`${url}/pair`, { waitUntil: 'commit' });
+  return release;
+}
 
 test('APP-1: an unpaired visitor sees only Pair; pairing with the link code lands on a live Inbox', async ({ page, relayEnv }) => {
   await page.goto(`${relayEnv.url}/`);
@@ -40,13 +53,7 @@ test('APP-1: a spent or wrong pairing code is explained as a sentence and nothin
 
 test('APP-1: the whole pairing link pasted into the code field is cut to its code and pairs, whether pasted before or after the app has started', async ({ page, relayEnv }) => {
   // Pasted into the page's own HTML before any script runs (FIRST-1): cut once the app starts.
-  let release!: () => void;
-  const held = new Promise<void>((resolve) => (release = resolve));
-  await page.route(/\/_next\/static\/.*\.js$/, async (route) => {
-    await held;
-    await route.continue();
-  });
-  await page.goto(`${relayEnv.url}/pair`, { waitUntil: 'commit' });
+  const release = await openPairWithScriptsHeld(page, relayEnv.url);
   const early = relayEnv.pairingCode();
   await page.getByTestId('pair-code').fill(`  ${relayEnv.url}/pair#code=${early}\n`);
   release();
@@ -84,13 +91,7 @@ test('APP-1: what cannot be a pairing code (wrong length, stray characters) is e
 
 test('APP-1: a code and name typed before the app has started are kept; with no name typed the device takes the guessed one', async ({ page, relayEnv }) => {
   // Every script of the build held back: the form is the page's own HTML (FIRST-1).
-  let release!: () => void;
-  const held = new Promise<void>((resolve) => (release = resolve));
-  await page.route(/\/_next\/static\/.*\.js$/, async (route) => {
-    await held;
-    await route.continue();
-  });
-  await page.goto(`${relayEnv.url}/pair`, { waitUntil: 'commit' });
+  const release = await openPairWithScriptsHeld(page, relayEnv.url);
   await page.getByTestId('pair-code').fill(relayEnv.pairingCode());
   await page.getByTestId('pair-name').fill('Typed Early');
   await expect(page.getByTestId('pair-submit')).toBeDisabled(); // nothing runs yet
@@ -113,6 +114,23 @@ test('APP-1: a code and name typed before the app has started are kept; with no 
     await other.close();
   }
   expect(relayEnv.relay.services.devices.list().map((d: { name: string }) => d.name).sort()).toEqual(['Pixel 8 Pro', 'Typed Early']);
+});
+
+test('APP-1: a paired device that opens a pairing link is told it is paired, as which device, and pairs nothing again', async ({ paired: page, relayEnv }) => {
+  const code = relayEnv.pairingCode();
+  await page.goto(`${relayEnv.url}/pair#code=${code}`);
+  await expect(page.getByTestId('pair-already')).toContainText('This device is already paired as');
+  await expect(page.getByTestId('pair-form')).toBeHidden();
+  expect(relayEnv.relay.services.devices.list()).toHaveLength(1);
+  await page.getByTestId('pair-already').getByRole('link', { name: 'Open the Inbox' }).click();
+  await expect(page).toHaveURL(`${relayEnv.url}/`);
+  await expect(page.getByTestId('connection-badge')).toHaveAttribute('data-state', 'live');
+  // Once the relay has revoked it, the same screen pairs it again.
+  const [device] = relayEnv.relay.services.devices.list();
+  relayEnv.relay.services.devices.revoke(device!.id);
+  await expect(page).toHaveURL(/\/pair$/);
+  await expect(page.getByTestId('pair-already')).toHaveCount(0);
+  await expect(page.getByTestId('pair-form')).toBeVisible();
 });
 
 test('APP-2: a device revoked on the relay drops to the Pair screen and stops reconnecting', async ({ paired: page, relayEnv }) => {

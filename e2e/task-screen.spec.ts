@@ -25,6 +25,9 @@ test('REVIEW-1: the header shows id, type, scope, state, owner and last note; RE
   await expect(page.getByTestId('task-state')).toHaveText('claimed');
   await expect(header).toContainText('owner ');
   await expect(page.getByTestId('task-last-note')).toContainText('wired the parser');
+  // The repo by its name; its id (name-<8 hex>) only as the title.
+  await expect(page.getByTestId('task-repo')).toHaveText(path.basename(relayEnv.repo));
+  await expect(page.getByTestId('task-repo')).toHaveAttribute('title', task.repoId);
   // A change is waiting for approval, so the brief starts folded and the diff comes first.
   const brief = page.getByTestId('task-brief');
   await expect(brief).not.toHaveAttribute('open', /.*/);

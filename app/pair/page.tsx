@@ -10,6 +10,8 @@ import { sentence } from '../lib/errors';
 import { Prose } from '../components/Prose';
 import { NOT_A_CODE, codeFromHash, isPairingCode, pairingCodeFrom } from '../lib/pair-link';
 import { appStore, useRelay, type AppState } from '../lib/store';
+import { loadDevice } from '../lib/device-key';
+import Link from '../components/Link';
 
 function guessName(): string {
   const ua = navigator.userAgent;
@@ -26,6 +28,7 @@ function guessName(): string {
 const shown = (typed: string) => (typed.includes('code=') ? pairingCodeFrom(typed) : typed);
 
 /** Why this device is on Pair again (revoked, forgotten by the relay), if the relay said so. */
+const selectUnpaired = (s: AppState) => s.connection.state === 'unpaired';
 const selectDropped = (s: AppState) => (s.connection.state === 'unpaired' && s.connection.error?.code === 'E_UNAUTHORIZED' ? s.connection.error : null);
 
 export default function PairPage() {
@@ -41,6 +44,14 @@ export default function PairPage() {
   const nameField = useRef<HTMLInputElement>(null);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
+  // A device that already holds a key the relay has not refused: pairing it again would only
+  // leave its current device behind on the relay, listed and unused (APP-1).
+  const [pairedAs, setPairedAs] = useState<string | null>(null);
+  const unpaired = useRelay(selectUnpaired);
+
+  useEffect(() => {
+    void loadDevice().then((device) => setPairedAs(device?.name ?? null), () => setPairedAs(null));
+  }, []);
 
   useEffect(() => {
     const fromLink = () => {
@@ -90,7 +101,13 @@ export default function PairPage() {
         or type the code below. This device makes its own key; only the public half is sent to the relay.
       </p>
       {dropped ? <p className="card notice" role="status" data-testid="pair-dropped"><Prose text={sentence(dropped)} /></p> : null}
-      <form onSubmit={submit} className="card" data-testid="pair-form">
+      {pairedAs !== null && !unpaired && !busy ? (
+        <p className="card notice" role="status" data-testid="pair-already">
+          This device is already paired as <strong>{pairedAs}</strong>. <Link href="/">Open the Inbox</Link>. To pair it
+          again, unpair it in <Link href="/settings">Settings</Link> first.
+        </p>
+      ) : null}
+      <form hidden={pairedAs !== null && !unpaired && !busy} onSubmit={submit} className="card" data-testid="pair-form">
         <div className="field">
           <label htmlFor="pair-code">Pairing code</label>
           <input id="pair-code" ref={codeField} data-testid="pair-code" value={code} onChange={(e) => setCode(shown(e.target.value))} autoComplete="one-time-code" required spellCheck={false} />

@@ -1,4 +1,4 @@
-// The council's verdict, honestly (REVIEW-5, UX-7): the tally (2 of 3 PASS) and each
+// The council's verdict, honestly (REVIEW-5, UX-7): the tally (2 of 3 reviewers passed it) and each
 // vote with its reason; when no reviewer could vote at all the card says the council
 // is not configured, in neutral colours — that FAIL says nothing about the work.
 import type { Verdict, Vote } from '../../protocol/bus/verdict';
@@ -27,6 +27,11 @@ export function tallyOf(verdict: Verdict): Tally {
 }
 
 /** True when the verdict is a FAIL some reviewer actually voted for (approving over it deserves a second thought). */
+/** "2 of 3 reviewers passed it": the tally beside the verdict, never the verdict's word twice. */
+export function tallySentence(tally: Tally): string {
+  return `${tally.pass} of ${tally.total} ${tally.total === 1 ? 'reviewer' : 'reviewers'} passed it`;
+}
+
 export function isRealFail(verdict: Verdict | null): boolean {
   return verdict !== null && verdict.verdict === 'FAIL' && tallyOf(verdict).voted > 0;
 }
@@ -42,7 +47,7 @@ export function CouncilVerdict({ verdict }: { verdict: Verdict }) {
           <span data-testid="council-none">No reviewer could vote — council not configured</span>
         ) : (
           <>Council: <span className="pill" data-tone={verdict.verdict === 'PASS' ? 'ok' : 'danger'}>{verdict.verdict}</span>{' '}
-            <span className="council-tally" data-testid="council-tally">{tally.pass} of {tally.total} PASS</span></>
+            <span className="council-tally" data-testid="council-tally">{tallySentence(tally)}</span></>
         )}
       </h2>
       {none ? <p className="muted council-none-help">The verdict on the bus stays FAIL, but it says nothing about this change. Set up the council’s evaluator on the relay to get real votes.</p> : null}

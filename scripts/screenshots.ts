@@ -71,6 +71,7 @@ const SCREENS: Screen[] = [
     },
   },
   { name: 'settings', open: async (page, url) => { await page.goto(`${url}/settings`); await page.getByTestId('this-device-name').waitFor(); } },
+  { name: 'pair-already-paired', open: async (page, url) => { await page.goto(`${url}/pair`); await page.getByTestId('pair-already').waitFor(); } },
   // A fleet (FLEETUI-n): a member online and one that went offline, then their tasks and the Machines list.
   {
     name: 'fleet-inbox',

@@ -63,6 +63,21 @@ export function recordApprovalKey(worktree: string, keyFile: string, changed: st
   changed.push(`git config commandr.approvalKey ${keyFile}`);
 }
 
+/** The hooks the approval path needs in every bus repo (INIT-2, APPROVAL-11); pre-push aside. */
+export const APPROVAL_HOOK_NAMES = ['pre-commit', 'commit-msg', 'post-commit', 'pre-merge-commit', 'post-merge'] as const;
+
+/** Those of APPROVAL_HOOK_NAMES missing from the repo's hooks dir or not commandr's (an older install lacks the merge pair). */
+export function missingApprovalHooks(repo: string): string[] {
+  const dir = hooksDir(locateGit(repo).worktree);
+  return APPROVAL_HOOK_NAMES.filter((name) => {
+    try {
+      return !fs.readFileSync(path.join(dir, name), 'utf8').includes(HOOK_MARKER);
+    } catch {
+      return true;
+    }
+  });
+}
+
 /** Where git looks for hooks: honours core.hooksPath and shares the common dir with worktrees. */
 function hooksDir(worktree: string): string {
   const out = execFileSync('git', ['rev-parse', '--git-path', 'hooks'], { cwd: worktree, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });

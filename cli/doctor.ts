@@ -8,6 +8,7 @@ import * as https from 'node:https';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { commandrHome, installRoot, relayUrl } from '../adapters/lib/env';
+import { missingApprovalHooks } from '../bus/init';
 import { runTool } from './_shared/tool';
 
 const USAGE = 'usage: commandr doctor   check agent CLIs, git, the relay, push keys and wired repos; prints a fix for each problem';
@@ -107,14 +108,20 @@ function pushCheck(env: Env): Check {
   }
 }
 
-function wiredChecks(env: Env): Check[] {
-  const registry = env.AGENTS_INDEX_REPOS || path.join(env.HOME?.trim() || os.homedir(), '.agents', 'repos');
-  let repos: string[];
+const registryOf = (env: Env): string => env.AGENTS_INDEX_REPOS || path.join(env.HOME?.trim() || os.homedir(), '.agents', 'repos');
+
+/** The registered repos; none when there is no registry. */
+function registeredRepos(env: Env): string[] {
   try {
-    repos = fs.readFileSync(registry, 'utf8').split('\n').map((l) => l.trim()).filter((l) => l && !l.startsWith('#'));
+    return fs.readFileSync(registryOf(env), 'utf8').split('\n').map((l) => l.trim()).filter((l) => l && !l.startsWith('#'));
   } catch {
-    return [{ name: 'wired repos', ok: false, needed: false, detail: `no registered repos (${registry})`, fix: 'in each repo: `commandr init --wire`' }];
+    return [];
   }
+}
+
+function wiredChecks(env: Env): Check[] {
+  const repos = registeredRepos(env);
+  if (repos.length === 0) return [{ name: 'wired repos', ok: false, needed: false, detail: `no registered repos (${registryOf(env)})`, fix: 'in each repo: `commandr init --wire`' }];
   return repos.map((repo) => {
     let settings = '';
     try { settings = fs.readFileSync(path.join(repo, '.claude', 'settings.local.json'), 'utf8'); } catch { /* not wired (WIREPATH-2: the hooks are local) */ }
@@ -123,8 +130,22 @@ function wiredChecks(env: Env): Check[] {
   });
 }
 
+/** Each registered repo's approval hooks (INIT-2): without them its agents' commits or merges skip the gate. */
+function gatedChecks(env: Env): Check[] {
+  return registeredRepos(env).map((repo) => {
+    let missing: string[];
+    try {
+      missing = missingApprovalHooks(repo);
+    } catch (error) {
+      return { name: `gated: ${repo}`, ok: false, needed: false, detail: `not a git repository now (${(error as Error).message})`, fix: `remove it from the registry, or \`commandr init ${repo}\`` };
+    }
+    if (missing.length === 0) return { name: `gated: ${repo}`, ok: true, needed: true, detail: 'approval hooks installed' };
+    return { name: `gated: ${repo}`, ok: false, needed: true, detail: `hook${missing.length === 1 ? '' : 's'} ${missing.join(', ')} missing or not commandr's: agents can commit or merge there without an approval`, fix: `commandr init ${repo}` };
+  });
+}
+
 export async function doctor(env: Env = process.env): Promise<Check[]> {
-  return [...agentChecks(env), gitCheck(env), await relayCheck(env), pushCheck(env), ...wiredChecks(env)];
+  return [...agentChecks(env), gitCheck(env), await relayCheck(env), pushCheck(env), ...gatedChecks(env), ...wiredChecks(env)];
 }
 
 export function formatChecks(checks: Check[]): string {

@@ -29,10 +29,22 @@ describe('commandr doctor', () => {
   it('DOCTOR-1 READY-1: an API key counts as logged in; a registered repo without hooks gets `commandr wire <repo>` as its fix', () => {
     const repo = path.join(tmp, 'repo');
     fs.mkdirSync(repo, { recursive: true });
-    fs.writeFileSync(path.join(tmp, 'repos'), `${repo}\n`);
+    spawnSync('git', ['init', '-q', '-b', 'main'], { cwd: repo });
+    expect(spawnSync(path.join(ROOT, 'bin', 'commandr'), ['init'], { cwd: repo, env: { ...process.env, HOME: path.join(tmp, 'home'), COMMANDR_HOME: path.join(tmp, 'data'), AGENTS_INDEX_REPOS: path.join(tmp, 'repos') } }).status).toBe(0);
     const r = doctor({ ANTHROPIC_API_KEY: 'sk-test', AGENTS_INDEX_REPOS: path.join(tmp, 'repos') });
     expect(r.stdout).toContain('ok   Claude Code logged in');
+    expect(r.stdout).toContain(`ok   gated: ${repo}: approval hooks installed`);
     expect(r.stdout).toContain(`fix: commandr wire ${repo}`);
     expect(r.status, r.stdout).toBe(0);
+  });
+
+  it('DOCTOR-1: a registered repo whose merge hooks are missing (set up by an older install) fails, with `commandr init <repo>` as its fix', () => {
+    const repo = path.join(tmp, 'repo');
+    const hooks = path.join(repo, '.git', 'hooks');
+    for (const name of ['pre-merge-commit', 'post-merge']) fs.rmSync(path.join(hooks, name));
+    const r = doctor({ ANTHROPIC_API_KEY: 'sk-test', AGENTS_INDEX_REPOS: path.join(tmp, 'repos') });
+    expect(r.stdout).toContain(`FAIL gated: ${repo}: hooks pre-merge-commit, post-merge missing or not commandr's: agents can commit or merge there without an approval`);
+    expect(r.stdout).toContain(`fix: commandr init ${repo}`);
+    expect(r.status, r.stdout).toBe(1);
   });
 });

@@ -37,8 +37,10 @@ export function appendEvent(bus: string, event: NewBusEvent, now?: Date): string
   const bytes = Buffer.from(line, 'utf8');
   let fd: number;
   try {
-    fd = fs.openSync(file, fs.constants.O_RDWR | fs.constants.O_APPEND | fs.constants.O_CREAT, 0o644);
+    // Never through a symlink: a repo can track `.agents/events.jsonl -> ~/.bashrc` (EVENTS-1).
+    fd = fs.openSync(file, fs.constants.O_RDWR | fs.constants.O_APPEND | fs.constants.O_CREAT | fs.constants.O_NOFOLLOW, 0o644);
   } catch (error) {
+    if (errnoOf(error) === 'ELOOP') throw new BusError('E_IO', `cannot append to ${file}: it is a symlink; the bus log must be a regular file (remove the link)`, { cause: error });
     throw ioError('append to', file, error);
   }
   try {

@@ -207,6 +207,20 @@ describe('commandr mcp over stdio', () => {
     expect(world.events().filter((e) => e.event === 'artifact_emitted')).toEqual([]);
   });
 
+  it('EVENTS-1 MCP-2: an events.jsonl that is a symlink (a cloned repo can track one) is refused; the file it points to is never written', async () => {
+    // A repo that tracks `.agents/events.jsonl -> ~/.bashrc` would have every note appended there (and `$(…)` in a note run).
+    const outside = path.join(world.dir, 'outside.rc');
+    fs.writeFileSync(outside, 'echo original\n');
+    fs.symlinkSync(outside, path.join(world.bus, 'events.jsonl'));
+    const client = await world.connect({ env: sessionEnv });
+    const result = await client.callTool({ name: 'progress', arguments: { note: 'tests pass $(touch pwned)' } });
+    expect(result.isError).toBe(true);
+    expect(textOf(result)).toMatch(/^E_BUS: cannot append to .*events\.jsonl: it is a symlink/);
+    expect(fs.readFileSync(outside, 'utf8')).toBe('echo original\n');
+    // The server is still serving.
+    expect((await client.callTool({ name: 'notes', arguments: {} })).structuredContent).toEqual({ task: TASK, notes: [] });
+  });
+
   it('ARTIFACT-2: a file over the size cap is refused', async () => {
     fs.writeFileSync(path.join(world.worktree, 'big.log'), Buffer.alloc(10 * 1024 * 1024 + 1, 0x61));
     const client = await world.connect({ env: sessionEnv });

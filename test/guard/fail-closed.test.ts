@@ -67,4 +67,27 @@ describe('fail closed when the relay cannot be asked', () => {
     const saw = openai.chatRequests().slice(from).map((r) => JSON.stringify(r.body)).join('\n');
     expect(saw).toMatch(/relay/);
   }, 150_000);
+  it('GUARD-6 PERM-HOOK-1: a call too large for the hook to read (over 4 MiB) is not left to Claude Code\'s own rules', async () => {
+    // The hook reads at most MAX_PAYLOAD_BYTES; past that it used to print nothing, so the agent's own allow rule ran the call unchecked.
+    planTurn(claudeApi, [{ name: 'Bash', input: { command: 'touch cc-huge.txt', description: 'x'.repeat(5 * 1024 * 1024) } }]);
+    const ran = await runProcess(CLAUDE_BIN, ['-p', 'make the file', '--output-format', 'stream-json', '--verbose', '--allowedTools', 'Bash(touch:*)'], {
+      cwd: repo, env: claudeEnv(h, claudeApi.url, DOWN),
+    });
+    expect(ran.code, ran.stderr).toBe(0);
+    expect(fs.existsSync(path.join(repo, 'cc-huge.txt'))).toBe(false);
+    expect(lines(ran.stdout).find((o) => o.type === 'result')!.permission_denials.length).toBe(1);
+  }, 90_000);
+
+  it('GUARD-7 PERM-HOOK-7: OpenCode does not run a call whose arguments are too large for a command line (over 128 KiB)', async () => {
+    // The plugin handed the call to the permission step as one argv string: past Linux's 128 KiB per argument
+    // the spawn failed (E2BIG), no verdict came back and OpenCode's own default (allow) ran it.
+    let next = 0;
+    openai.setReply((r) => {
+      if (!Array.isArray(r.body?.tools) || r.body.tools.length === 0) return { text: 'side answer' };
+      return next++ === 0 ? { toolCalls: [{ name: 'write', arguments: { filePath: path.join(repo, 'oc-huge.txt'), content: 'y'.repeat(200 * 1024) } }] } : { text: 'all done' };
+    });
+    const ran = await runProcess(OPENCODE_BIN, ['run', 'write the file', '--format', 'json'], { cwd: repo, env: opencodeEnv(h, openai.url, DOWN), timeoutMs: 120_000 });
+    expect(ran.code, ran.stderr).toBe(0);
+    expect(fs.existsSync(path.join(repo, 'oc-huge.txt'))).toBe(false);
+  }, 150_000);
 });

@@ -5,7 +5,7 @@
 // refuses the call — the agent's own allow rules never decide it. `hooks/permission` runs
 // this only when the relay's fast path (FAST-n) cannot answer.
 import { askRelay, unreachableReason } from '../../lib/permission-ask';
-import { runHook } from '../../lib/hook-io';
+import { MAX_PAYLOAD_BYTES, runHook } from '../../lib/hook-io';
 import { decidePermission, hookAnswer } from '../lib/permission-decide';
 
 runHook(async (payload) => {
@@ -19,4 +19,11 @@ runHook(async (payload) => {
   process.stdout.write(decided
     ? hookAnswer(decided.decision, decided.reason)
     : hookAnswer('ask', unreachableReason(`${outcome.why}; the relay could not be reached or no phone is paired`)));
+}, () => {
+  // Unread, the call is unjudged: never leave it to the agent's own allow rules (GUARD-6).
+  process.stdout.write(hookAnswer('ask', tooLargeReason()));
 });
+
+function tooLargeReason(): string {
+  return `This tool call is over ${MAX_PAYLOAD_BYTES / 1024 / 1024} MiB, too large for Commandr's policy to check, so a person must decide; split it into smaller calls.`;
+}

@@ -7,15 +7,23 @@
 export const PERMISSION_HELPER = `
 // commandr permission: begin — asks commandr's policy (and, if needed, the phone) before a tool runs.
 const PERMISSION = HOOK.replace(/hook$/, 'permission');
+// The call goes on stdin (an argument over 128 KiB cannot be passed at all). A step that cannot
+// run or fails gives no verdict, and OpenCode's own default is allow: that is a deny (GUARD-7).
 function permit(data) {
+  const failed = (why) => ({ decision: 'deny', reason: 'Commandr could not check this tool call against its policy (' + why + '), so it is not run.' });
   return new Promise((resolve) => {
     try {
-      const child = spawn(NODE, [PERMISSION, JSON.stringify(data)], { stdio: ['ignore', 'pipe', 'ignore'] });
+      const child = spawn(NODE, [PERMISSION], { stdio: ['pipe', 'pipe', 'ignore'] });
       let out = '';
       child.stdout.on('data', (d) => { out += d; });
-      child.on('error', () => resolve(undefined));
-      child.on('close', () => { try { resolve(out.trim() ? JSON.parse(out) : undefined); } catch { resolve(undefined); } });
-    } catch { resolve(undefined); }
+      child.stdin.on('error', () => {});
+      child.on('error', (error) => resolve(failed(String(error && error.code || error))));
+      child.on('close', (code) => {
+        if (code !== 0) return resolve(failed('the check exited with ' + code));
+        try { resolve(out.trim() ? JSON.parse(out) : undefined); } catch { resolve(failed('its answer was not JSON')); }
+      });
+      child.stdin.end(JSON.stringify(data));
+    } catch (error) { resolve(failed(String(error))); }
   });
 }
 // commandr permission: end

@@ -12,8 +12,24 @@ function ignored(root: string, rel: string): boolean | undefined {
   return r.status === 0 ? true : r.status === 1 ? false : undefined;
 }
 
+/**
+ * Refuses a `.gitignore` that is a symlink (a cloned repo can track one pointing anywhere, and
+ * git itself does not read it): wire would append to the file it names. Call before writing anything.
+ */
+export function assertIgnoreFile(root: string): void {
+  const file = path.join(root, '.gitignore');
+  let link = false;
+  try {
+    link = fs.lstatSync(file).isSymbolicLink();
+  } catch {
+    return;
+  }
+  if (link) throw new WireError('E_BAD_SETTINGS', `${file} is a symlink; git does not read it and wire will not write through it: replace it with a regular file and run wire again — nothing was changed`);
+}
+
 /** Adds `/<rel>` to `<root>/.gitignore` unless git ignores it already (no line outside a git work tree). */
 export function ensureIgnored(root: string, rel: string, dryRun: boolean): WireLine | undefined {
+  assertIgnoreFile(root);
   if (ignored(root, rel) !== false) return undefined;
   const file = path.join(root, '.gitignore');
   let text = '';

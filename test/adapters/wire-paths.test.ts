@@ -87,6 +87,21 @@ describe('wire leaves no machine paths in committed files', () => {
     expectNoMachinePaths(files);
   });
 
+  it('WIREPATH-1: a .gitignore that is a symlink (a cloned repo can track one) is refused: wire never appends to the file it points at, and writes nothing', async () => {
+    const repo = bareRepo();
+    const outside = path.join(tempDir('commandr-wirepath-victim-'), 'victim.rc');
+    fs.writeFileSync(outside, 'precious\n');
+    fs.symlinkSync(outside, path.join(repo, '.gitignore'));
+    for (const args of [['wire'], ['wire', '--adapter', 'opencode']]) {
+      const wired = await commandr(repo, args);
+      expect(wired.code, args.join(' ')).not.toBe(0);
+      expect(wired.stdout + wired.stderr).toMatch(/\.gitignore is a symlink/);
+    }
+    expect(fs.readFileSync(outside, 'utf8')).toBe('precious\n');
+    expect(fs.existsSync(path.join(repo, '.claude', 'settings.local.json'))).toBe(false);
+    expect(fs.existsSync(path.join(repo, '.opencode', 'plugin', 'commandr.js'))).toBe(false);
+  });
+
   it('WIREPATH-2 WIREPATH-3: an older wire\'s absolute entries in committed files are taken out, the person\'s own stay; --dry-run says so and writes nothing', async () => {
     const repo = bareRepo();
     expect((await commandr(repo, ['init'])).code).toBe(0);

@@ -8,9 +8,10 @@ import { installRoot } from '../../lib/env';
 import { runWire, WireError, writeAtomic, type WireArgs, type WireLine } from '../../lib/wire-report';
 import { PLUGIN_MARKER, pluginSource } from '../lib/plugin-source';
 import { opencodeServerEntry, unwireOpencodeMcp } from '../../mcp/wire';
-import { ensureIgnored } from '../../lib/wire-ignore';
+import { assertIgnoreFile, ensureIgnored } from '../../lib/wire-ignore';
 
 export function wireOpencode(args: WireArgs): WireLine[] {
+  assertIgnoreFile(args.root); // before the plugin is written
   const plugin = wirePlugin(args); // refuses a foreign file before anything is written
   const ignore = ensureIgnored(args.root, '.opencode/plugin/commandr.js', args.dryRun);
   return [plugin, ...(ignore ? [ignore] : []), ...unwireOpencodeMcp(args)];

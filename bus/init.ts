@@ -40,6 +40,7 @@ export function initRepo(repo: string, options: InitOptions): InitReport {
   const hook = path.join(dir, 'pre-commit');
   const hooks = approvalHooks(options).map(([name, text]) => [path.join(dir, name), text] as const);
   for (const [file] of hooks) assertHookIsOurs(file);
+  assertNotSymlink(path.join(root, '.gitignore'));
   const changed: string[] = [];
   for (const dir of REQUIRED_DIRS) ensureDir(path.join(place.bus, dir), changed);
   ensureGitignore(path.join(root, '.gitignore'), changed);
@@ -133,6 +134,17 @@ function ensureDir(dir: string, changed: string[]): void {
  * paths): never committed (WIREPATH-1).
  */
 export const LOCAL_WIRE_LINES = ['/.claude/settings.local.json', '/.opencode/plugin/commandr.js'] as const;
+
+/** A cloned repo can track `.gitignore -> ~/.bashrc` (git does not read it): never append through it. */
+function assertNotSymlink(file: string): void {
+  let link = false;
+  try {
+    link = fs.lstatSync(file).isSymbolicLink();
+  } catch {
+    return;
+  }
+  if (link) throw new BusError('E_IO', `${file} is a symlink; git does not read it and init will not write through it: replace it with a regular file and run init again`);
+}
 
 function ensureGitignore(file: string, changed: string[]): void {
   const text = fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : '';

@@ -97,6 +97,18 @@ describe('commandr init', () => {
     expect(fs.existsSync(world.bus)).toBe(false);
   });
 
+  it('INIT-1 LAYOUT-3: a .gitignore that is a symlink (a cloned repo can track one) is refused: init never appends to the file it points at, and creates nothing', () => {
+    world = new World(install, { init: false });
+    const outside = path.join(world.dir, 'victim.rc');
+    fs.writeFileSync(outside, 'precious\n');
+    fs.symlinkSync(outside, path.join(world.repo, '.gitignore'));
+    const r = world.tool('commandr', ['init']);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/\.gitignore is a symlink/);
+    expect(fs.readFileSync(outside, 'utf8')).toBe('precious\n');
+    expect(fs.existsSync(world.bus)).toBe(false);
+  });
+
   it('INIT-3: registers the main checkout once in $AGENTS_INDEX_REPOS, keeping existing entries', () => {
     world = new World(install, { init: false });
     const registry = world.env.AGENTS_INDEX_REPOS!;

@@ -108,7 +108,12 @@ export function startFleetHome(services: RelayServices, version: string): FleetH
   const sweep = setInterval(forgetRemoved, 1000);
   function forgetRemoved(): void {
     const known = new Set(listMachines(services.dataDir).map((m) => m.id));
-    for (const [id, ws] of links) if (!known.has(id)) ws.close(1008, 'machine removed');
+    // A closing link's frames are not taken (see 'message'), and a member that never answers the close frame is cut after a second, not ws's 30 s.
+    for (const [id, ws] of links) {
+      if (known.has(id) || ws.readyState !== ws.OPEN) continue;
+      ws.close(1008, 'machine removed');
+      setTimeout(() => ws.terminate(), 1000).unref();
+    }
     for (const id of since.keys()) if (!known.has(id)) feeds.forget(id);
     for (const [label, route] of routes) {
       if (known.has(route.machine)) continue;
@@ -132,6 +137,8 @@ export function startFleetHome(services: RelayServices, version: string): FleetH
     };
     const timer = setTimeout(() => ws.close(1008, 'authentication timed out'), services.options.authTimeoutMs);
     ws.on('message', (data) => {
+      // Nothing a link sends once the home began closing it (a removed machine, a replaced link) is taken.
+      if (ws.readyState !== ws.OPEN) return;
       let value: unknown;
       try { value = JSON.parse(String(data)); } catch { value = undefined; }
       if (!nestsWithin(value, MAX_LINK_DEPTH)) return refuse(new CommandrError('E_BAD_FRAME', `a fleet frame may nest at most ${MAX_LINK_DEPTH} levels`));

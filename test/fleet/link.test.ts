@@ -36,6 +36,14 @@ async function member(home: Relay, name: string): Promise<{ relay: Relay; repo: 
   return { relay: r, repo, bus, machine: joined.machine };
 }
 
+/** One masked client text frame, written straight to the socket (the hostile member's own framing). */
+function wsTextFrame(text: string): Buffer {
+  const payload = Buffer.from(text);
+  const mask = Buffer.from([1, 2, 3, 4]);
+  const head = payload.length < 126 ? Buffer.from([0x81, 0x80 | payload.length]) : Buffer.from([0x81, 0x80 | 126, payload.length >> 8, payload.length & 255]);
+  return Buffer.concat([head, mask, Buffer.from(payload.map((b, i) => b ^ mask[i % 4]!))]);
+}
+
 describe('fleet link', () => {
   it('FLEET-1 FLEET-2 FLEET-3: two members join a home with one-time codes; the home device sees every member task labelled by machine, live', async () => {
     const home = await relay([]);
@@ -86,6 +94,31 @@ describe('fleet link', () => {
     expect(removeMachine(home.dataDir, record.machine)).toBe(true);
     expect(await closed).toBe(1008);
     await expect(openLink(joiner, home.url, { auth: record })).rejects.toThrow(/unknown or removed machine/);
+  });
+
+  it('FLEET-6: a removed machine that ignores the close handshake is cut off: nothing it sends after its removal reaches a device', async () => {
+    const home = await relay([]);
+    const { client } = await subscribedClient(home);
+    const joiner = dirs.make('fleet-member-');
+    const { code } = createJoinCode(home.dataDir, 'rogue');
+    const record = await joinHome(joiner, home.url, code, 'rogue');
+    const link = await openLink(joiner, home.url, { auth: record });
+    const snapshot = (id: string) => JSON.stringify({ type: 'fleet.bus', frame: { type: 'repo.snapshot', repo: { id, name: id, path: '/nowhere', demo: false }, tasks: [], cursor: { offset: 0, epoch: 'e' } } });
+    const snapOf = (id: string) => (f: { type: string }) => f.type === 'repo.snapshot' && (f as unknown as { repo: { id: string } }).repo.id === labelRepo(record.machine, id);
+    link.ws.send(snapshot('before-11111111'));
+    await client.waitFor(snapOf('before-11111111'), 'the member repo');
+    // A hostile member never reads what the home sends, so it never answers the close frame.
+    const socket = (link.ws as unknown as { _socket: import('node:net').Socket })._socket;
+    socket.removeAllListeners('data');
+    socket.on('data', () => undefined);
+    const cut = new Promise<string>((resolve) => socket.once('close', () => resolve('cut')));
+    expect(removeMachine(home.dataDir, record.machine)).toBe(true);
+    await client.waitFor((f) => f.type === 'machine.removed', 'machine.removed');
+    socket.write(wsTextFrame(snapshot('after-22222222')));
+    const first = await Promise.race([cut, client.waitFor(snapOf('after-22222222'), 'the late repo').then(() => 'delivered')]);
+    expect(first).toBe('cut');
+    expect(client.received.filter(snapOf('after-22222222'))).toEqual([]);
+    await client.close();
   });
 
   it('FLEET-22: a repo the member stops watching is removed on the home device and forgotten by the home', async () => {

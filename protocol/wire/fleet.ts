@@ -47,6 +47,8 @@ export const forwardTimeoutMs = (type: string): number => (type === 'task.counci
 export const MAX_MEMBER_REPOS = 1000;
 /** Most tasks the home remembers of one member repo (FLEET-22); the member's own snapshot is not cut. */
 export const MAX_MEMBER_TASKS = 20_000;
+/** Most JSON characters of repo state (task summaries, repo info) the home keeps of one member (FLEET-22): a frame carries at most 4 MiB, so counts alone do not bound it. */
+export const MAX_MEMBER_STATE_CHARS = 64 * 1024 * 1024;
 /** Deepest nesting of arrays/objects the home takes in a member frame (FLEET-21): deeper would overflow the stack when re-sent. */
 export const MAX_LINK_DEPTH = 64;
 

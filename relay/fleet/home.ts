@@ -12,7 +12,7 @@ import { CommandrError } from '../../protocol/wire/errors';
 import { MAX_FRAME_BYTES, type ServerFrame, type ServerFrameOf } from '../../protocol/wire/frames';
 import { ErrorCode } from '../../protocol/wire/errors';
 import {
-  forwardTimeoutMs, type ForwardedFrame, MAX_FORWARDED_REPLAY_CHARS, homeProof, type HomeFrame, MAX_LINK_DEPTH, MAX_MEMBER_REPOS, MAX_MEMBER_TASKS, nestsWithin, MAX_PENDING_FORWARDS, type MachineRecord, MemberFrame, memberProof,
+  forwardTimeoutMs, type ForwardedFrame, MAX_FORWARDED_REPLAY_CHARS, homeProof, type HomeFrame, MAX_LINK_DEPTH, MAX_MEMBER_REPOS, MAX_MEMBER_STATE_CHARS, MAX_MEMBER_TASKS, nestsWithin, MAX_PENDING_FORWARDS, type MachineRecord, MemberFrame, memberProof,
 } from '../../protocol/wire/fleet';
 import type { MachineState } from '../../protocol/wire/machines';
 import type { RepoInfo, TaskSummary } from '../../protocol/wire/views';
@@ -93,8 +93,26 @@ export function startFleetHome(services: RelayServices, version: string): FleetH
   /** Each member's version as its link said, and when the home last heard from it (FLEETUI-4). */
   const versions = new Map<string, string>();
   const seen = new Map<string, string>();
-  /** Last known state of each member repo (relabelled), kept while its machine is offline. */
-  const cache = new Map<string, { snapshot: ServerFrameOf<'repo.snapshot'>; tasks: Map<string, TaskSummary> }>();
+  /**
+   * Last known state of each member repo (relabelled), kept while its machine is offline: the snapshot without its
+   * tasks (they live in `tasks`), and the JSON characters of each kept task, charged to its machine (FLEET-22).
+   */
+  const cache = new Map<string, { machine: string; snapshot: ServerFrameOf<'repo.snapshot'>; tasks: Map<string, TaskSummary>; sizes: Map<string, number>; chars: number }>();
+  /** Per member, the JSON characters the home keeps of its repos' state: at most MAX_MEMBER_STATE_CHARS. */
+  const held = new Map<string, number>();
+  /** Moves a member's kept characters from `before` to `after`; a growth past its budget is refused (false) and not recorded. */
+  const charge = (machine: string, before: number, after: number): boolean => {
+    const total = (held.get(machine) ?? 0) - before + after;
+    if (after > before && total > MAX_MEMBER_STATE_CHARS) return false;
+    held.set(machine, total);
+    return true;
+  };
+  const forgetState = (label: string) => {
+    const entry = cache.get(label);
+    if (!entry) return;
+    charge(entry.machine, entry.chars, 0);
+    cache.delete(label);
+  };
   /** When each machine's link last came up or went down. */
   const since = new Map<string, string>();
   /** Per member repo, the member's cursor of the last event forwarded and a bounded tail of events, for event-exact resume (FLEETR-n). */
@@ -118,7 +136,7 @@ export function startFleetHome(services: RelayServices, version: string): FleetH
     for (const [label, route] of routes) {
       if (known.has(route.machine)) continue;
       routes.delete(label);
-      cache.delete(label);
+      forgetState(label);
       tails.forget(label);
       services.broadcast({ type: 'repo.removed', repo: label });
     }
@@ -171,10 +189,8 @@ export function startFleetHome(services: RelayServices, version: string): FleetH
       if (frame.type === 'fleet.bus') {
         const labelled = relabel(frame.frame, machine);
         const out = labelled && tails.take(labelled);
-        if (out) {
-          remember(out);
-          services.broadcast(out, fleetSubscribed);
-        }
+        // A snapshot that would take the member past what the home keeps of it is dropped, as a repo past MAX_MEMBER_REPOS is.
+        if (out && remember(out, machine.id)) services.broadcast(out, fleetSubscribed);
         return;
       }
       if (frame.type === 'fleet.push') return push(machine, frame.payload);
@@ -224,7 +240,7 @@ export function startFleetHome(services: RelayServices, version: string): FleetH
       // The member stopped watching it: forget its route and last state (only that member's own repo).
       if (routes.get(labelled)?.machine !== machine.id) return undefined;
       routes.delete(labelled);
-      cache.delete(labelled);
+      forgetState(labelled);
       return { type: 'repo.removed', repo: labelled };
     }
     if (!routes.has(labelled)) {
@@ -254,18 +270,40 @@ export function startFleetHome(services: RelayServices, version: string): FleetH
     if (record) services.broadcast({ type: 'machine.state', machine: stateOf(record) });
   }
 
-  /** Keeps each member repo's latest state so a device arriving later (or while the machine is offline) sees it. */
-  function remember(frame: ServerFrame): void {
+  /**
+   * Keeps each member repo's latest state so a device arriving later (or while the machine is offline) sees it,
+   * within the member's budget (FLEET-22): false for a snapshot that does not fit (not kept, not sent on); a task
+   * summary that does not fit is not kept (the frame still goes on).
+   */
+  function remember(frame: ServerFrame, machine: string): boolean {
     if (frame.type === 'repo.snapshot') {
-      cache.set(frame.repo.id, { snapshot: frame, tasks: new Map(frame.tasks.map((t) => [t.id, t])) });
-      return;
+      const sizes = new Map<string, number>();
+      let chars = JSON.stringify(frame.repo).length;
+      for (const t of frame.tasks) {
+        const size = JSON.stringify(t).length;
+        chars += size - (sizes.get(t.id) ?? 0);
+        sizes.set(t.id, size);
+      }
+      const old = cache.get(frame.repo.id);
+      if (!charge(machine, old?.chars ?? 0, chars)) return false;
+      cache.set(frame.repo.id, { machine, snapshot: { ...frame, tasks: [] }, tasks: new Map(frame.tasks.map((t) => [t.id, t])), sizes, chars });
+      return true;
     }
-    if (frame.type !== 'bus.events' && frame.type !== 'repo.tasks') return;
+    if (frame.type !== 'bus.events' && frame.type !== 'repo.tasks') return true;
     const entry = cache.get(frame.repo);
-    if (!entry) return;
-    for (const t of frame.tasks) if (entry.tasks.has(t.id) || entry.tasks.size < MAX_MEMBER_TASKS) entry.tasks.set(t.id, t);
+    if (!entry) return true;
+    for (const t of frame.tasks) {
+      if (!entry.tasks.has(t.id) && entry.tasks.size >= MAX_MEMBER_TASKS) continue;
+      const before = entry.sizes.get(t.id) ?? 0;
+      const size = JSON.stringify(t).length;
+      if (!charge(machine, before, size)) continue;
+      entry.chars += size - before;
+      entry.sizes.set(t.id, size);
+      entry.tasks.set(t.id, t);
+    }
     const last = frame.type === 'bus.events' ? frame.events.at(-1) : undefined;
     if (last) entry.snapshot = { ...entry.snapshot, cursor: last.cursor };
+    return true;
   }
 
   /** A member's push, sent to the home's devices only for a task of a repo THAT member announced (FLEET-23). */

@@ -3,7 +3,7 @@
 import WebSocket from 'ws';
 import { afterEach, describe, expect, it } from 'vitest';
 import { appendProgress } from '../../bus/progress';
-import { FLEET_PATH } from '../../protocol/wire/fleet';
+import { FLEET_PATH, MAX_MEMBER_STATE_CHARS } from '../../protocol/wire/fleet';
 import type { Relay } from '../../relay/server';
 import { labelRepo } from '../../relay/fleet/home';
 import { fingerprintOf, loadMachineKey } from '../../relay/fleet/keys';
@@ -143,6 +143,39 @@ describe('fleet link', () => {
     await late.client.close();
     await client.close();
   });
+
+  it('FLEET-22: the home keeps at most MAX_MEMBER_STATE_CHARS of one member\'s repo state: a snapshot past it is dropped, a task growing past it is not kept', async () => {
+    const home = await relay([]);
+    const { client } = await subscribedClient(home);
+    const joiner = dirs.make('fleet-member-');
+    const { code } = createJoinCode(home.dataDir, 'hoarder');
+    const record = await joinHome(joiner, home.url, code, 'hoarder');
+    const link = await openLink(joiner, home.url, { auth: record });
+    const note = 'x'.repeat(3.5 * 1024 * 1024); // a frame carries at most 4 MiB; many frames carry much more
+    const task = (repo: string, id: string) => ({
+      repo, id, file: `${id}.md`, type: 'implementation', scope: null, title: id, state: 'inbox', owner: null, blockedBy: [], lastNote: note,
+      lastEventTs: null, verdict: null, annotations: { total: 0, unconsumed: 0 }, pendingApproval: null, result: null,
+    });
+    const repoId = (i: number) => `big${i}-${i.toString(16).padStart(8, '0')}`;
+    const snapshot = (id: string, tasks: unknown[]) => ({ type: 'fleet.bus', frame: { type: 'repo.snapshot', repo: { id, name: id, path: '/nowhere', demo: false }, tasks, cursor: { offset: 0, epoch: 'e' } } });
+    const fit = Math.floor(MAX_MEMBER_STATE_CHARS / (note.length + 1024));
+    for (let i = 0; i <= fit; i += 1) link.ws.send(JSON.stringify(snapshot(repoId(i), [task(repoId(i), 'T-1')])));
+    // A bigger task in a repo the home keeps, then a small repo: frames on one link are taken in order.
+    link.ws.send(JSON.stringify({ type: 'fleet.bus', frame: { type: 'repo.tasks', repo: repoId(0), tasks: [task(repoId(0), 'T-2')] } }));
+    link.ws.send(JSON.stringify(snapshot('tiny-00000000', [])));
+    const labelOf = (id: string) => labelRepo(record.machine, id);
+    const snapOf = (c: typeof client, id: string) => c.received.filter((f) => f.type === 'repo.snapshot' && (f as unknown as { repo: { id: string } }).repo.id === labelOf(id));
+    await client.waitFor((f) => f.type === 'repo.snapshot' && (f as unknown as { repo: { id: string } }).repo.id === labelOf('tiny-00000000'), 'the small repo', 60_000);
+    expect(snapOf(client, repoId(fit - 1))).toHaveLength(1);
+    expect(snapOf(client, repoId(fit))).toEqual([]);
+    const late = await subscribedClient(home, undefined, 'late');
+    await late.client.waitFor((f) => f.type === 'machine.state', 'machine state');
+    expect(snapOf(late.client, repoId(fit))).toEqual([]);
+    expect((snapOf(late.client, repoId(0))[0] as unknown as { tasks: Array<{ id: string }> }).tasks.map((t) => t.id)).toEqual(['T-1']);
+    expect(snapOf(late.client, 'tiny-00000000')).toHaveLength(1);
+    await late.client.close();
+    await client.close();
+  }, 120_000);
 
   it('FLEET-1: the fleet socket refuses browsers (any Origin) and junk before authentication', async () => {
     const home = await relay([]);

@@ -21,7 +21,12 @@ interface Entry {
   frame: ServerFrame;
   /** A decided request or a finished job may make room for a newer one. */
   settled: boolean;
+  /** JSON characters of `frame`, charged to the member's budget (FLEETX-2). */
+  chars?: number;
 }
+
+/** Moves a member's kept characters from `before` to `after`; false (nothing recorded) when a growth would pass its budget. */
+export type Charge = (machine: string, before: number, after: number) => boolean;
 
 export interface MemberFeeds {
   take(machine: MachineRecord, frame: FleetFrame['frame']): void;
@@ -33,7 +38,9 @@ export interface MemberFeeds {
   forget(machine: string): void;
 }
 
-export function memberFeeds(services: RelayServices, repoOwner: (labelled: string) => string | undefined, labelRepo: (machine: string, repo: string) => string, notify: MemberNotify): MemberFeeds {
+export function memberFeeds(
+  services: RelayServices, repoOwner: (labelled: string) => string | undefined, labelRepo: (machine: string, repo: string) => string, notify: MemberNotify, charge: Charge,
+): MemberFeeds {
   /** labelled id → entry, in arrival order (oldest first) so eviction takes the oldest. */
   const entries = new Map<string, Entry>();
   /** Labelled requests already pushed: one push per request, however often it is resent. */
@@ -49,10 +56,22 @@ export function memberFeeds(services: RelayServices, repoOwner: (labelled: strin
     return e && e.kind === kind && e.machine === machine ? e : undefined;
   };
 
-  /** Records an entry; false when the member is at its limit for that kind and nothing can make room. */
+  /** Forgets an entry and gives its characters back to its member. */
+  function drop(key: string): void {
+    const e = entries.get(key);
+    if (!e) return;
+    charge(e.machine, e.chars ?? 0, 0);
+    entries.delete(key);
+    pushed.delete(key);
+  }
+
+  /** Records an entry; false when the member is at its limit for that kind and nothing can make room, or past its characters (FLEETX-2). */
   function keep(entry: Entry): boolean {
     const key = labelId(entry.machine, entry.own);
-    if (!entries.has(key)) {
+    const chars = JSON.stringify(entry.frame).length;
+    const old = entries.get(key);
+    if (old && !charge(entry.machine, old.chars ?? 0, chars)) return false;
+    if (!old) {
       let count = 0;
       let oldest: string | undefined;
       for (const [k, e] of entries) {
@@ -62,12 +81,12 @@ export function memberFeeds(services: RelayServices, repoOwner: (labelled: strin
       }
       if (count >= MAX_MEMBER_OBJECTS) {
         if (!oldest) return false;
-        entries.delete(oldest);
-        pushed.delete(oldest);
+        drop(oldest);
       }
+      if (!charge(entry.machine, 0, chars)) return false;
     }
     entries.delete(key); // re-inserted last: the newest
-    entries.set(key, entry);
+    entries.set(key, { ...entry, chars });
     return true;
   }
 
@@ -133,7 +152,7 @@ export function memberFeeds(services: RelayServices, repoOwner: (labelled: strin
       }
       case 'commander.removed': {
         if (!known('commander', m, frame.commander)) return;
-        entries.delete(labelId(m, frame.commander));
+        drop(labelId(m, frame.commander));
         services.broadcast({ type: 'commander.removed', commander: labelId(m, frame.commander) });
         return;
       }
@@ -152,8 +171,7 @@ export function memberFeeds(services: RelayServices, repoOwner: (labelled: strin
     forget(machine) {
       for (const [key, e] of entries) {
         if (e.machine !== machine) continue;
-        entries.delete(key);
-        pushed.delete(key);
+        drop(key);
         if (e.kind === 'commander') services.broadcast({ type: 'commander.removed', commander: key });
       }
     },

@@ -98,7 +98,7 @@ export function startFleetHome(services: RelayServices, version: string): FleetH
    * tasks (they live in `tasks`), and the JSON characters of each kept task, charged to its machine (FLEET-22).
    */
   const cache = new Map<string, { machine: string; snapshot: ServerFrameOf<'repo.snapshot'>; tasks: Map<string, TaskSummary>; sizes: Map<string, number>; chars: number }>();
-  /** Per member, the JSON characters the home keeps of its repos' state: at most MAX_MEMBER_STATE_CHARS. */
+  /** Per member, the JSON characters the home keeps of its repos' state, prompts, jobs and commanders: at most MAX_MEMBER_STATE_CHARS. */
   const held = new Map<string, number>();
   /** Moves a member's kept characters from `before` to `after`; a growth past its budget is refused (false) and not recorded. */
   const charge = (machine: string, before: number, after: number): boolean => {
@@ -119,7 +119,9 @@ export function startFleetHome(services: RelayServices, version: string): FleetH
   const tails = new MemberTails();
   /** Every push a member causes goes through its budget (FLEETX-7). */
   const notifyFrom = memberPushBudget(services);
-  const feeds = memberFeeds(services, (label) => routes.get(label)?.machine, labelRepo, notifyFrom);
+  /** Members' prompts, jobs and commanders, charged to the same budget as their repos' state. */
+  const feeds = memberFeeds(services, (label) => routes.get(label)?.machine, labelRepo, notifyFrom, charge);
+
   const nameOf = (machine: string) => listMachines(services.dataDir).find((m) => m.id === machine)?.name ?? machine;
   let listed = new Set(listMachines(services.dataDir).map((m) => m.id));
   // A removed machine loses its link within a second (the CLI edits the file).

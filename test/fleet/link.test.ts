@@ -177,6 +177,35 @@ describe('fleet link', () => {
     await client.close();
   }, 120_000);
 
+  it('FLEETX-2: a member\'s prompts, jobs and commanders count against the same MAX_MEMBER_STATE_CHARS: a prompt past it is dropped', async () => {
+    const home = await relay([]);
+    const { client } = await subscribedClient(home);
+    const joiner = dirs.make('fleet-member-');
+    const { code } = createJoinCode(home.dataDir, 'hoarder');
+    const record = await joinHome(joiner, home.url, code, 'hoarder');
+    const link = await openLink(joiner, home.url, { auth: record });
+    const summary = 'x'.repeat(3.5 * 1024 * 1024);
+    const id = (i: number) => `perm-${i.toString(16).padStart(20, '0')}`;
+    const prompt = (i: number, text: string) => JSON.stringify({ type: 'fleet.frame', frame: { type: 'permission.request', request: {
+      id: id(i), session: 's', task: null, agent: null, repo: null, tool: 'Bash', summary: text, detail: null, cwd: '/x',
+      createdAt: new Date().toISOString(), expiresAt: new Date().toISOString(), status: 'denied', decidedBy: 'hoarder', reason: null,
+    } } });
+    const fit = Math.floor(MAX_MEMBER_STATE_CHARS / (summary.length + 1024));
+    for (let i = 0; i <= fit; i += 1) link.ws.send(prompt(i, summary));
+    link.ws.send(prompt(fit + 1, 'small'));
+    const labelled = (i: number) => `${record.machine.slice(2, 10)}.${id(i)}`;
+    const promptsOf = (c: typeof client, i: number) => c.received.filter((f) => f.type === 'permission.request' && (f as unknown as { request: { id: string } }).request.id === labelled(i));
+    await client.waitFor((f) => f.type === 'permission.request' && (f as unknown as { request: { id: string } }).request.id === labelled(fit + 1), 'the small prompt', 60_000);
+    expect(promptsOf(client, fit - 1)).toHaveLength(1);
+    expect(promptsOf(client, fit)).toEqual([]);
+    const late = await subscribedClient(home, undefined, 'late');
+    await late.client.waitFor((f) => f.type === 'machine.state', 'machine state');
+    expect(promptsOf(late.client, fit)).toEqual([]);
+    expect(promptsOf(late.client, fit + 1)).toHaveLength(1);
+    await late.client.close();
+    await client.close();
+  }, 120_000);
+
   it('FLEET-1: the fleet socket refuses browsers (any Origin) and junk before authentication', async () => {
     const home = await relay([]);
     const url = `${home.url.replace(/^http/, 'ws')}${FLEET_PATH}`;

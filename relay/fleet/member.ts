@@ -22,6 +22,11 @@ export function readHome(dataDir: string): HomeRecord | undefined {
 export function fleetUrl(homeUrl: string): string {
   const url = new URL(homeUrl);
   if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new CommandrError('E_BAD_FRAME', `the home URL must be http(s)://…, not ${homeUrl}`);
+  // The key proof covers the handshake only: on a plain link anyone on the path could pass it through and then
+  // send this member actions (or the home made-up state), so plain http is for loopback (a tunnel) alone (FLEET-1).
+  if (url.protocol === 'http:' && !/^(127(\.\d{1,3}){3}|localhost|\[::1\])$/.test(url.hostname)) {
+    throw new CommandrError('E_FORBIDDEN', `the home URL ${homeUrl} is plain http off this machine: anyone on the network could act on this machine through the link; use the home's https address (--tls-cert/--tls-key, or --public-origin behind Tailscale or a proxy), or http://127.0.0.1:<port> through an ssh tunnel`);
+  }
   url.protocol = url.protocol === 'https:' ? 'wss:' : 'ws:';
   url.pathname = FLEET_PATH;
   url.search = '';

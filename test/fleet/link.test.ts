@@ -8,7 +8,7 @@ import type { Relay } from '../../relay/server';
 import { labelRepo } from '../../relay/fleet/home';
 import { fingerprintOf, loadMachineKey } from '../../relay/fleet/keys';
 import { createJoinCode, listMachines, removeMachine } from '../../relay/fleet/machines';
-import { joinHome, openLink, readHome } from '../../relay/fleet/member';
+import { fleetUrl, joinHome, openLink, readHome } from '../../relay/fleet/member';
 import { makeRepo, packetText, TempDirs, writePacket } from '../council/fixtures';
 import * as fs from 'node:fs';
 import { registryOf, repoIdFor, startRelay, subscribedClient } from '../relay-watch/fixture';
@@ -82,6 +82,21 @@ describe('fleet link', () => {
     await expect(joinHome(dirs.make('fleet-member-'), home.url, code, 'm2')).rejects.toThrow(/unknown, expired or already used/);
     expect(listMachines(home.dataDir)).toHaveLength(1);
     await expect(joinHome(joiner, home.url, 'not-a-code', 'm1')).rejects.toThrow(/join code looks like/);
+  });
+
+  it('FLEET-1: the member refuses a plain-http home off loopback before sending anything (its code is not spent); https and loopback http are taken', async () => {
+    const home = await relay([]);
+    const joiner = dirs.make('fleet-member-');
+    const { code } = createJoinCode(home.dataDir, 'lan');
+    for (const url of ['http://192.0.2.1:8787', 'http://desktop.lan:8787', 'http://127.0.0.1.evil.example:8787', 'http://[::ffff:c000:201]:8787']) {
+      await expect(joinHome(joiner, url, code, 'lan')).rejects.toMatchObject({ code: 'E_FORBIDDEN', message: expect.stringMatching(/plain http off this machine/) });
+    }
+    expect(readHome(joiner)).toBeUndefined();
+    expect(fleetUrl('https://home.example:8787/x?y')).toBe('wss://home.example:8787/fleet');
+    expect(fleetUrl('http://localhost:8787')).toBe('ws://localhost:8787/fleet');
+    expect(fleetUrl('http://[::1]:8787')).toBe('ws://[::1]:8787/fleet');
+    expect(new URL(home.url).hostname).toBe('127.0.0.1');
+    expect((await joinHome(joiner, home.url, code, 'lan')).machine).toMatch(/^m-/);
   });
 
   it('FLEET-6: a removed machine loses its link and cannot authenticate again without a new code', async () => {

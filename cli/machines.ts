@@ -21,8 +21,9 @@ runTool('commandr machines', USAGE, (argv) => {
   const dataDir = values.data ?? defaultDataDir();
   const [verb, ...rest] = positionals;
   if (verb === 'add' && rest.length === 0) {
-    const name = values.name ?? 'machine';
-    if (!MachineName.safeParse(name).success) throw new UsageError(`machine name ${JSON.stringify(name)} must be 1–63 of [A-Za-z0-9._-]`);
+    // Without --name the joining machine names itself (its host name), made unique on the home.
+    const name = values.name;
+    if (name !== undefined && !MachineName.safeParse(name).success) throw new UsageError(`machine name ${JSON.stringify(name)} must be 1–63 of [A-Za-z0-9._-]`);
     const { code, fingerprint, expiresAt } = createJoinCode(dataDir, name);
     process.stdout.write(`${code}\n`);
     process.stderr.write(`home key fingerprint ${fingerprint} (the code carries it; the member checks it)\nvalid until ${new Date(expiresAt).toISOString()}, once. On the other machine run:\n  commandr join <this relay's URL> ${code}\n`);

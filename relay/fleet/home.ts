@@ -23,7 +23,7 @@ import { TaskId } from '../../protocol/bus/ids';
 import { homeName } from './device-frames';
 import { keepAlive } from './alive';
 import { loadMachineKey, signWith, verifyWith } from './keys';
-import { addMachine, listMachines, newMachineId, redeemJoinSecret } from './machines';
+import { addMachine, freeMachineName, listMachines, newMachineId, redeemJoinSecret } from './machines';
 import { fleetSubscribed, MemberTails } from './resume';
 import type { Cursor } from '../../protocol/wire/views';
 import { memberFeeds, type MemberFeeds } from './feeds';
@@ -218,8 +218,10 @@ export function startFleetHome(services: RelayServices, version: string): FleetH
       if (frame.type === 'fleet.join') {
         // The proof first: a code is spent only by a member holding the key it registers.
         if (!verifyWith(frame.key, memberProof(nonce, frame.nonce, key.fingerprint), frame.sig)) throw new CommandrError('E_UNAUTHORIZED', 'the member key proof does not verify');
-        const name = redeemJoinSecret(services.dataDir, frame.secret);
-        const record: MachineRecord = { id: newMachineId(), name: frame.name || name, key: frame.key, joinedAt: new Date().toISOString() };
+        // The name the home's person gave the code wins; no machine takes a name another machine or the home already has.
+        const named = redeemJoinSecret(services.dataDir, frame.secret);
+        const name = freeMachineName(services.dataDir, named ?? frame.name, frame.key, homeName());
+        const record: MachineRecord = { id: newMachineId(), name, key: frame.key, joinedAt: new Date().toISOString() };
         addMachine(services.dataDir, record);
         return record;
       }

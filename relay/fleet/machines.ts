@@ -12,8 +12,11 @@ const fleetDir = (dataDir: string) => path.join(dataDir, 'fleet');
 const machinesFile = (dataDir: string) => path.join(fleetDir(dataDir), 'machines.json');
 const codeFile = (dataDir: string, secret: string) => path.join(fleetDir(dataDir), 'join', crypto.createHash('sha256').update(secret).digest('hex'));
 
-/** `commandr machines add`: a one-time code `<secret>.<home key fingerprint>`, valid 10 minutes, stored only hashed. */
-export function createJoinCode(dataDir: string, name: string, now = Date.now()): { code: string; expiresAt: number; fingerprint: string } {
+/**
+ * `commandr machines add`: a one-time code `<secret>.<home key fingerprint>`, valid 10 minutes, stored only hashed.
+ * `name`, when given, is what the machine that spends it is called, whatever name it asks for (FLEET-2).
+ */
+export function createJoinCode(dataDir: string, name: string | undefined, now = Date.now()): { code: string; expiresAt: number; fingerprint: string } {
   const { fingerprint } = loadMachineKey(dataDir);
   const secret = crypto.randomBytes(32).toString('base64url');
   const expiresAt = now + JOIN_CODE_TTL_MS;
@@ -22,8 +25,8 @@ export function createJoinCode(dataDir: string, name: string, now = Date.now()):
   return { code: `${secret}.${fingerprint}`, expiresAt, fingerprint };
 }
 
-/** Redeems a join secret once (claim by rename, so racing joins cannot both win); returns the name it was made for. */
-export function redeemJoinSecret(dataDir: string, secret: string, now = Date.now()): string {
+/** Redeems a join secret once (claim by rename, so racing joins cannot both win); returns the name it was made for, if any. */
+export function redeemJoinSecret(dataDir: string, secret: string, now = Date.now()): string | undefined {
   const file = codeFile(dataDir, secret);
   const claimed = `${file}.redeemed-${process.pid}-${crypto.randomBytes(4).toString('hex')}`;
   try {
@@ -33,7 +36,7 @@ export function redeemJoinSecret(dataDir: string, secret: string, now = Date.now
   }
   try {
     const record = JSON.parse(fs.readFileSync(claimed, 'utf8')) as { name?: unknown; expiresAt?: unknown };
-    if (typeof record.expiresAt !== 'number' || record.expiresAt < now || typeof record.name !== 'string') {
+    if (typeof record.expiresAt !== 'number' || record.expiresAt < now || (record.name !== undefined && typeof record.name !== 'string')) {
       throw new CommandrError('E_PAIRING_CODE', 'this join code has expired; run `commandr machines add` on the home again');
     }
     return record.name;
@@ -59,6 +62,19 @@ export function removeMachine(dataDir: string, id: string): boolean {
   if (kept.length === machines.length) return false;
   writePrivateFile(machinesFile(dataDir), JSON.stringify({ machines: kept }, null, 2) + '\n');
   return true;
+}
+
+/**
+ * The name a joining machine gets: `wanted` unless another machine (one with another key) or the home is already
+ * called that, then `wanted-2`, `wanted-3`…, so a member can never pass for another machine by name (FLEET-2).
+ */
+export function freeMachineName(dataDir: string, wanted: string, key: string, home: string): string {
+  const taken = new Set([home, ...listMachines(dataDir).filter((m) => m.key !== key).map((m) => m.name)]);
+  if (!taken.has(wanted)) return wanted;
+  for (let n = 2; ; n += 1) {
+    const name = `${wanted.slice(0, 62 - String(n).length)}-${n}`;
+    if (!taken.has(name)) return name;
+  }
 }
 
 export function newMachineId(): string {

@@ -6,6 +6,7 @@ import { appendProgress } from '../../bus/progress';
 import { FLEET_PATH, MAX_MEMBER_STATE_CHARS } from '../../protocol/wire/fleet';
 import type { Relay } from '../../relay/server';
 import { labelRepo } from '../../relay/fleet/home';
+import { homeName } from '../../relay/fleet/device-frames';
 import { fingerprintOf, loadMachineKey } from '../../relay/fleet/keys';
 import { createJoinCode, listMachines, removeMachine } from '../../relay/fleet/machines';
 import { fleetUrl, joinHome, openLink, readHome } from '../../relay/fleet/member';
@@ -82,6 +83,23 @@ describe('fleet link', () => {
     await expect(joinHome(dirs.make('fleet-member-'), home.url, code, 'm2')).rejects.toThrow(/unknown, expired or already used/);
     expect(listMachines(home.dataDir)).toHaveLength(1);
     await expect(joinHome(joiner, home.url, 'not-a-code', 'm1')).rejects.toThrow(/join code looks like/);
+  });
+
+  it('FLEET-2: a joining machine cannot take another machine\'s name: the name given to its code wins, and a name already used gets a suffix', async () => {
+    const home = await relay([]);
+    const join = async (codeName: string | undefined, asked: string) => {
+      const { code } = createJoinCode(home.dataDir, codeName);
+      const joined = await joinHome(dirs.make('fleet-member-'), home.url, code, asked);
+      return { name: joined.name, listed: listMachines(home.dataDir).find((m) => m.id === joined.machine)!.name };
+    };
+    expect(await join('laptop', 'laptop')).toEqual({ name: 'laptop', listed: 'laptop' });
+    // A code made for "desktop" (say, stolen) cannot join as the trusted "laptop".
+    expect(await join('desktop', 'laptop')).toEqual({ name: 'desktop', listed: 'desktop' });
+    // A code made without a name lets the machine name itself, but never after another machine or the home.
+    expect(await join(undefined, 'laptop')).toEqual({ name: 'laptop-2', listed: 'laptop-2' });
+    expect(await join(undefined, 'studio')).toEqual({ name: 'studio', listed: 'studio' });
+    expect((await join(undefined, homeName())).name).toBe(`${homeName()}-2`);
+    expect(listMachines(home.dataDir).map((m) => m.name).sort()).toEqual(['desktop', `${homeName()}-2`, 'laptop', 'laptop-2', 'studio'].sort());
   });
 
   it('FLEET-1: the member refuses a plain-http home off loopback before sending anything (its code is not spent); https and loopback http are taken', async () => {

@@ -45,6 +45,17 @@ function wsTextFrame(text: string): Buffer {
   return Buffer.concat([head, mask, Buffer.from(payload.map((b, i) => b ^ mask[i % 4]!))]);
 }
 
+/** A home with a subscribed device, and a member joined and linked to it by hand (it can send anything). */
+async function linkedMember(name: string) {
+  const home = await relay([]);
+  const { client } = await subscribedClient(home);
+  const joiner = dirs.make('fleet-member-');
+  const { code } = createJoinCode(home.dataDir, name);
+  const record = await joinHome(joiner, home.url, code, name);
+  const link = await openLink(joiner, home.url, { auth: record });
+  return { home, client, record, link };
+}
+
 describe('fleet link', () => {
   it('FLEET-1 FLEET-2 FLEET-3: two members join a home with one-time codes; the home device sees every member task labelled by machine, live', async () => {
     const home = await relay([]);
@@ -130,12 +141,7 @@ describe('fleet link', () => {
   });
 
   it('FLEET-6: a removed machine that ignores the close handshake is cut off: nothing it sends after its removal reaches a device', async () => {
-    const home = await relay([]);
-    const { client } = await subscribedClient(home);
-    const joiner = dirs.make('fleet-member-');
-    const { code } = createJoinCode(home.dataDir, 'rogue');
-    const record = await joinHome(joiner, home.url, code, 'rogue');
-    const link = await openLink(joiner, home.url, { auth: record });
+    const { home, client, record, link } = await linkedMember('rogue');
     const snapshot = (id: string) => JSON.stringify({ type: 'fleet.bus', frame: { type: 'repo.snapshot', repo: { id, name: id, path: '/nowhere', demo: false }, tasks: [], cursor: { offset: 0, epoch: 'e' } } });
     const snapOf = (id: string) => (f: { type: string }) => f.type === 'repo.snapshot' && (f as unknown as { repo: { id: string } }).repo.id === labelRepo(record.machine, id);
     link.ws.send(snapshot('before-11111111'));
@@ -178,12 +184,7 @@ describe('fleet link', () => {
   });
 
   it('FLEET-22: the home keeps at most MAX_MEMBER_STATE_CHARS of one member\'s repo state: a snapshot past it is dropped, a task growing past it is not kept', async () => {
-    const home = await relay([]);
-    const { client } = await subscribedClient(home);
-    const joiner = dirs.make('fleet-member-');
-    const { code } = createJoinCode(home.dataDir, 'hoarder');
-    const record = await joinHome(joiner, home.url, code, 'hoarder');
-    const link = await openLink(joiner, home.url, { auth: record });
+    const { home, client, record, link } = await linkedMember('hoarder');
     const note = 'x'.repeat(3.5 * 1024 * 1024); // a frame carries at most 4 MiB; many frames carry much more
     const task = (repo: string, id: string) => ({
       repo, id, file: `${id}.md`, type: 'implementation', scope: null, title: id, state: 'inbox', owner: null, blockedBy: [], lastNote: note,
@@ -211,12 +212,7 @@ describe('fleet link', () => {
   }, 120_000);
 
   it('FLEETX-2: a member\'s prompts, jobs and commanders count against the same MAX_MEMBER_STATE_CHARS: a prompt past it is dropped', async () => {
-    const home = await relay([]);
-    const { client } = await subscribedClient(home);
-    const joiner = dirs.make('fleet-member-');
-    const { code } = createJoinCode(home.dataDir, 'hoarder');
-    const record = await joinHome(joiner, home.url, code, 'hoarder');
-    const link = await openLink(joiner, home.url, { auth: record });
+    const { home, client, record, link } = await linkedMember('hoarder');
     const summary = 'x'.repeat(3.5 * 1024 * 1024);
     const id = (i: number) => `perm-${i.toString(16).padStart(20, '0')}`;
     const prompt = (i: number, text: string) => JSON.stringify({ type: 'fleet.frame', frame: { type: 'permission.request', request: {

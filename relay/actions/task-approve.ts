@@ -4,8 +4,7 @@
 // A stale digest writes nothing.
 import * as path from 'node:path';
 import type * as z from 'zod/mini';
-import { loadOrCreateSigningKey, publicKeyFile } from '../../bus/approval/keys';
-import { recordApprovalKey } from '../../bus/init';
+import { loadOrCreateSigningKey } from '../../bus/approval/keys';
 import { repoKeyOf, signApproval } from '../../bus/approval/sign';
 import { appendEvent } from '../../bus/event-log';
 import { readApprovalToken, writeSignedToken } from '../../bus/gate';
@@ -36,24 +35,5 @@ export async function taskApprove(ctx: TaskActionContext, frame: z.infer<typeof 
     throw wireError(error);
   }
   appendEvent(place.bus, { event: 'approval_granted', task: frame.task, digest: frame.digest, by: ctx.device.name });
-  pinKeyOnce(path.dirname(place.bus), publicKeyFile(ctx.services.dataDir));
   return { ...result, token: 'written' };
-}
-
-/** Repos whose config this relay has already checked for `commandr.approvalKey`. */
-const pinned = new Set<string>();
-
-/**
- * INIT-4 at the relay's first approval in a repo: a repo set up before the relay had a key
- * gets it recorded now, so its gate stops taking the key from a commit's environment. Never
- * replaces a key a person set; a failure leaves the approval as it is.
- */
-function pinKeyOnce(repo: string, keyFile: string): void {
-  if (pinned.has(repo)) return;
-  pinned.add(repo);
-  try {
-    recordApprovalKey(repo, keyFile);
-  } catch {
-    // the approval stands; `commandr init` records the key too
-  }
 }

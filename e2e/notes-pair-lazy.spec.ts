@@ -38,7 +38,9 @@ test('LAZY-1: a new phone on Pair loads no client core and no zod; pressing Pair
 
 test('LAZY-1: a paired device that opens Pair still connects (the core loads when there is a key)', async ({ paired: page, relayEnv }) => {
   await page.goto(`${relayEnv.url}/pair`);
-  await expect(page.getByTestId('pair-form')).toBeVisible();
+  // It is told it is paired (APP-1) rather than offered the form again.
+  await expect(page.getByTestId('pair-already')).toBeVisible();
+  await expect(page.getByTestId('pair-form')).toBeHidden();
   await expect(page.getByTestId('connection-badge')).toHaveAttribute('data-state', 'live');
   await expect(page.getByTestId('nav-inbox')).toBeVisible();
 });

@@ -48,6 +48,7 @@ export default function PairPage() {
   // leave its current device behind on the relay, listed and unused (APP-1).
   const [pairedAs, setPairedAs] = useState<string | null>(null);
   const unpaired = useRelay(selectUnpaired);
+  const alreadyPaired = pairedAs !== null && !unpaired && !busy;
 
   useEffect(() => {
     void loadDevice().then((device) => setPairedAs(device?.name ?? null), () => setPairedAs(null));
@@ -101,13 +102,13 @@ export default function PairPage() {
         or type the code below. This device makes its own key; only the public half is sent to the relay.
       </p>
       {dropped ? <p className="card notice" role="status" data-testid="pair-dropped"><Prose text={sentence(dropped)} /></p> : null}
-      {pairedAs !== null && !unpaired && !busy ? (
+      {alreadyPaired ? (
         <p className="card notice" role="status" data-testid="pair-already">
           This device is already paired as <strong>{pairedAs}</strong>. <Link href="/">Open the Inbox</Link>. To pair it
           again, unpair it in <Link href="/settings">Settings</Link> first.
         </p>
       ) : null}
-      <form hidden={pairedAs !== null && !unpaired && !busy} onSubmit={submit} className="card" data-testid="pair-form">
+      <form hidden={alreadyPaired} onSubmit={submit} className="card" data-testid="pair-form">
         <div className="field">
           <label htmlFor="pair-code">Pairing code</label>
           <input id="pair-code" ref={codeField} data-testid="pair-code" value={code} onChange={(e) => setCode(shown(e.target.value))} autoComplete="one-time-code" required spellCheck={false} />

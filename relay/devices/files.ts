@@ -43,3 +43,25 @@ export function readJsonFile(file: string): unknown {
   }
   return JSON.parse(text);
 }
+
+/**
+ * Forgets the one-time codes in `dir` (pairing codes, fleet join codes: `{expiresAt}` files named by
+ * the code's hash) whose time is up or that cannot be read, and the temp or claimed files a process
+ * that died mid-call left there (a `.` in the name) once they are a minute old.
+ */
+export function pruneExpiredCodes(dir: string, now: number): void {
+  ensurePrivateDir(dir);
+  for (const name of fs.readdirSync(dir)) {
+    const file = path.join(dir, name);
+    try {
+      if (name.includes('.')) {
+        if (fs.statSync(file).mtimeMs < now - 60_000) fs.rmSync(file, { force: true });
+        continue;
+      }
+      const record = readJsonFile(file) as { expiresAt?: unknown } | undefined;
+      if (typeof record?.expiresAt !== 'number' || record.expiresAt < now) fs.rmSync(file, { force: true });
+    } catch {
+      /* vanished or unreadable: another process is handling it */
+    }
+  }
+}

@@ -5,7 +5,7 @@ import * as crypto from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { CommandrError } from '../../protocol/wire/errors';
-import { ensurePrivateDir, readJsonFile, writePrivateFile } from './files';
+import { pruneExpiredCodes, readJsonFile, writePrivateFile } from './files';
 
 export const PAIRING_TTL_MS = 10 * 60_000;
 
@@ -24,7 +24,7 @@ function codeFile(dataDir: string, code: string): string {
 
 /** Creates a single-use code (32 random bytes, base64url) and forgets expired ones. */
 export function createPairingCode(dataDir: string, ttlMs = PAIRING_TTL_MS, now = Date.now()): PairingCode {
-  pruneExpired(dataDir, now);
+  pruneExpiredCodes(pairingDir(dataDir), now);
   const code = crypto.randomBytes(32).toString('base64url');
   const expiresAt = now + ttlMs;
   writePrivateFile(codeFile(dataDir, code), JSON.stringify({ expiresAt }));
@@ -72,24 +72,5 @@ export function redeemPairingCode(dataDir: string, code: string, now = Date.now(
     if (expiresAt < now) throw new CommandrError('E_PAIRING_CODE', 'pairing code has expired; run `commandr pair` for a new one');
   } finally {
     fs.rmSync(claimed, { force: true });
-  }
-}
-
-function pruneExpired(dataDir: string, now: number): void {
-  const dir = pairingDir(dataDir);
-  ensurePrivateDir(dir);
-  for (const name of fs.readdirSync(dir)) {
-    const file = path.join(dir, name);
-    try {
-      if (name.includes('.')) {
-        // A temp or claimed file left by a process that died mid-call.
-        if (fs.statSync(file).mtimeMs < now - 60_000) fs.rmSync(file, { force: true });
-        continue;
-      }
-      const record = readJsonFile(file) as { expiresAt?: unknown } | undefined;
-      if (typeof record?.expiresAt !== 'number' || record.expiresAt < now) fs.rmSync(file, { force: true });
-    } catch {
-      /* vanished or unreadable: another process is handling it */
-    }
   }
 }

@@ -5,22 +5,24 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { CommandrError } from '../../protocol/wire/errors';
 import { JOIN_CODE_TTL_MS, type MachineRecord, MachinesFile } from '../../protocol/wire/fleet';
-import { ensurePrivateDir, readJsonFile, writePrivateFile } from '../devices/files';
+import { pruneExpiredCodes, readJsonFile, writePrivateFile } from '../devices/files';
 import { loadMachineKey } from './keys';
 
 const fleetDir = (dataDir: string) => path.join(dataDir, 'fleet');
 const machinesFile = (dataDir: string) => path.join(fleetDir(dataDir), 'machines.json');
-const codeFile = (dataDir: string, secret: string) => path.join(fleetDir(dataDir), 'join', crypto.createHash('sha256').update(secret).digest('hex'));
+const joinDir = (dataDir: string) => path.join(fleetDir(dataDir), 'join');
+const codeFile = (dataDir: string, secret: string) => path.join(joinDir(dataDir), crypto.createHash('sha256').update(secret).digest('hex'));
 
 /**
- * `commandr machines add`: a one-time code `<secret>.<home key fingerprint>`, valid 10 minutes, stored only hashed.
+ * `commandr machines add`: a one-time code `<secret>.<home key fingerprint>`, valid 10 minutes, stored only hashed;
+ * the codes whose time is up (and a dead process's claimed files) are forgotten first.
  * `name`, when given, is what the machine that spends it is called, whatever name it asks for (FLEET-2).
  */
 export function createJoinCode(dataDir: string, name: string | undefined, now = Date.now()): { code: string; expiresAt: number; fingerprint: string } {
   const { fingerprint } = loadMachineKey(dataDir);
   const secret = crypto.randomBytes(32).toString('base64url');
   const expiresAt = now + JOIN_CODE_TTL_MS;
-  ensurePrivateDir(path.dirname(codeFile(dataDir, secret)));
+  pruneExpiredCodes(joinDir(dataDir), now);
   writePrivateFile(codeFile(dataDir, secret), JSON.stringify({ name, expiresAt }));
   return { code: `${secret}.${fingerprint}`, expiresAt, fingerprint };
 }

@@ -44,7 +44,7 @@ export function writeAnnotation(bus: string, input: NewAnnotation, now = new Dat
   const text = JSON.stringify(note.data, null, 2) + '\n';
   // Exclusive creates: a writer that loses a seq to another looks again for the highest one used
   // and goes past it, so any number of concurrent writers each get a file; the seq only rises,
-  // so the loop ends, at the latest when the turn's 9,999 numbers are all taken (ANNOT-4).
+  // so the loop ends, at the latest when the turn's 10,000 numbers (0000 to 9999) are all taken (ANNOT-4).
   for (let seq = nextSeq(dir, input.turn); seq <= MAX_SEQ; seq = Math.max(seq + 1, nextSeq(dir, input.turn))) {
     const file = path.join(dir, annotationFileName(input.turn, seq));
     try {
@@ -56,7 +56,7 @@ export function writeAnnotation(bus: string, input: NewAnnotation, now = new Dat
     appendEvent(bus, { event: 'task_annotation', task: input.task, turn: input.turn, anchor, author: note.data.author, seq });
     return { path: file, seq };
   }
-  throw new BusError('E_SEQ_EXHAUSTED', `no free annotation sequence number for turn ${input.turn} in ${dir}: all ${MAX_SEQ} are taken`);
+  throw new BusError('E_SEQ_EXHAUSTED', `no free annotation sequence number for turn ${input.turn} in ${dir}: all ${MAX_SEQ + 1} (0000 to ${MAX_SEQ}) are taken`);
 }
 
 /** One level at a time: recursive mkdir reports EROFS as ENOENT. */

@@ -9,6 +9,9 @@ import { runTool, UsageError, warnToStderr } from './_shared/tool';
 
 const USAGE = 'usage: pre-commit-gate                  (from .git/hooks/pre-commit)\n       pre-commit-gate commit-msg <file>  (from .git/hooks/commit-msg)\n       pre-commit-gate post-commit        (from .git/hooks/post-commit)\n       pre-commit-gate post-merge <squash>  (from .git/hooks/post-merge)';
 
+/** After a commit: spends the token it used; a failure warns and never undoes the commit. */
+const spend = () => spendAfterCommit().catch((e: unknown) => warnToStderr(`warning: the approval token was not spent: ${(e as Error).message}`));
+
 runTool('pre-commit-gate', USAGE, async (args) => {
   // The gate has decided by now: these two only record, so a failure warns and never blocks the commit.
   if (args[0] === 'commit-msg') {
@@ -17,14 +20,14 @@ runTool('pre-commit-gate', USAGE, async (args) => {
     return 0;
   }
   if (args[0] === 'post-commit') {
-    await spendAfterCommit().catch((e: unknown) => warnToStderr(`warning: the approval token was not spent: ${(e as Error).message}`));
+    await spend();
     return 0;
   }
   if (args[0] === 'post-merge') {
     if (args.length !== 2) throw new UsageError('post-merge takes git\'s squash flag');
     // A squash or a fast-forward made no merge commit: the commit that follows a squash is a plain one.
     if (args[1] === '1' || !(await madeMergeCommit().catch(() => false))) return 0;
-    await spendAfterCommit().catch((e: unknown) => warnToStderr(`warning: the approval token was not spent: ${(e as Error).message}`));
+    await spend();
     return 0;
   }
   if (args.length > 0) throw new UsageError(`unknown hook ${JSON.stringify(args[0])}`);

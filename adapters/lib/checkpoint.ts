@@ -6,6 +6,7 @@ import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { appendProgress, noteProblem } from '../../bus/progress';
+import { UNTRUSTED_GIT_CONFIG } from '../../bus/untrusted-git';
 import { type Env, commandrHome } from './env';
 import type { TaskContext } from './task-context';
 
@@ -28,7 +29,7 @@ const git = (cwd: string, args: string[]): string =>
  * filter driver's clean or process command on a changed file), and no hook may run. The agent's own
  * hook (workState) runs git as the agent would.
  */
-export const UNTRUSTED_GIT_CONFIG = ['-c', 'core.fsmonitor=false', '-c', 'core.hooksPath=/dev/null'];
+export { UNTRUSTED_GIT_CONFIG };
 const gitAsync = (cwd: string, args: string[], env?: NodeJS.ProcessEnv): Promise<string> =>
   new Promise((resolve, reject) => {
     execFile('git', [...UNTRUSTED_GIT_CONFIG, '--no-optional-locks', ...args], { cwd, ...GIT_OPTIONS, ...(env ? { env } : {}) }, (error, stdout) => (error ? reject(error) : resolve(stdout)));

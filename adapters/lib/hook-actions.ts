@@ -108,13 +108,16 @@ export function nowSeq(): number {
 
 /**
  * Prompt submit: part `part` of the block of unconsumed annotations handed to `deliver` (NOTE-1).
- * Part 0 records what the session was given; its turn end consumes it (NOTE-2).
+ * Part 0 records what the session was given; its turn end consumes it (NOTE-2). Part 0 also
+ * hands `warn` the one warning naming notes held back as not the person's (ANNOT-6).
  */
-export function onPrompt(ref: SessionRef, env: Env, part: number, deliver: (text: string) => void): void {
+export function onPrompt(ref: SessionRef, env: Env, part: number, deliver: (text: string) => void, warn: (text: string) => void = () => {}): void {
   const ctx = taskContext(ref.cwd, env);
-  const pending = ctx ? pendingBlock(ctx) : undefined;
-  const text = pending?.parts[part];
-  if (!ctx || !pending || text === undefined) return;
+  const pending = ctx ? pendingBlock(ctx, undefined, part) : undefined;
+  if (!ctx || !pending) return;
+  if (part === 0 && pending.warning) warn(pending.warning);
+  const text = pending.parts[part];
+  if (text === undefined) return;
   deliver(text);
   if (part === 0) recordDelivery(env, ref.session, { bus: ctx.bus, task: ctx.task, files: pending.files });
 }

@@ -2,7 +2,9 @@
 // become one labelled context block. A note's text is fenced (NOTE-3) so it can neither close
 // the block nor carry control characters; a block too long for one hook output is split into
 // parts (NOTE-1); notes are consumed only by a turn that completed (NOTE-2, see deliveries.ts).
+// Notes that are not the person's (tracked by git, behind a symbolic link) are held back (ANNOT-6).
 import { listAnnotations, markConsumed, type StoredAnnotation } from '../../bus/annotations';
+import { type HeldNote, heldWarning, sortNotes } from '../../bus/note-origin';
 import type { TaskContext } from './task-context';
 
 export const BLOCK_TITLE = 'Notes from the person supervising this task';
@@ -11,9 +13,24 @@ export const PART_CHARS = 9000;
 /** How many prompt hooks `wire` installs, each printing one part (NOTE-1): 72 000 characters in all. */
 export const MAX_PARTS = 8;
 
-export function pendingAnnotations(ctx: TaskContext): StoredAnnotation[] {
-  return listAnnotations(ctx.bus, ctx.task).filter((a) => !a.note.consumed);
+const unconsumed = (ctx: TaskContext): StoredAnnotation[] => listAnnotations(ctx.bus, ctx.task).filter((a) => !a.note.consumed);
+
+export interface PendingNotes {
+  /** The person's unconsumed notes, oldest first: what may be injected. */
+  notes: StoredAnnotation[];
+  /** Unconsumed notes that are not the person's (ANNOT-6): never injected nor consumed. */
+  held: HeldNote[];
+  /** The warning naming the held notes, when there are any. */
+  warning?: string;
 }
+
+/** The task's unconsumed notes, sorted into the person's and those held back (one git run at most). */
+export function pendingNotes(ctx: TaskContext, notes = unconsumed(ctx)): PendingNotes {
+  const { own, held } = sortNotes(ctx.bus, ctx.task, notes);
+  return { notes: own, held, ...(held.length > 0 ? { warning: heldWarning(ctx.bus, ctx.task, held) } : {}) };
+}
+
+export const pendingAnnotations = (ctx: TaskContext): StoredAnnotation[] => pendingNotes(ctx).notes;
 
 /**
  * A note's text made safe to place inside the block (NOTE-3): control characters other than
@@ -69,24 +86,32 @@ export function annotationParts(task: string, notes: StoredAnnotation[]): string
 export const annotationBlock = (task: string, notes: StoredAnnotation[]): string => annotationParts(task, notes).join('\n');
 
 export interface PendingBlock {
-  /** At most MAX_PARTS parts. */
+  /** At most MAX_PARTS parts; none when every pending note was held back. */
   parts: string[];
   /** All parts in order, for agents without an output limit. */
   block: string;
   /** The note files the parts hold (the oldest that fit in MAX_PARTS parts). */
   files: string[];
+  /** Set when notes were held back (ANNOT-6): the warning for the person, naming them. */
+  warning?: string;
 }
 
-/** The oldest pending notes that fit in `maxParts` parts; a later note waits for a later turn. */
-export function pendingBlock(ctx: TaskContext, maxParts = MAX_PARTS): PendingBlock | undefined {
-  const notes = pendingAnnotations(ctx);
+/**
+ * The oldest pending notes that fit in `maxParts` parts; a later note waits for a later turn.
+ * Undefined when nothing is pending, or when part `needPart` cannot exist: holding notes back only
+ * shortens the block, so a hook printing part k > 0 asks git nothing unless all notes fill k parts.
+ */
+export function pendingBlock(ctx: TaskContext, maxParts = MAX_PARTS, needPart = 0): PendingBlock | undefined {
+  const all = unconsumed(ctx);
+  if (all.length === 0) return undefined;
+  if (needPart > 0 && annotationParts(ctx.task, all).length <= needPart) return undefined;
+  const { notes, warning } = pendingNotes(ctx, all);
   let taken = notes.length;
   while (taken > 1 && annotationParts(ctx.task, notes.slice(0, taken)).length > maxParts) taken--;
-  if (taken === 0) return undefined;
   const chosen = notes.slice(0, taken);
   // A single note too long for every part (the phone caps notes well below) is cut at the last part.
-  const parts = annotationParts(ctx.task, chosen).slice(0, maxParts);
-  return { parts, block: parts.join('\n'), files: chosen.map((n) => n.file) };
+  const parts = taken === 0 ? [] : annotationParts(ctx.task, chosen).slice(0, maxParts);
+  return { parts, block: parts.join('\n'), files: chosen.map((n) => n.file), ...(warning ? { warning } : {}) };
 }
 
 /** Marks delivered notes consumed; a file that is not one of the task's annotations is refused by the bus library. */

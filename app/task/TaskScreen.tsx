@@ -51,8 +51,8 @@ function TaskReview({ repo, id }: { repo: string; id: string }) {
   const lineNotes = useMemo(() => {
     const map = new Map<string, { author: string; body: string; consumed: boolean }[]>();
     if (detail.status !== 'ready') return map;
-    for (const { annotation: a } of detail.value.annotations) {
-      if (!a.anchor.startsWith('line:')) continue;
+    for (const { annotation: a, fromRepository } of detail.value.annotations) {
+      if (fromRepository || !a.anchor.startsWith('line:')) continue; // ANNOT-6: not the person's
       map.set(a.anchor, [...(map.get(a.anchor) ?? []), { author: a.author, body: a.body, consumed: a.consumed }]);
     }
     return map;

@@ -55,7 +55,12 @@ export const TaskSummary = z.object({
 });
 export type TaskSummary = z.infer<typeof TaskSummary>;
 
-export const AnnotationView = z.object({ file: z.string(), annotation: Annotation });
+export const AnnotationView = z.object({
+  file: z.string(),
+  annotation: Annotation,
+  /** ANNOT-6: not the person's — git tracks the file (it came with the repository) or it sits behind a symbolic link; never given to the agent. */
+  fromRepository: z.optional(z.literal(true)),
+});
 export type AnnotationView = z.infer<typeof AnnotationView>;
 
 export const CheckResult = z.object({

@@ -1,9 +1,11 @@
 // `task.detail` and `task.timeline`: a task's packet body, its annotations (with
-// file names), the latest checks when a checks service exists, and its bus events.
+// file names; those that are not the person's flagged, ANNOT-6), the latest checks when a checks
+// service exists, and its bus events.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type * as z from 'zod/mini';
 import { listAnnotations } from '../../bus/annotations';
+import { sortNotesAsync } from '../../bus/note-origin';
 import { splitFrontMatter } from '../../bus/packet';
 import type { TaskDetailRequest, TaskTimelineRequest } from '../../protocol/wire/frames';
 import { CommandrError } from '../../protocol/wire/errors';
@@ -19,7 +21,9 @@ export async function taskDetailRead(ctx: TaskActionContext, frame: z.infer<type
   } catch {
     throw new CommandrError('E_UNKNOWN_TASK', `the packet of ${frame.task} moved or vanished; try again`);
   }
-  const annotations = listAnnotations(place.bus, frame.task).map((a) => ({ file: path.basename(a.file), annotation: a.note }));
+  const listed = listAnnotations(place.bus, frame.task);
+  const held = new Set((await sortNotesAsync(place.bus, frame.task, listed)).held.map((h) => h.file));
+  const annotations = listed.map((a) => ({ file: path.basename(a.file), annotation: a.note, ...(held.has(a.file) ? { fromRepository: true as const } : {}) }));
   return {
     summary: place.summary,
     body: splitFrontMatter(text)?.body ?? text,

@@ -216,4 +216,19 @@ describe('relay watch over the real bin tools', () => {
     const names = (timeline.result as { events: Array<{ event: { event: string; task: string } }> }).events.map((e) => e.event.event);
     expect(names).toEqual(['task_claimed', 'approval_requested', 'task_annotation', 'council_verdict']);
   });
+
+  it('ANNOT-6: task.detail flags a note that came with the repository (git tracks it), never the person\'s own beside it', async () => {
+    world.write('inbox/T-6.md', `${packet({ id: 'T-6' })}\n# T-6 title\n`);
+    await bus.task(repo, 'T-6');
+    const hostile = world.write('annotations/T-6/0001-0000.json', JSON.stringify({ task: 'T-6', turn: 1, anchor: 'general', ts: '2026-01-01T00:00:00.000Z', author: 'human', body: 'from the clone', consumed: false }));
+    world.git(['add', '-f', path.relative(world.repo, hostile)]);
+    world.git(['commit', '-q', '--no-verify', '-m', 'a note in the repository']);
+    expect(world.tool('annotate-write', ['--bus', world.bus, '--task', 'T-6', '--turn', '1', '--body', 'mine']).code).toBe(0);
+    const detail = await client.request({ type: 'task.detail', repo, task: 'T-6' });
+    const notes = (detail.result as { annotations: Array<{ file: string; fromRepository?: boolean; annotation: { body: string } }> }).annotations;
+    expect(notes.map((n) => [n.file, n.annotation.body, n.fromRepository ?? false])).toEqual([
+      ['0001-0000.json', 'from the clone', true],
+      ['0001-0001.json', 'mine', false],
+    ]);
+  });
 });

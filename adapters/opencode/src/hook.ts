@@ -73,7 +73,8 @@ async function handle(event: string, data: Data): Promise<void> {
     case 'prompt': {
       const ctx = taskContext(cwd, env);
       const pending = ctx ? pendingBlock(ctx) : undefined;
-      if (pending) fs.writeSync(1, JSON.stringify(pending));
+      if (pending?.warning) fs.writeSync(2, pending.warning + '\n'); // notes held back (ANNOT-6)
+      if (pending && pending.parts.length > 0) fs.writeSync(1, JSON.stringify(pending));
       return;
     }
     case 'consumed': {

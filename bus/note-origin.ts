@@ -1,0 +1,121 @@
+// Whose a task's notes are (ANNOT-6). annotate-write only ever creates untracked files in real
+// directories of this machine's bus, so a note file that git tracks came with the repository,
+// and one reached through a symbolic link (which git would not look through) came from elsewhere:
+// neither is the person's. Such notes are held back — never injected, never consumed — and shown
+// to the phone as from the repository. Deciding costs one hardened `git ls-files`, none when the
+// bus has no work tree of its own or there is no note to decide about.
+import { execFile, execFileSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import type { StoredAnnotation } from './annotations';
+import { UNTRUSTED_GIT_CONFIG, untrustedGitEnv } from './untrusted-git';
+
+/** `tracked`: git tracks it; `link`: a symbolic link (or not a file) on its path; `unchecked`: git could not tell. */
+export type HeldReason = 'tracked' | 'link' | 'unchecked';
+export interface HeldNote extends StoredAnnotation { why: HeldReason; detail?: string }
+export interface SortedNotes {
+  /** Notes the person left on this machine, in the order given. */
+  own: StoredAnnotation[];
+  held: HeldNote[];
+}
+
+const GIT_OPTIONS = { encoding: 'utf8' as const, timeout: 5000, maxBuffer: 4 * 1024 * 1024 };
+
+/** The notes directory of `task` relative to the work tree holding the bus. */
+const notesRel = (bus: string, task: string): string => `${path.basename(bus)}/annotations/${task}`;
+
+function lsFiles(bus: string, task: string): { cwd: string; args: string[]; env: NodeJS.ProcessEnv } | undefined {
+  const top = path.dirname(bus);
+  // No `.git` beside the bus (a bare repository's worktrees): no index covers it, nothing is tracked there.
+  if (!fs.existsSync(path.join(top, '.git'))) return undefined;
+  // `ls-files` reads only the index (no object, no filter); the pathspec also matches the task
+  // directory itself, tracked as a symbolic link or a submodule. icase: a case-insensitive disk
+  // holds `t-1/` where git tracks `T-1/`; holding back too much is the safe side.
+  const args = [...UNTRUSTED_GIT_CONFIG, '--no-optional-locks', 'ls-files', '-z', '--', `:(top,icase,literal)${notesRel(bus, task)}`];
+  return { cwd: top, args, env: untrustedGitEnv(top) };
+}
+
+const trackedSet = (out: string): Set<string> => new Set(out.split('\0').filter(Boolean).map((p) => p.toLowerCase()));
+
+/** The first of the bus, its annotations/ and the task's directory that is a symbolic link. */
+function linkOnPath(bus: string, task: string): string | undefined {
+  for (const dir of [bus, path.join(bus, 'annotations'), path.join(bus, 'annotations', task)]) {
+    try {
+      if (fs.lstatSync(dir).isSymbolicLink()) return dir;
+    } catch { /* missing: nothing below it to read */ }
+  }
+  return undefined;
+}
+
+function isPlainFile(file: string): boolean {
+  try {
+    return fs.lstatSync(file).isFile();
+  } catch {
+    return false;
+  }
+}
+
+function classify(bus: string, task: string, notes: StoredAnnotation[], tracked: Set<string> | Error): SortedNotes {
+  const sorted: SortedNotes = { own: [], held: [] };
+  const link = linkOnPath(bus, task);
+  const dir = notesRel(bus, task).toLowerCase();
+  for (const note of notes) {
+    const rel = `${dir}/${path.basename(note.file).toLowerCase()}`;
+    if (link) sorted.held.push({ ...note, why: 'link', detail: link });
+    else if (!isPlainFile(note.file)) sorted.held.push({ ...note, why: 'link', detail: note.file });
+    else if (tracked instanceof Error) sorted.held.push({ ...note, why: 'unchecked', detail: tracked.message });
+    else if (tracked.has(rel) || tracked.has(dir)) sorted.held.push({ ...note, why: 'tracked' });
+    else sorted.own.push(note);
+  }
+  return sorted;
+}
+
+const gitError = (error: unknown): Error => {
+  const stderr = (error as { stderr?: unknown }).stderr;
+  const first = typeof stderr === 'string' ? stderr.trim().split('\n')[0] : '';
+  return new Error(first || (error instanceof Error ? error.message : String(error)));
+};
+
+/** `notes` (all of `task`'s, from listAnnotations) split into the person's own and those held back. */
+export function sortNotes(bus: string, task: string, notes: StoredAnnotation[]): SortedNotes {
+  if (notes.length === 0) return { own: [], held: [] };
+  const run = lsFiles(bus, task);
+  let tracked: Set<string> | Error = new Set();
+  if (run) {
+    try {
+      tracked = trackedSet(execFileSync('git', run.args, { cwd: run.cwd, env: run.env, stdio: ['ignore', 'pipe', 'pipe'], ...GIT_OPTIONS }));
+    } catch (error) {
+      tracked = gitError(error);
+    }
+  }
+  return classify(bus, task, notes, tracked);
+}
+
+/** sortNotes without blocking, for the relay. */
+export async function sortNotesAsync(bus: string, task: string, notes: StoredAnnotation[]): Promise<SortedNotes> {
+  if (notes.length === 0) return { own: [], held: [] };
+  const run = lsFiles(bus, task);
+  const tracked = !run ? new Set<string>() : await new Promise<Set<string> | Error>((resolve) => {
+    execFile('git', run.args, { cwd: run.cwd, env: run.env, ...GIT_OPTIONS }, (error, stdout, stderr) => {
+      resolve(error ? gitError(Object.assign(error, { stderr })) : trackedSet(stdout));
+    });
+  });
+  return classify(bus, task, notes, tracked);
+}
+
+const WHY: Record<HeldReason, string> = {
+  tracked: 'came with the repository (git tracks it)',
+  link: 'is reached through a symbolic link',
+  unchecked: 'could not be checked with git',
+};
+
+/** The one warning for the person: which note files were not passed on, and why. */
+export function heldWarning(bus: string, task: string, held: HeldNote[]): string {
+  const top = path.dirname(bus);
+  const shown = held.slice(0, 10).map((h) => `  ${path.relative(top, h.file)} ${WHY[h.why]}${h.why === 'tracked' ? '' : `: ${h.detail}`}`);
+  if (held.length > shown.length) shown.push(`  … and ${held.length - shown.length} more`);
+  const fix = held.some((h) => h.why === 'tracked')
+    ? `\nThe person did not write ${held.length === 1 ? 'it' : 'them'} here. To remove the repository's notes: git rm -r ${notesRel(bus, task)} (run \`commandr doctor\` for the whole bus).`
+    : '';
+  return `commandr: ${held.length} note${held.length === 1 ? '' : 's'} of task ${task} not given to the agent, as ${held.length === 1 ? 'it is' : 'they are'} not the person's:\n${shown.join('\n')}${fix}`;
+}

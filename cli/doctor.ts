@@ -1,6 +1,6 @@
 // `commandr doctor` (DOCTOR-n): every check that decides whether commandr can run agents here —
 // agent CLIs installed and able to authenticate (READY-1), git, the relay over HTTPS, push keys,
-// wired repos — one line each, with the fix for each one that fails. Exit 1 when a needed one fails.
+// wired repos, bus files a repo should not track — one line each, with the fix for each one that fails. Exit 1 when a needed one fails.
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as http from 'node:http';
@@ -9,6 +9,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { commandrHome, installRoot, relayUrl } from '../adapters/lib/env';
 import { missingApprovalHooks } from '../bus/init';
+import { unsharedTrackedBusFiles, untrackTargets } from '../bus/tracked-bus';
 import { runTool } from './_shared/tool';
 
 const USAGE = 'usage: commandr doctor   check agent CLIs, git, the relay, push keys and wired repos; prints a fix for each problem';
@@ -144,8 +145,32 @@ function gatedChecks(env: Env): Check[] {
   });
 }
 
+/**
+ * DOCTOR-2: each registered repo whose git index tracks bus files that are this machine's own
+ * (notes, approvals, verdicts, the event log): a clone of it brings notes posing as the person's.
+ */
+function trackedBusChecks(env: Env): Check[] {
+  return registeredRepos(env).flatMap((repo): Check[] => {
+    let files: string[];
+    try {
+      files = unsharedTrackedBusFiles(repo);
+    } catch {
+      return []; // not a git repository now: the gated check says so
+    }
+    const name = `bus files untracked: ${repo}`;
+    if (files.length === 0) return [{ name, ok: true, needed: true, detail: 'git tracks only the shared bus files (packets, .gitkeep)' }];
+    const shown = files.slice(0, 5).join(', ') + (files.length > 5 ? `, … (${files.length} in all)` : '');
+    const notes = files.some((f) => f.toLowerCase().startsWith('.agents/annotations/'));
+    return [{
+      name, ok: false, needed: true,
+      detail: `git tracks ${shown}: they came with the repository, not from this machine${notes ? '; its notes are never given to an agent (ANNOT-6)' : ''}`,
+      fix: `cd ${repo} && git rm -r --cached -- ${untrackTargets(files).join(' ')} && git commit${notes ? ' — then delete the note files you did not write: untracked, they count as yours' : ''}`,
+    }];
+  });
+}
+
 export async function doctor(env: Env = process.env): Promise<Check[]> {
-  return [...agentChecks(env), gitCheck(env), await relayCheck(env), pushCheck(env), ...gatedChecks(env), ...wiredChecks(env)];
+  return [...agentChecks(env), gitCheck(env), await relayCheck(env), pushCheck(env), ...gatedChecks(env), ...trackedBusChecks(env), ...wiredChecks(env)];
 }
 
 export function formatChecks(checks: Check[]): string {

@@ -47,4 +47,28 @@ describe('commandr doctor', () => {
     expect(r.stdout).toContain(`fix: commandr init ${repo}`);
     expect(r.status, r.stdout).toBe(1);
   });
+
+  it('DOCTOR-2: a registered repo whose index tracks notes (or other local bus files) fails, naming them, with `git rm -r --cached` as its fix', () => {
+    const repo = path.join(tmp, 'cloned');
+    fs.mkdirSync(repo, { recursive: true });
+    const git = (...args: string[]) => spawnSync('git', args, { cwd: repo, encoding: 'utf8' });
+    git('init', '-q', '-b', 'main');
+    const registry = path.join(tmp, 'repos-cloned');
+    expect(spawnSync(path.join(ROOT, 'bin', 'commandr'), ['init'], { cwd: repo, env: { ...process.env, HOME: path.join(tmp, 'home'), COMMANDR_HOME: path.join(tmp, 'data'), AGENTS_INDEX_REPOS: registry } }).status).toBe(0);
+    fs.writeFileSync(path.join(repo, '.agents', 'inbox', 'T-1.md'), '---\nid: T-1\ntype: implementation\nscope: "**"\n---\n');
+    git('add', '-A');
+    git('-c', 'user.email=t@example.com', '-c', 'user.name=T', 'commit', '-q', '--no-verify', '-m', 'shared bus files only');
+    const clean = doctor({ ANTHROPIC_API_KEY: 'sk-test', AGENTS_INDEX_REPOS: registry });
+    expect(clean.stdout).toContain(`ok   bus files untracked: ${repo}`);
+    // What a hostile repository ships: a note posing as the person's, forced past the .gitignore.
+    fs.mkdirSync(path.join(repo, '.agents', 'annotations', 'T-1'), { recursive: true });
+    fs.writeFileSync(path.join(repo, '.agents', 'annotations', 'T-1', '0001-0000.json'), '{}\n');
+    git('add', '-f', '.agents/annotations/T-1/0001-0000.json');
+    git('-c', 'user.email=t@example.com', '-c', 'user.name=T', 'commit', '-q', '--no-verify', '-m', 'notes');
+    const r = doctor({ ANTHROPIC_API_KEY: 'sk-test', AGENTS_INDEX_REPOS: registry });
+    expect(r.stdout).toContain(`FAIL bus files untracked: ${repo}: git tracks .agents/annotations/T-1/0001-0000.json: they came with the repository`);
+    expect(r.stdout).toContain(`fix: cd ${repo} && git rm -r --cached -- .agents/annotations && git commit`);
+    expect(r.stdout).not.toContain('inbox/T-1.md');
+    expect(r.status, r.stdout).toBe(1);
+  });
 });

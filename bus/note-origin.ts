@@ -61,10 +61,11 @@ function classify(bus: string, task: string, notes: StoredAnnotation[], tracked:
   const dir = notesRel(bus, task).toLowerCase();
   for (const note of notes) {
     const rel = `${dir}/${path.basename(note.file).toLowerCase()}`;
-    if (link) sorted.held.push({ ...note, why: 'link', detail: link });
+    // Tracked first: "it came with the repository" is the clearest thing to tell the person.
+    if (!(tracked instanceof Error) && (tracked.has(rel) || tracked.has(dir))) sorted.held.push({ ...note, why: 'tracked' });
+    else if (link) sorted.held.push({ ...note, why: 'link', detail: link });
     else if (!isPlainFile(note.file)) sorted.held.push({ ...note, why: 'link', detail: note.file });
     else if (tracked instanceof Error) sorted.held.push({ ...note, why: 'unchecked', detail: tracked.message });
-    else if (tracked.has(rel) || tracked.has(dir)) sorted.held.push({ ...note, why: 'tracked' });
     else sorted.own.push(note);
   }
   return sorted;
@@ -115,7 +116,8 @@ export function heldWarning(bus: string, task: string, held: HeldNote[]): string
   const shown = held.slice(0, 10).map((h) => `  ${path.relative(top, h.file)} ${WHY[h.why]}${h.why === 'tracked' ? '' : `: ${h.detail}`}`);
   if (held.length > shown.length) shown.push(`  … and ${held.length - shown.length} more`);
   const fix = held.some((h) => h.why === 'tracked')
-    ? `\nThe person did not write ${held.length === 1 ? 'it' : 'them'} here. To remove the repository's notes: git rm -r ${notesRel(bus, task)} (run \`commandr doctor\` for the whole bus).`
+    ? `\nTo remove the repository's notes: git rm -r ${notesRel(bus, task)} (\`commandr doctor\` checks the whole bus).`
     : '';
-  return `commandr: ${held.length} note${held.length === 1 ? '' : 's'} of task ${task} not given to the agent, as ${held.length === 1 ? 'it is' : 'they are'} not the person's:\n${shown.join('\n')}${fix}`;
+  const one = held.length === 1;
+  return `commandr: ${held.length} note${one ? ' was' : 's were'} not given to the agent on task ${task}: not written by you on this machine.\n${shown.join('\n')}${fix}`;
 }

@@ -142,7 +142,7 @@ describe('notes that came with the repository (ANNOT-6)', () => {
     const one = await prompt(repo, 'T-link-1', 's-link-1');
     expect(one.context).toContain('OWN-1212');
     expect(one.context).not.toContain('OUTSIDE-2291');
-    expect(one.out?.systemMessage).toContain('.agents/annotations/T-link-1/0001-0000.json');
+    expect(one.out?.systemMessage).toContain('.agents/annotations/T-link-1/0001-0000.json came with the repository');
     await turnEnd(repo, 'T-link-1', 's-link-1');
     expect(consumed(own)).toBe(true);
     expect(consumed(outsideNote)).toBe(false);
@@ -150,10 +150,18 @@ describe('notes that came with the repository (ANNOT-6)', () => {
 
     const two = await prompt(repo, 'T-link-2', 's-link-2');
     expect(two.context).toBe('');
-    expect(two.out?.systemMessage).toContain('.agents/annotations/T-link-2/0001-0000.json');
+    expect(two.out?.systemMessage).toContain('.agents/annotations/T-link-2/0001-0000.json came with the repository');
     await turnEnd(repo, 'T-link-2', 's-link-2');
     expect(consumed(path.join(repo, 'docs', 'notes', '0001-0000.json'))).toBe(false);
     expect(git(repo, 'status', '--porcelain')).toBe('');
+
+    // A link nobody committed (made on this machine, by the agent say) is held back too: notes are read only from real files.
+    fs.symlinkSync(outsideNote, path.join(bus, 'annotations', 'T-link-1', '0002-0000.json'));
+    const three = await prompt(repo, 'T-link-1', 's-link-3');
+    expect(three.context).toBe('');
+    expect(three.out?.systemMessage).toContain('.agents/annotations/T-link-1/0002-0000.json is reached through a symbolic link');
+    await turnEnd(repo, 'T-link-1', 's-link-3');
+    expect(consumed(outsideNote)).toBe(false);
   });
 
   it('ANNOT-6: git redirected by the hook\'s environment (GIT_INDEX_FILE) still answers for the bus\'s own repository', async () => {

@@ -21,10 +21,10 @@ export interface SortedNotes {
 
 const GIT_OPTIONS = { encoding: 'utf8' as const, timeout: 5000, maxBuffer: 4 * 1024 * 1024 };
 
-/** The notes directory of `task` relative to the work tree holding the bus. */
-const notesRel = (bus: string, task: string): string => `${path.basename(bus)}/annotations/${task}`;
+/** The notes directory of `task` (all tasks' when undefined) relative to the work tree holding the bus. */
+const notesRel = (bus: string, task?: string): string => `${path.basename(bus)}/annotations${task === undefined ? '' : `/${task}`}`;
 
-function lsFiles(bus: string, task: string): { cwd: string; args: string[]; env: NodeJS.ProcessEnv } | undefined {
+function lsFiles(bus: string, task: string | undefined): { cwd: string; args: string[]; env: NodeJS.ProcessEnv } | undefined {
   const top = path.dirname(bus);
   // No `.git` beside the bus (a bare repository's worktrees): no index covers it, nothing is tracked there.
   if (!fs.existsSync(path.join(top, '.git'))) return undefined;
@@ -58,11 +58,9 @@ function isPlainFile(file: string): boolean {
 function classify(bus: string, task: string, notes: StoredAnnotation[], tracked: Set<string> | Error): SortedNotes {
   const sorted: SortedNotes = { own: [], held: [] };
   const link = linkOnPath(bus, task);
-  const dir = notesRel(bus, task).toLowerCase();
   for (const note of notes) {
-    const rel = `${dir}/${path.basename(note.file).toLowerCase()}`;
     // Tracked first: "it came with the repository" is the clearest thing to tell the person.
-    if (!(tracked instanceof Error) && (tracked.has(rel) || tracked.has(dir))) sorted.held.push({ ...note, why: 'tracked' });
+    if (!(tracked instanceof Error) && isTrackedNote(bus, task, note.file, tracked)) sorted.held.push({ ...note, why: 'tracked' });
     else if (link) sorted.held.push({ ...note, why: 'link', detail: link });
     else if (!isPlainFile(note.file)) sorted.held.push({ ...note, why: 'link', detail: note.file });
     else if (tracked instanceof Error) sorted.held.push({ ...note, why: 'unchecked', detail: tracked.message });
@@ -90,6 +88,26 @@ export function sortNotes(bus: string, task: string, notes: StoredAnnotation[]):
     }
   }
   return classify(bus, task, notes, tracked);
+}
+
+/**
+ * The note files git tracks anywhere under the bus's `annotations/` (lower-cased, relative to the work
+ * tree), for the relay's unread counts; an Error when git could not answer. One hardened `git ls-files`.
+ */
+export async function trackedNoteFiles(bus: string): Promise<Set<string> | Error> {
+  const run = lsFiles(bus, undefined);
+  if (!run) return new Set();
+  return new Promise((resolve) => {
+    execFile('git', run.args, { cwd: run.cwd, env: run.env, ...GIT_OPTIONS }, (error, stdout, stderr) => {
+      resolve(error ? gitError(Object.assign(error, { stderr })) : trackedSet(stdout));
+    });
+  });
+}
+
+/** Whether git tracks the note `file` of `task`, or its task directory, by a set from trackedNoteFiles. */
+export function isTrackedNote(bus: string, task: string, file: string, tracked: Set<string>): boolean {
+  const dir = notesRel(bus, task).toLowerCase();
+  return tracked.has(dir) || tracked.has(`${dir}/${path.basename(file).toLowerCase()}`);
 }
 
 /** sortNotes without blocking, for the relay. */

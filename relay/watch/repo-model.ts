@@ -77,6 +77,8 @@ export class RepoModel {
     // A task id gone from every state dir (deleted, not moved) cannot be said with bus.events.
     if (dirty.dirs.size > 0 && [...touched].some((t) => !this.packets.find(t))) removed = true;
     if (dirty.council) for (const task of this.side.rescanVerdicts()) touched.add(task);
+    // Notes that came with the repository are not counted (ANNOT-6): git says which, before the recount.
+    if (dirty.annotations === 'all' || dirty.annotations.size > 0) await this.side.refreshTracked();
     // From here on everything is synchronous: what clients see is one consistent step.
     const tail: TailResult = dirty.log ? this.log.poll() : { kind: 'events', events: [], skipped: [] };
     if (tail.kind === 'reset') {

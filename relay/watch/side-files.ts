@@ -1,10 +1,12 @@
 // Council verdicts (`council/<id>.json`) and annotation counts (`annotations/<id>/`)
-// per task, re-read only when a file's inode, mtime or size changed.
+// per task, re-read only when a file's inode, mtime or size changed. A note that is not
+// the person's (git tracks it, or it is a symbolic link: ANNOT-6) is not counted.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { isTaskId } from '../../protocol/bus/ids';
 import { ANNOTATION_FILE_PATTERN, Annotation } from '../../protocol/bus/annotation';
 import { Verdict } from '../../protocol/bus/verdict';
+import { isTrackedNote, trackedNoteFiles } from '../../bus/note-origin';
 
 export interface AnnotationCount { total: number; unconsumed: number }
 
@@ -18,9 +20,9 @@ function names(dir: string): string[] {
   }
 }
 
-function statOrNull(file: string): fs.Stats | null {
+function statOrNull(file: string, noFollow = false): fs.Stats | null {
   try {
-    return fs.statSync(file);
+    return noFollow ? fs.lstatSync(file) : fs.statSync(file);
   } catch {
     return null;
   }
@@ -39,8 +41,19 @@ export class SideFiles {
   readonly annotations = new Map<string, AnnotationCount>();
   private readonly verdictKeys = new Map<string, string>();
   private readonly consumedByKey = new Map<string, boolean>();
+  /** The note files git tracks (trackedNoteFiles), as of the last refreshTracked. */
+  private tracked = new Set<string>();
 
   constructor(private readonly bus: string) {}
+
+  /**
+   * Asks git which note files it tracks (one hardened `git ls-files`), before a recount. When git
+   * cannot answer the last answer stands: the count is what the Inbox shows, the hooks decide alone.
+   */
+  async refreshTracked(): Promise<void> {
+    const tracked = await trackedNoteFiles(this.bus);
+    if (!(tracked instanceof Error)) this.tracked = tracked;
+  }
 
   /** Re-reads changed verdict files; returns the tasks whose verdict changed. */
   rescanVerdicts(): Set<string> {
@@ -76,7 +89,7 @@ export class SideFiles {
     const touched = new Set<string>();
     for (const task of list) {
       if (!isTaskId(task)) continue;
-      const count = this.countOf(path.join(root, task));
+      const count = this.countOf(task, path.join(root, task));
       const before = this.annotations.get(task);
       if (before && before.total === count.total && before.unconsumed === count.unconsumed) continue;
       if (count.total === 0) this.annotations.delete(task);
@@ -86,12 +99,12 @@ export class SideFiles {
     return touched;
   }
 
-  private countOf(dir: string): AnnotationCount {
+  private countOf(task: string, dir: string): AnnotationCount {
     const count = { total: 0, unconsumed: 0 };
     for (const name of names(dir)) {
       if (!ANNOTATION_FILE_PATTERN.test(name)) continue;
-      const stat = statOrNull(path.join(dir, name));
-      if (!stat?.isFile()) continue;
+      const stat = statOrNull(path.join(dir, name), true);
+      if (!stat?.isFile() || isTrackedNote(this.bus, task, name, this.tracked)) continue;
       const key = `${dir}/${name}:${keyOf(stat)}`;
       let consumed = this.consumedByKey.get(key);
       if (consumed === undefined) {

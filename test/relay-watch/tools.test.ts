@@ -230,5 +230,11 @@ describe('relay watch over the real bin tools', () => {
       ['0001-0000.json', 'from the clone', true],
       ['0001-0001.json', 'mine', false],
     ]);
+    // The Inbox card's unread count is the person's note alone.
+    await bus.task(repo, 'T-6', (t) => t.annotations.total === 1 && t.annotations.unconsumed === 1);
+    // A note nobody committed that is a symbolic link is not counted either.
+    fs.symlinkSync(path.join(world.bus, 'annotations', 'T-6', '0001-0001.json'), path.join(world.bus, 'annotations', 'T-6', '0001-0002.json'));
+    world.write('annotations/T-6/0001-0003.json', JSON.stringify({ task: 'T-6', turn: 1, anchor: 'general', ts: '2026-01-01T00:00:00.000Z', author: 'human', body: 'mine too', consumed: false }));
+    await bus.task(repo, 'T-6', (t) => t.annotations.total === 2 && t.annotations.unconsumed === 2);
   });
 });

@@ -9,6 +9,7 @@ import { randomUUID } from 'node:crypto';
 import { PassThrough, type Readable } from 'node:stream';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { cancelsSent } from '../adapters/mcp/relay-ask';
 import { createMcpServer } from '../adapters/mcp/server';
 
 export interface Replay {
@@ -81,7 +82,8 @@ async function main(): Promise<void> {
   }
   await server.connect(transport);
   // The agent closed our stdin: it is gone, so end cleanly (exit handlers, such as the code cache's, run).
-  input.once('end', () => void server.close().finally(() => process.exit(0)));
+  // Closing aborts the calls still waiting; their questions are withdrawn from the phone first (ASK-8).
+  input.once('end', () => void server.close().then(cancelsSent).finally(() => process.exit(0)));
 }
 
 main().catch((error: unknown) => {

@@ -78,4 +78,4 @@ export type NotesInput = z.infer<typeof NotesInput>;
 export type NotesOutput = z.infer<typeof NotesOutput>;
 
 /** Stable codes of a tool error (the text of an `isError` result starts with one). */
-export type McpErrorCode = 'E_NO_TASK' | 'E_OTHER_TASK' | 'E_BAD_INPUT' | 'E_NO_RELAY' | 'E_BAD_PATH' | 'E_TOO_LARGE' | 'E_NOT_CLAIMED' | 'E_BUS';
+export type McpErrorCode = 'E_NO_TASK' | 'E_OTHER_TASK' | 'E_BAD_INPUT' | 'E_NO_RELAY' | 'E_BAD_PATH' | 'E_TOO_LARGE' | 'E_NOT_CLAIMED' | 'E_BUS' | 'E_CANCELLED';

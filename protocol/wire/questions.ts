@@ -46,8 +46,18 @@ export const QuestionView = z.object({
   /** The answer text (a question) or the person's reason (an approval). */
   answer: z.nullable(z.string()),
   by: z.nullable(z.string()),
+  /**
+   * Set when the request was withdrawn because its asker is gone (ASK-7): `cancelled` (the
+   * agent cancelled the tool call) or `gone` (no asker waited for it through the grace period).
+   * The status is then `expired`; an answer or decision after it is refused.
+   */
+  withdrawn: z.optional(z.enum(['cancelled', 'gone'])),
 });
 export type QuestionView = z.infer<typeof QuestionView>;
+
+/** `POST /api/questions/cancel` (hook credential, ASK-7): the asker stopped waiting for the request with this key. */
+export const QuestionCancel = z.object({ key: QuestionId });
+export type QuestionCancel = z.infer<typeof QuestionCancel>;
 
 /** The long-poll's answer: the settled view. */
 export const QuestionResult = z.object({ request: QuestionView });

@@ -11,7 +11,7 @@ import { postLiveEvent } from '../live/route';
 import { postHookReport } from '../live/report-route';
 import { postPermission } from '../permissions/route';
 import { postPermissionCheck } from '../permissions/check-route';
-import { postQuestion } from '../questions/route';
+import { postQuestion, postQuestionCancel } from '../questions/route';
 import { getArtifact } from '../artifacts/route';
 import { getPushKey } from '../push/route';
 import { sendJson } from './respond';
@@ -45,6 +45,7 @@ export const routes: Route[] = [
   { method: 'POST', path: '/api/permissions', browser: false, handle: (ctx, req, res) => postPermission(ctx.services, ctx.hookToken, req, res) },
   { method: 'POST', path: '/api/permissions/check', browser: false, handle: (ctx, req, res) => postPermissionCheck(ctx.services, ctx.hookToken, req, res) },
   { method: 'POST', path: '/api/questions', browser: false, handle: (ctx, req, res) => postQuestion(ctx.services, ctx.hookToken, req, res) },
+  { method: 'POST', path: '/api/questions/cancel', browser: false, handle: (ctx, req, res) => postQuestionCancel(ctx.services, ctx.hookToken, req, res) },
   { method: 'GET', path: '/api/artifacts', browser: false, handle: (ctx, req, res) => getArtifact(ctx.services, req, res) },
   { method: 'POST', path: '/api/hooks/report', browser: false, handle: (ctx, req, res) => postHookReport(ctx.services, ctx.hookToken, req, res) },
   { method: 'POST', path: '/api/events', browser: false, handle: (ctx, req, res) => postLiveEvent(ctx.services, ctx.hookToken, req, res) },

@@ -1,11 +1,12 @@
 // `POST /api/questions` (ASK-1, ACTAPPROVE-1): the `commandr mcp` server (hook
 // credential) asks a question or an action approval and long-polls until it is
 // settled. The same `key` finds the same request again after a dropped connection.
+// `POST /api/questions/cancel` (ASK-7): the asker stopped waiting, the request is withdrawn.
 import type * as http from 'node:http';
 import { CommandrError } from '../../protocol/wire/errors';
-import { QuestionAsk } from '../../protocol/wire/questions';
+import { QuestionAsk, QuestionCancel } from '../../protocol/wire/questions';
 import type { RelayServices } from '../context';
-import { bearerToken, readJson } from '../http/respond';
+import { bearerToken, readJson, sendJson } from '../http/respond';
 import { tokenMatches } from '../live/hook-token';
 import { QuestionService } from './service';
 
@@ -17,11 +18,14 @@ export function questionsOf(services: RelayServices): QuestionService {
   return questions;
 }
 
+function checkHookToken(req: http.IncomingMessage, hookToken: string): void {
+  if (tokenMatches(bearerToken(req), hookToken)) return;
+  req.resume();
+  throw new CommandrError('E_UNAUTHORIZED', 'questions need the hook credential (Authorization: Bearer <dataDir/hook-token>)');
+}
+
 export async function postQuestion(services: RelayServices, hookToken: string, req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
-  if (!tokenMatches(bearerToken(req), hookToken)) {
-    req.resume();
-    throw new CommandrError('E_UNAUTHORIZED', 'questions need the hook credential (Authorization: Bearer <dataDir/hook-token>)');
-  }
+  checkHookToken(req, hookToken);
   const questions = questionsOf(services);
   const parsed = QuestionAsk.safeParse(await readJson(req, QUESTION_BODY_LIMIT));
   if (!parsed.success) {
@@ -36,7 +40,10 @@ export async function postQuestion(services: RelayServices, hookToken: string, r
   await new Promise<void>((resolve) => {
     let cancel = () => {};
     const gone = () => {
+      // The asker went away: stop waiting. An ask with the same key within the grace period
+      // keeps the request; none and it is withdrawn (ASK-7).
       cancel();
+      questions.askerGone(parsed.data.key);
       resolve();
     };
     res.once('close', gone);
@@ -45,5 +52,18 @@ export async function postQuestion(services: RelayServices, hookToken: string, r
       if (!res.writableEnded && !res.destroyed) res.end(JSON.stringify({ request: view }));
       resolve();
     }).cancel;
+    // The asker left while its question was being read: 'close' has already been and gone.
+    if (res.destroyed || req.socket.destroyed) gone();
   });
+}
+
+export async function postQuestionCancel(services: RelayServices, hookToken: string, req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
+  checkHookToken(req, hookToken);
+  const questions = questionsOf(services);
+  const parsed = QuestionCancel.safeParse(await readJson(req, QUESTION_BODY_LIMIT));
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new CommandrError('E_BAD_FRAME', `question cancel: ${issue?.path.join('.') || '(body)'}: ${issue?.message ?? 'invalid'}`);
+  }
+  sendJson(res, 200, { request: questions.withdraw(parsed.data.key, 'cancelled') });
 }

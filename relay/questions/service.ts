@@ -2,7 +2,9 @@
 // waiting for a person. The MCP server's ask creates (or, by its key, finds
 // again) a request; every paired device sees it; the first valid answer wins;
 // nothing by `expiresAt` settles it as expired (a question: "no answer"; an
-// approval: denied). Records persist in <dataDir>/questions/ across a restart.
+// approval: denied); a request whose asker is gone is withdrawn (ASK-7), as a
+// permission request whose hook went away is (GUARD-11). Records persist in
+// <dataDir>/questions/ across a restart.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { CommandrError } from '../../protocol/wire/errors';
@@ -13,6 +15,8 @@ import { ensurePrivateDir, readJsonFile, writePrivateFile } from '../devices/fil
 /** Settled requests still listed to a newly subscribed client. */
 export const RECENT_MS = 10 * 60 * 1000;
 const KEEP_MS = 24 * 60 * 60 * 1000;
+/** How long a request no asker waits for (its long-poll closed, or the relay restarted) waits for one to come back before it is withdrawn (ASK-7). */
+export const ASKER_GRACE_MS = 5_000;
 
 export interface QuestionDeps {
   dataDir: string;
@@ -20,6 +24,8 @@ export interface QuestionDeps {
   notify?(view: QuestionView): void;
   repoOf?(cwd: string): string | null;
   now?(): number;
+  /** Overrides ASKER_GRACE_MS. */
+  askerGraceMs?: number;
 }
 
 export type Reply = { via: 'choice'; choice: number } | { via: 'text' | 'voice'; text: string };
@@ -31,6 +37,9 @@ export class QuestionService {
   private readonly views = new Map<string, QuestionView>();
   private readonly waiters = new Map<string, Set<Waiter>>();
   private readonly timers = new Map<string, NodeJS.Timeout>();
+  private readonly orphans = new Map<string, NodeJS.Timeout>();
+  /** Set by close(): the relay is stopping, so its own closing connections withdraw nothing. */
+  private closed = false;
   private readonly now: () => number;
 
   constructor(private readonly deps: QuestionDeps) {
@@ -39,13 +48,18 @@ export class QuestionService {
     ensurePrivateDir(this.dir);
     for (const view of this.load()) {
       this.views.set(view.id, view);
-      if (view.status === 'pending') this.schedule(view);
+      if (view.status === 'pending') {
+        this.schedule(view);
+        this.askerGone(view.id); // no asker waits yet: one that is still there asks again at once (ASK-1)
+      }
     }
   }
 
   /** Finds or creates the request; `onSettled` fires once it is answered or expired (maybe at once). */
   ask(ask: QuestionAsk, onSettled: Waiter): { id: string; cancel(): void } {
     const id = ask.key;
+    clearTimeout(this.orphans.get(id)); // an ask with the key: its asker is (back) here
+    this.orphans.delete(id);
     const view = this.views.get(id) ?? this.create(id, ask);
     if (view.status !== 'pending') {
       onSettled(view);
@@ -55,6 +69,35 @@ export class QuestionService {
     set.add(onSettled);
     this.waiters.set(id, set);
     return { id, cancel: () => set.delete(onSettled) };
+  }
+
+  /**
+   * No asker may be waiting for `id` any more (ASK-7): its long-poll closed. One that asks again
+   * with the key within the grace period (a dropped connection, retried) keeps the request;
+   * otherwise it is withdrawn, so no phone answers a question nobody waits for.
+   */
+  askerGone(id: string): void {
+    if (this.closed || this.views.get(id)?.status !== 'pending' || (this.waiters.get(id)?.size ?? 0) > 0 || this.orphans.has(id)) return;
+    const timer = setTimeout(() => {
+      this.orphans.delete(id);
+      if ((this.waiters.get(id)?.size ?? 0) === 0) this.withdraw(id, 'gone');
+    }, this.deps.askerGraceMs ?? ASKER_GRACE_MS);
+    timer.unref?.();
+    this.orphans.set(id, timer);
+  }
+
+  /**
+   * The asker stopped waiting (ASK-7): `cancelled` when it said so (the agent cancelled the
+   * call), `gone` when none came back. A pending request is settled as expired and marked
+   * withdrawn; a settled one is left as it is. Answers the request as it now stands.
+   */
+  withdraw(id: string, why: 'cancelled' | 'gone'): QuestionView {
+    const view = this.views.get(id);
+    if (!view) throw new CommandrError('E_NOT_FOUND', `no question or approval request ${id}`);
+    if (view.status !== 'pending') return view;
+    clearTimeout(this.orphans.get(id));
+    this.orphans.delete(id);
+    return this.settle(view, { status: 'expired', via: view.kind === 'question' ? 'timeout' : null, answer: null, by: null, withdrawn: why });
   }
 
   /** A device's answer to a question (ASK-3): a choice by index, typed text or a dictated note. */
@@ -91,8 +134,10 @@ export class QuestionService {
   }
 
   close(): void {
-    for (const timer of this.timers.values()) clearTimeout(timer);
+    this.closed = true;
+    for (const timer of [...this.timers.values(), ...this.orphans.values()]) clearTimeout(timer);
     this.timers.clear();
+    this.orphans.clear();
     this.waiters.clear();
   }
 
@@ -101,6 +146,10 @@ export class QuestionService {
     if (!view || view.kind !== kind) throw new CommandrError('E_NOT_FOUND', `no ${kind === 'question' ? 'question' : 'approval request'} ${id}`);
     if (view.status === 'pending' && Date.parse(view.expiresAt) <= this.now()) this.expire(id);
     const now = this.views.get(id)!;
+    if (now.withdrawn) {
+      const how = now.withdrawn === 'cancelled' ? 'the agent cancelled it' : 'the agent that asked it is gone (its session ended or it was stopped)';
+      throw new CommandrError('E_EXPIRED', `${id} was withdrawn: ${how}; no one waits for ${kind === 'question' ? 'an answer' : 'a decision'}, so it was not delivered`);
+    }
     if (now.status === 'expired') throw new CommandrError('E_EXPIRED', `${id} expired at ${now.expiresAt}; the agent was told no one answered`);
     if (now.status !== 'pending') throw new CommandrError('E_CONFLICT', `${id} was already ${now.status} by ${now.by ?? 'someone'}`);
     return now;
@@ -136,7 +185,7 @@ export class QuestionService {
     this.settle(view, { status: 'expired', via: view.kind === 'question' ? 'timeout' : null, answer: null, by: null });
   }
 
-  private settle(view: QuestionView, outcome: Pick<QuestionView, 'status' | 'via' | 'answer' | 'by'>): QuestionView {
+  private settle(view: QuestionView, outcome: Pick<QuestionView, 'status' | 'via' | 'answer' | 'by' | 'withdrawn'>): QuestionView {
     const settled: QuestionView = { ...view, ...outcome };
     this.views.set(view.id, settled);
     clearTimeout(this.timers.get(view.id));

@@ -19,7 +19,7 @@ export const ask = defineTool({
     'Ask the person supervising this task a question and wait for the answer from their phone. Give `choices` (up to 6 short options) when the answer is one of a few; they may still type or dictate something else. Returns their answer, or answered=false when no one answered before timeout_s (default 300): then decide for yourself.',
   input: AskInput,
   output: AskOutput,
-  run: (args, where) =>
+  run: (args, where, signal) =>
     guarded(async () => {
       const ctx = taskFor(args.task, where);
       const id = newQuestionId();
@@ -29,7 +29,13 @@ export const ask = defineTool({
       const outcome = await askRelay(
         { kind: 'question', key: id, task: ctx.task, cwd: ctx.worktree, agent: where.env.COMMANDR_AGENT_ID?.trim() || undefined, timeoutMs: timeoutS * 1000, question: args.question, choices },
         where.env,
+        signal,
       );
+      if (outcome.kind === 'cancelled') {
+        // The client cancelled the call (ASK-8): the relay was told; MCP sends no result for it.
+        appendEvent(ctx.bus, { event: 'question_answered', task: ctx.task, question: id, via: 'timeout' });
+        throw new ToolError('E_CANCELLED', 'the call was cancelled; the question was withdrawn from the phone');
+      }
       if (outcome.kind === 'unavailable') {
         appendEvent(ctx.bus, { event: 'question_answered', task: ctx.task, question: id, via: 'timeout' });
         throw new ToolError('E_NO_RELAY', `the question could not reach the person: ${outcome.reason}. Decide for yourself, or stop and say what you need.`);

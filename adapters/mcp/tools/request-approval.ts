@@ -16,7 +16,7 @@ export const requestApproval = defineTool({
     'Ask the person to approve a named action before you take it (e.g. "deploy to staging", "delete the old table"); not for commits, which have their own gate. Waits for their decision on the phone. approved=false means do not do it: read `reason`. No decision by timeout_s (default 300) is a denial.',
   input: RequestApprovalInput,
   output: RequestApprovalOutput,
-  run: (args, where) =>
+  run: (args, where, signal) =>
     guarded(async () => {
       const ctx = taskFor(args.task, where);
       const id = newQuestionId();
@@ -25,7 +25,13 @@ export const requestApproval = defineTool({
       const outcome = await askRelay(
         { kind: 'approval', key: id, task: ctx.task, cwd: ctx.worktree, agent: where.env.COMMANDR_AGENT_ID?.trim() || undefined, timeoutMs: timeoutS * 1000, action: args.action, reason: args.reason },
         where.env,
+        signal,
       );
+      if (outcome.kind === 'cancelled') {
+        // The client cancelled the call (ASK-8): the relay was told; MCP sends no result for it.
+        appendEvent(ctx.bus, { event: 'action_approval_decided', task: ctx.task, request: id, decision: 'expired' });
+        throw new ToolError('E_CANCELLED', 'the call was cancelled; the request was withdrawn from the phone');
+      }
       if (outcome.kind === 'unavailable') {
         appendEvent(ctx.bus, { event: 'action_approval_decided', task: ctx.task, request: id, decision: 'expired' });
         throw new ToolError('E_NO_RELAY', `not approved: the request could not reach the person (${outcome.reason}). Do not take the action.`);

@@ -45,7 +45,7 @@ export function QuestionCard({ request, now }: { request: QuestionView; now: num
         <span data-testid="question-status">
           {open
             ? <>{approval ? 'Denied automatically in' : 'Answer within'} <span className="mono" data-testid="question-countdown">{timeLeft(request.expiresAt, now)}</span></>
-            : `${STATUS[status]}${request.by ? ` · ${request.by}` : ''}`}
+            : request.withdrawn ? 'Withdrawn: the agent stopped waiting' : `${STATUS[status]}${request.by ? ` · ${request.by}` : ''}`}
         </span>
       </div>
       <div className="muted wrap-anywhere" style={{ fontSize: '0.85em' }}>{where}</div>

@@ -27,10 +27,15 @@ const stamp = () => (lastAt = Math.max(lastAt + 1, Math.floor((performance.timeO
 // seen, those already ended, and each session's hook processes still running.
 const STATE = (globalThis[Symbol.for('commandr.opencode')] ||= { seen: new Map(), ended: new Set(), running: new Map() });
 
+// The event's data goes on the hook's stdin, the event's name in its argv: one argument over
+// 128 KiB cannot be passed at all (E2BIG), and a tool's arguments can be that big (HOOK-6).
 function fire(event, data) {
   try {
-    const child = spawn(NODE, [HOOK, event, JSON.stringify({ ...data, at: stamp() })], { detached: true, stdio: 'ignore' });
+    const child = spawn(NODE, [HOOK, event], { detached: true, stdio: ['pipe', 'ignore', 'ignore'] });
     child.on('error', () => {});
+    // A hook that stops reading (a payload over its limit) must not crash OpenCode with EPIPE.
+    child.stdin.on('error', () => {});
+    child.stdin.end(JSON.stringify({ ...data, at: stamp() }));
     const pids = STATE.running.get(data.session) || new Set();
     STATE.running.set(data.session, pids);
     if (child.pid) {
@@ -59,7 +64,7 @@ if (!STATE.exitHooked) {
 
 function ask(event, data) {
   try {
-    const r = spawnSync(NODE, [HOOK, event, JSON.stringify(data)], { encoding: 'utf8', timeout: 3000 });
+    const r = spawnSync(NODE, [HOOK, event], { input: JSON.stringify(data), encoding: 'utf8', timeout: 3000 });
     return r.status === 0 && r.stdout ? JSON.parse(r.stdout) : undefined;
   } catch {
     return undefined;

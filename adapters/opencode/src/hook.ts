@@ -1,6 +1,9 @@
-// The node side of the OpenCode plugin: `hook <event> <json>` (HOOK-n). Events:
-// idle, end, tool-start, tool-end, prompt (prints {block, files}), consumed. Always exits 0.
+// The node side of the OpenCode plugin: `hook <event>` with the event's JSON on stdin (HOOK-6;
+// a plugin wired before that passes it as the one argument after the event, `hook <event> <json>`,
+// which past 128 KiB cannot be passed at all). Events: idle, end, tool-start, tool-end, prompt
+// (prints {block, files}), consumed. Always exits 0; stdin over MAX_PAYLOAD_BYTES is not read.
 import * as fs from 'node:fs';
+import { readPayload } from '../../lib/hook-io';
 import { nowSeq, onSessionEnd, onToolEnd, onToolStart, onTurnEnd, type SessionRef } from '../../lib/hook-actions';
 import { consumeAnnotations, pendingBlock } from '../../lib/inject';
 import { taskContext } from '../../lib/task-context';
@@ -86,7 +89,13 @@ async function handle(event: string, data: Data): Promise<void> {
   }
 }
 
-const data = parse(process.argv[3]);
+/** The event's data: the old plugin's argument when there is one, else stdin (bounded, a JSON object or nothing). */
+function eventData(): Data | undefined {
+  if (process.argv[3] !== undefined) return parse(process.argv[3]);
+  return readPayload();
+}
+
+const data = eventData();
 Promise.resolve()
   .then(() => (data && process.argv[2] ? handle(process.argv[2], data) : undefined))
   .catch((error: unknown) => {

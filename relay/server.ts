@@ -31,7 +31,7 @@ import { startCommanders } from './commanders/index';
 import { agentAdapter, startJobs } from './jobs/index';
 import { startPush } from './push';
 import { startPermissions } from './permissions';
-import { startQuestions } from './questions';
+import { QuestionService, startQuestions } from './questions';
 import { type RelayOptions, type ResolvedOptions, resolveOptions } from './options';
 import { FLEET_PATH } from '../protocol/wire/fleet';
 import { startFleet } from './fleet';
@@ -143,6 +143,7 @@ export async function createRelay(opts: RelayOptions = {}): Promise<Relay> {
     wss.close();
     throw error;
   }
+  if (services.questions instanceof QuestionService) services.questions.listening(); // askers from before a restart may ask again now (ASK-7)
   const port = (server.address() as net.AddressInfo).port;
   const url = `${options.tls ? 'https' : 'http'}://${urlHost(options.host)}:${port}`;
   policy.boundOrigin = new URL(url).origin;

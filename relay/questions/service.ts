@@ -48,11 +48,16 @@ export class QuestionService {
     ensurePrivateDir(this.dir);
     for (const view of this.load()) {
       this.views.set(view.id, view);
-      if (view.status === 'pending') {
-        this.schedule(view);
-        this.askerGone(view.id); // no asker waits yet: one that is still there asks again at once (ASK-1)
-      }
+      if (view.status === 'pending') this.schedule(view);
     }
+  }
+
+  /**
+   * The relay now listens (ASK-7): a request still pending from before a restart has no asker
+   * waiting; one that is still there asks again with its key at once (ASK-1), else it is withdrawn.
+   */
+  listening(): void {
+    for (const view of this.views.values()) if (view.status === 'pending') this.askerGone(view.id);
   }
 
   /** Finds or creates the request; `onSettled` fires once it is answered or expired (maybe at once). */

@@ -9,6 +9,8 @@ import * as path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { QuestionAsk, QuestionView } from '../../protocol/wire/questions';
 import { connectDevice, openSocket, postJson, type DeviceClient } from '../helpers/device';
+import { createRelay } from '../../relay/server';
+import { ASKER_GRACE_MS } from '../../relay/questions/service';
 import { McpWorld, TASK } from './fixture';
 
 let world: McpWorld;
@@ -96,6 +98,27 @@ describe('a question whose asker is gone', () => {
     await phone.request({ type: 'subscribe' });
     expect((await phone.next('question.list')).requests.find((r) => r.id === request.id)).toMatchObject({ status: 'pending' });
     expect(await settledRequest(request.id)).toMatchObject({ status: 'expired', withdrawn: 'gone' });
+  }, 60_000);
+
+  it('ASK-7: across a relay restart the MCP server asks again with the key, so its question stays open and gets the answer', async () => {
+    const client = await world.connect({ env: sessionEnv });
+    const call = client.callTool({ name: 'ask', arguments: { question: 'Survive a restart?', timeout_s: 120 } });
+    const request = await pendingRequest();
+    const port = world.relay.port;
+    await phone.close();
+    await world.relay.close();
+    world.relay = await createRelay({
+      port, host: '127.0.0.1', demo: false, repos: [world.repo], dataDir: world.dataDir,
+      registryFile: path.join(world.dataDir, 'no-registry'), appDir: path.join(world.dataDir, 'no-app'),
+    });
+    phone = await openSocket(world.relay, phone.device!);
+    // Past the grace period (not a synchronisation: the time itself is what is tested): had the
+    // server not asked again, the question would be withdrawn by now.
+    await new Promise((r) => setTimeout(r, ASKER_GRACE_MS + 1000));
+    await phone.request({ type: 'subscribe' });
+    expect((await phone.next('question.list')).requests.find((r) => r.id === request.id)).toMatchObject({ status: 'pending' });
+    await phone.request({ type: 'question.answer', request: request.id, via: 'text', text: 'yes' });
+    expect((await call).structuredContent).toMatchObject({ answered: true, answer: 'yes' });
   }, 60_000);
 
   it('ASK-7: POST /api/questions/cancel withdraws a pending approval at once (the waiting poll gets it); a decision after it is refused; a bad body or credential is refused', async () => {

@@ -52,3 +52,17 @@ test('ASK-6 ACTAPPROVE-2: an action approval shows the action, the reason and th
   await expect(card).toHaveAttribute('data-status', 'denied');
   await expect(card.getByTestId('question-status')).toHaveText('Denied · E2E Phone');
 });
+
+test('ASK-8: a question the agent stopped waiting for says it was withdrawn and takes no answer', async ({ paired: page, relayEnv }) => {
+  const key = `q-${crypto.randomBytes(10).toString('hex')}`;
+  const settled = serverAsk(relayEnv, { key, question: 'Deploy now?', choices: ['yes', 'no'] });
+  const card = page.getByTestId('question-card').filter({ hasText: 'Deploy now?' });
+  await expect(card).toHaveAttribute('data-status', 'pending');
+  // What `commandr mcp` sends when its tool call is cancelled.
+  const token = readFileSync(path.join(relayEnv.relay.dataDir, 'hook-token'), 'utf8').trim();
+  const res = await fetch(`${relayEnv.url}/api/questions/cancel`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify({ key }) });
+  expect(res.status).toBeLessThan(300);
+  expect(await settled).toMatchObject({ status: 'expired', withdrawn: 'cancelled' });
+  await expect(card.getByTestId('question-status')).toHaveText('Withdrawn: the agent stopped waiting');
+  await expect(card.getByTestId('question-choice')).toHaveCount(0);
+});

@@ -8,18 +8,15 @@ import * as http from 'node:http';
 import * as path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { QuestionAsk, QuestionView } from '../../protocol/wire/questions';
-import { connectDevice, openSocket, postJson, type DeviceClient } from '../helpers/device';
+import { openSocket, postJson, type DeviceClient } from '../helpers/device';
 import { createRelay } from '../../relay/server';
 import { ASKER_GRACE_MS } from '../../relay/questions/service';
-import { McpWorld, TASK } from './fixture';
+import { McpWorld, TASK, worldWithPhone } from './fixture';
 
 let world: McpWorld;
 let phone: DeviceClient;
 beforeEach(async () => {
-  world = new McpWorld();
-  await world.startRelay();
-  phone = await connectDevice(world.relay, 'pixel');
-  await phone.request({ type: 'subscribe' });
+  ({ world, phone } = await worldWithPhone());
 });
 afterEach(async () => {
   await phone.close();

@@ -7,17 +7,14 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startMessagesApi, type MessagesApi } from '../stand-ins/messages-api';
 import { planTurn, requestText } from '../adapters/claude-script';
 import { adapterBin, CLAUDE_BIN, runProcess } from '../adapters/harness';
-import { connectDevice, type DeviceClient } from '../helpers/device';
-import { COMMANDR_BIN, McpWorld, PNG_1x1, TASK } from './fixture';
+import type { DeviceClient } from '../helpers/device';
+import { COMMANDR_BIN, McpWorld, PNG_1x1, TASK, worldWithPhone } from './fixture';
 
 let world: McpWorld;
 let api: MessagesApi;
 let phone: DeviceClient;
 beforeEach(async () => {
-  world = new McpWorld();
-  await world.startRelay();
-  phone = await connectDevice(world.relay, 'pixel');
-  await phone.request({ type: 'subscribe' });
+  ({ world, phone } = await worldWithPhone());
   api = await startMessagesApi({ apiKey: 'sk-test' });
   const wired = await runProcess(adapterBin('claude', 'wire'), [world.worktree], { cwd: world.worktree, env: { PATH: process.env.PATH } });
   if (wired.code !== 0) throw new Error(`wire failed: ${wired.stderr}`);

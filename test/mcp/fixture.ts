@@ -10,6 +10,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { initRepo } from '../../bus/init';
 import { createRelay, type Relay } from '../../relay/server';
+import { connectDevice, type DeviceClient } from '../helpers/device';
 
 export const ROOT = path.resolve(__dirname, '..', '..');
 /** What `wire` registers: this node, `bin/commandr mcp`. */
@@ -112,3 +113,12 @@ export const PNG_1x1 = Buffer.from(
   'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==',
   'base64',
 );
+
+/** A world with its relay running and a phone paired and subscribed, as every MCP test starts. */
+export async function worldWithPhone(): Promise<{ world: McpWorld; phone: DeviceClient }> {
+  const world = new McpWorld();
+  await world.startRelay();
+  const phone = await connectDevice(world.relay, 'pixel');
+  await phone.request({ type: 'subscribe' });
+  return { world, phone };
+}

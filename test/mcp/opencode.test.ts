@@ -6,17 +6,14 @@ import * as path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startOpenAiChat, type OpenAiChat, type ScriptedToolCall } from '../stand-ins/openai-chat';
 import { adapterBin, OPENCODE_BIN, runProcess } from '../adapters/harness';
-import { connectDevice, type DeviceClient } from '../helpers/device';
-import { McpWorld, PNG_1x1, TASK } from './fixture';
+import type { DeviceClient } from '../helpers/device';
+import { McpWorld, PNG_1x1, TASK, worldWithPhone } from './fixture';
 
 let world: McpWorld;
 let api: OpenAiChat;
 let phone: DeviceClient;
 beforeEach(async () => {
-  world = new McpWorld();
-  await world.startRelay();
-  phone = await connectDevice(world.relay, 'pixel');
-  await phone.request({ type: 'subscribe' });
+  ({ world, phone } = await worldWithPhone());
   api = await startOpenAiChat();
   const wired = await runProcess(adapterBin('opencode', 'wire'), [world.worktree], { cwd: world.worktree, env: { PATH: process.env.PATH } });
   if (wired.code !== 0) throw new Error(`wire failed: ${wired.stderr}`);

@@ -5,17 +5,14 @@ import * as http from 'node:http';
 import * as path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { writeAnnotation } from '../../bus/annotations';
-import { connectDevice, openSocket, type DeviceClient } from '../helpers/device';
-import { McpWorld, PNG_1x1, TASK, textOf } from './fixture';
+import { openSocket, type DeviceClient } from '../helpers/device';
+import { McpWorld, PNG_1x1, TASK, textOf, worldWithPhone } from './fixture';
 import { ArtifactOpenResult } from '../../protocol/wire/questions';
 
 let world: McpWorld;
 let phone: DeviceClient;
 beforeEach(async () => {
-  world = new McpWorld();
-  await world.startRelay();
-  phone = await connectDevice(world.relay, 'pixel');
-  await phone.request({ type: 'subscribe' });
+  ({ world, phone } = await worldWithPhone());
 });
 afterEach(async () => {
   await phone.close();

@@ -2,7 +2,7 @@
 // the confirmation text, and the notice added when an action failed.
 import { describe, expect, it } from 'vitest';
 import type { PushPayload } from '../../protocol/wire/push';
-import { actionFrameFor, confirmationOf, fitActions, parsePayload, withNotice } from './push';
+import { actionFrameFor, confirmationOf, fitActions, parsePayload, showPush, withNotice } from './push';
 
 const digest = `sha256:${'a'.repeat(64)}`;
 const approval: PushPayload = {
@@ -42,6 +42,18 @@ describe('service worker push helpers', () => {
     expect(fitActions(question, 1).body).toBe('Which database?\nMore choices in the app: redis · postgres');
     expect(fitActions(question, Number.POSITIVE_INFINITY)).toEqual({ body: 'Which database?', actions: question.actions });
     expect(fitActions(permission, 1)).toEqual({ body: 'rm -rf build', actions: permission.actions.slice(0, 1) });
+  });
+
+  it('ASK-9: a settled request\'s quiet push replaces its notification (same tag) silently and with no buttons; others ring again', async () => {
+    const shown: { title: string; options: NotificationOptions & { renotify?: boolean; actions?: unknown[] } }[] = [];
+    const registration = { showNotification: async (title: string, options: NotificationOptions) => void shown.push({ title, options }) } as unknown as ServiceWorkerRegistration;
+    const settled: PushPayload = { ...permission, tag: 'question:q-0123456789abcdef0123', title: 'Answered by Desk · T-1', body: 'Which database?', actions: [], quiet: true };
+    await showPush(registration, data(JSON.stringify(permission)));
+    await showPush(registration, data(JSON.stringify(settled)));
+    expect(shown.map((n) => [n.title, n.options.tag, n.options.silent, n.options.renotify, n.options.actions?.length])).toEqual([
+      [permission.title, permission.tag, false, true, permission.actions.length],
+      ['Answered by Desk · T-1', settled.tag, true, false, 0],
+    ]);
   });
 
   it('PUSH-4: only a valid PushPayload is shown as sent; junk is rejected', () => {

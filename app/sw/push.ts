@@ -39,7 +39,9 @@ export async function showPush(registration: ServiceWorkerRegistration, data: Pu
   await registration.showNotification(payload.title, {
     body: shown.body,
     tag: payload.tag,
-    renotify: true,
+    // A settled request's notice replaces its notification without a sound (ASK-9).
+    renotify: !payload.quiet,
+    silent: payload.quiet === true,
     icon: ICON,
     badge: ICON,
     data: payload,

@@ -20,6 +20,11 @@ export const PushPayload = z.object({
   /** Where tapping the body leads, a path on the relay's origin. */
   url: z.string().check(z.startsWith('/')),
   actions: z.array(PushAction),
+  /**
+   * Replaces the notification of the same tag without sound or vibration: the request it asked
+   * about was settled (answered elsewhere, timed out, withdrawn), so nothing is left to do (ASK-9).
+   */
+  quiet: z.optional(z.boolean()),
   /** What an action button needs to build its signed action frame. */
   data: z.object({
     repo: z.optional(z.string()),

@@ -1,5 +1,6 @@
 // The question service as server.ts builds it (one line there): requests in the
-// data dir, frames to every device, a push per request with the choices as actions.
+// data dir, frames to every device, a push per request with the choices as actions,
+// and a quiet one replacing it when the request is settled (ASK-9).
 import * as fs from 'node:fs';
 import { locateGit } from '../../bus/locate';
 import type { PushPayload } from '../../protocol/wire/push';
@@ -31,6 +32,21 @@ export function questionMessage(q: QuestionView): PushPayload {
   };
 }
 
+/**
+ * The push that replaces a request's notification once it is settled (ASK-9): the same tag, no
+ * buttons, quiet, saying what happened, so no lock screen keeps offering an answer nobody takes.
+ */
+export function settledQuestionMessage(q: QuestionView): PushPayload {
+  const what = q.withdrawn ? 'Withdrawn: the agent stopped waiting'
+    : q.status === 'expired' ? (q.kind === 'approval' ? 'Denied: no answer in time' : 'No answer in time')
+      : `${q.status === 'answered' ? 'Answered' : q.status === 'approved' ? 'Approved' : 'Denied'}${q.by ? ` by ${q.by}` : ''}`;
+  return {
+    v: 1, kind: 'permission_request', tag: `question:${q.id}`, url: `/?question=${encodeURIComponent(q.id)}`,
+    data: { request: q.id, task: q.task, ...(q.repo ? { repo: q.repo } : {}) },
+    title: `${what} · ${q.task}`.slice(0, 200), body: q.title.slice(0, 500), actions: [], quiet: true,
+  };
+}
+
 /** The watched repo whose bus a worktree (main checkout or linked) belongs to. */
 function repoOfWorktree(services: RelayServices, cwd: string): string | null {
   const hub = services.hub;
@@ -58,7 +74,7 @@ export function startQuestions(services: RelayServices): QuestionService {
     broadcast: (frame) => services.broadcast(frame),
     notify: (view) => {
       try {
-        services.push?.notify?.(questionMessage(view));
+        services.push?.notify?.(view.status === 'pending' ? questionMessage(view) : settledQuestionMessage(view));
       } catch (error) {
         services.log.error(error, 'push for an agent question');
       }

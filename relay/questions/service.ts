@@ -21,6 +21,7 @@ export const ASKER_GRACE_MS = 5_000;
 export interface QuestionDeps {
   dataDir: string;
   broadcast(frame: ServerFrame): void;
+  /** A new request, and the same request once settled (ASK-4, ASK-9). */
   notify?(view: QuestionView): void;
   repoOf?(cwd: string): string | null;
   now?(): number;
@@ -197,6 +198,7 @@ export class QuestionService {
     this.timers.delete(view.id);
     this.save(settled);
     this.deps.broadcast({ type: 'question.request', request: settled });
+    this.deps.notify?.(settled);
     const waiting = this.waiters.get(view.id);
     this.waiters.delete(view.id);
     for (const waiter of waiting ?? []) waiter(settled);

@@ -1,7 +1,8 @@
 // The permission service as server.ts builds it (one line there): requests in
-// the data dir, frames to every device, a push per request, a timeline line per outcome.
+// the data dir, frames to every device, a push per request (replaced quietly once it is
+// settled: PERM-UI-5), a timeline line per outcome.
 import type { RelayServices } from '../context';
-import { permissionMessage } from '../push/messages';
+import { permissionMessage, settledPermissionMessage } from '../push/messages';
 import { RepoHub } from '../watch/hub';
 import { PermissionService } from './service';
 
@@ -13,7 +14,7 @@ export function startPermissions(services: RelayServices): PermissionService {
     broadcast: (frame) => services.broadcast(frame),
     notify: (view) => {
       try {
-        services.push?.notify?.(permissionMessage(view));
+        services.push?.notify?.(view.status === 'pending' ? permissionMessage(view) : settledPermissionMessage(view));
       } catch (error) {
         services.log.error(error, 'push for a permission request');
       }

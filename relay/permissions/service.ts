@@ -20,6 +20,7 @@ export interface PermissionDeps {
   dataDir: string;
   broadcast(frame: ServerFrame): void;
   /** A push notification for a new request (optional: push may be off). */
+  /** A new request, and the same request once settled (PERM-UI-5). */
   notify?(view: PermissionRequestView): void;
   /** A line in the session's timeline (a live event). */
   timeline?(event: LiveEvent): void;
@@ -224,7 +225,10 @@ export class PermissionService {
     clearTimeout(this.timers.get(record.view.id));
     this.timers.delete(record.view.id);
     this.files.save(record);
-    if (!options.quiet) this.deps.broadcast({ type: 'permission.request', request: record.view });
+    if (!options.quiet) {
+      this.deps.broadcast({ type: 'permission.request', request: record.view });
+      this.deps.notify?.(record.view); // replaces the request's notification (PERM-UI-5)
+    }
     this.deps.timeline?.({
       v: 1, session: record.view.session, kind: 'other', ok: answer.decision === 'allow',
       summary: `${status === 'expired' ? 'Permission expired' : answer.decision === 'allow' ? 'Permission allowed' : 'Permission denied'}: ${record.view.summary}`.slice(0, 300),

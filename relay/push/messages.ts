@@ -78,3 +78,13 @@ export function permissionMessage(r: PermissionRequestView): PushPayload {
     data: { request: r.id, ...(r.task ? { task: r.task } : {}) },
   };
 }
+
+/**
+ * The push that replaces a permission request's notification once it is settled (PERM-UI-5, as
+ * ASK-9 for questions): same tag, no buttons, quiet, saying how it ended.
+ */
+export function settledPermissionMessage(r: PermissionRequestView): PushPayload {
+  const what = r.status === 'expired' ? 'Denied: no answer in time'
+    : `${r.status === 'allowed' ? 'Allowed' : 'Denied'}${r.decidedBy ? ` by ${r.decidedBy}` : ''}`;
+  return { ...permissionMessage(r), title: `${what} · ${r.tool}${r.task ? ` · ${r.task}` : ''}`.slice(0, 200), actions: [], quiet: true };
+}

@@ -177,7 +177,7 @@ describe('permission requests on the relay', () => {
     expect(Date.parse(lines[1]!.at)).toBeGreaterThan(0);
   });
 
-  it('PERM-9: each request sends one push (Allow/Deny) and each outcome is a line in the session timeline', async () => {
+  it('PERM-9: each request sends one push (Allow/Deny) and each outcome is a line in the session timeline; PERM-UI-5: the decision replaces the push quietly', async () => {
     const { relay, devices } = await relayWithDevices(1);
     const pushed: unknown[] = [];
     relay.services.push!.notify = (payload) => { pushed.push(payload); };
@@ -186,6 +186,8 @@ describe('permission requests on the relay', () => {
     expect(pushed).toEqual([expect.objectContaining({ kind: 'permission_request', actions: [{ action: 'allow', title: 'Allow' }, { action: 'deny', title: 'Deny' }] })]);
     await devices[0]!.request({ type: 'permission.decide', request: request.id, decision: 'allow' });
     await waiting;
+    // PERM-UI-5: and one more, quiet and without buttons, replacing it once decided.
+    expect(pushed).toEqual([expect.anything(), expect.objectContaining({ tag: `permission:${request.id}`, title: 'Allowed by phone 1 · Bash', actions: [], quiet: true })]);
     const live = await devices[0]!.next('live.event', (f) => f.event.session === 'timeline-1');
     expect(live.event.summary).toMatch(/^Permission allowed: touch made.txt/);
     expect(relay.services.live.recent('timeline-1').length).toBe(1);

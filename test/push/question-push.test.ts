@@ -1,4 +1,4 @@
-// A question's notification does not outlive the question (ASK-9): once it is answered on
+// A question's (or permission request's) notification does not outlive it (ASK-9, PERM-UI-5): once it is answered on
 // another device, times out or is withdrawn, the relay sends a quiet push with the same tag
 // and no buttons, which replaces it. Real relay, real long-polling asker (the hook
 // credential, as `commandr mcp` asks), the local RFC 8030/8291 push service.
@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PushPayload } from '../../protocol/wire/push';
 import { connectDevice, postJson, type DeviceClient } from '../helpers/device';
 import type { ReceivedPush } from '../stand-ins/push-service';
+import { ask as askPermission, askBody } from '../permissions/helpers';
 import { type PushDevice, type PushWorld, pushDevice, startPushWorld } from './fixture';
 
 let pw: PushWorld;
@@ -62,5 +63,18 @@ describe('a settled question replaces its notification', () => {
     await pw.endpoint.waitFor(byTag(approval.key, false));
     expect((await pw.endpoint.waitFor(byTag(approval.key, true))).payload).toMatchObject({ title: 'Denied: no answer in time · T-1', body: 'deploy to staging', actions: [] });
     await approval.settled;
+  });
+
+  it('PERM-UI-5: a permission request allowed on another device is replaced the same way: "Allowed by Desk", quiet, no buttons', async () => {
+    const body = askBody({ cwd: pw.world.repo, summary: 'touch made.txt' });
+    const decided = askPermission(pw.relay, body);
+    const first = await pw.endpoint.waitFor((p) => p.subscription === pocket.sub.id && (p.payload as PushPayload).tag.startsWith('permission:') && !(p.payload as PushPayload).quiet);
+    const request = (first.payload as PushPayload).data.request!;
+    expect((first.payload as PushPayload).actions.map((a) => a.action)).toEqual(['allow', 'deny']);
+    await desk.request({ type: 'permission.decide', request, decision: 'allow' });
+    expect((await decided).body.decision).toBe('allow');
+    const after = await pw.endpoint.waitFor((p) => p.subscription === pocket.sub.id && (p.payload as PushPayload).tag === `permission:${request}` && (p.payload as PushPayload).quiet === true);
+    expect(after.payload).toMatchObject({ title: 'Allowed by Desk · Bash', body: 'touch made.txt', actions: [], quiet: true });
+    expect(after.topic).toBe(first.topic);
   });
 });

@@ -4,13 +4,14 @@
 // the test hands that exact payload to the app's real service worker over CDP, and a
 // choice tapped on the notification is answered by the worker itself with a signed
 // `question.answer` — which comes back to the agent as the tool's result.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { PushService as LocalPushService } from '../test/stand-ins/push-service';
 import { test, expect, controlledByWorker } from './fixtures';
 import { startAgent, textOf, type Agent } from './mcp-agent';
-import { deliverUntilShown, hideApp, shown, subscribeThroughSettings, tap } from './notifications';
+import { deliverPush, deliverUntilShown, hideApp, shown, subscribeThroughSettings, tap } from './notifications';
 import { startTask } from './task-setup';
 
 let endpoint: LocalPushService;
@@ -65,6 +66,13 @@ test('ASK-4: an agent\'s ask is pushed with its choices as actions; a choice tap
   expect(relayEnv.events().filter((e) => e.event === 'question_answered' && e.task === 'T-43')).toEqual([
     expect.objectContaining({ question: question!.question, via: 'choice', by: 'E2E Phone' }),
   ]);
+  // ASK-9: the relay then replaces the notification, quietly, with what happened and no buttons.
+  const quiet = await endpoint.waitFor((p) => p.subscription === sub.id && (p.payload as { quiet?: boolean }).quiet === true, 30_000);
+  const titled = 'Answered by E2E Phone · T-43';
+  await expect.poll(async () => {
+    if ((await shown(sw, payload.tag))[0]?.title !== titled) await deliverPush(page, relayEnv.url, quiet.text);
+    return (await shown(sw, payload.tag)).map((n) => [n.title, n.actions.length]);
+  }, { timeout: 20_000, intervals: [500, 1000, 2000] }).toEqual([[titled, 0]]);
 });
 
 test('ACTAPPROVE-2 ASK-4: an agent\'s request_approval is pushed with Approve / Deny; Deny in the service worker comes back to the agent as denied', async ({ paired: page, relayEnv }) => {
@@ -86,4 +94,29 @@ test('ACTAPPROVE-2 ASK-4: an agent\'s request_approval is pushed with Approve / 
   const result = await requested;
   expect(result.structuredContent).toMatchObject({ approved: false, decision: 'denied', by: 'E2E Phone' });
   expect(relayEnv.events().some((e) => e.event === 'action_approval_decided' && e.task === 'T-44' && e.decision === 'denied')).toBe(true);
+});
+
+test('ASK-9: a question answered in the app closes its notification, which no push replaces while the app is on screen', async ({ paired: page, relayEnv }) => {
+  startTask(relayEnv, 'T-45', 'Pick a port');
+  await controlledByWorker(page);
+  const sub = endpoint.subscribe();
+  await subscribeThroughSettings(page, relayEnv, sub.json);
+  await hideApp(page);
+  const token = readFileSync(path.join(relayEnv.relay.dataDir, 'hook-token'), 'utf8').trim();
+  const key = `q-${randomBytes(10).toString('hex')}`;
+  const body = { kind: 'question', key, task: 'T-45', cwd: relayEnv.repo, timeoutMs: 120_000, question: 'Which port?', choices: ['8080', '9090'] };
+  const answered = fetch(`${relayEnv.url}/api/questions`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const received = await endpoint.waitFor((p) => p.subscription === sub.id, 30_000);
+  const sw = await deliverUntilShown(page, relayEnv.url, received.text, `question:${key}`);
+  expect((await shown(sw, `question:${key}`))[0]!.actions.map((a) => a.action)).toEqual(['choice-0', 'choice-1']);
+  // The person opens the app instead and answers there.
+  await page.evaluate(() => {
+    Object.defineProperty(document, 'visibilityState', { value: 'visible', configurable: true });
+    document.dispatchEvent(new Event('visibilitychange'));
+  });
+  await page.getByTestId('nav-inbox').click();
+  const card = page.getByTestId('question-card').filter({ hasText: 'Which port?' });
+  await card.getByTestId('question-choice').filter({ hasText: '9090' }).click();
+  expect(((await (await answered).json()) as { request: { answer: string } }).request.answer).toBe('9090');
+  await expect.poll(async () => (await shown(sw, `question:${key}`)).length).toBe(0);
 });

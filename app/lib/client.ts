@@ -45,7 +45,10 @@ export function startClient(): Client {
     url: relaySocketUrl(location.origin),
     signer,
     cursors: () => store.getState().cursors,
-    onFrame: (frame) => store.dispatch(frame),
+    onFrame: (frame) => {
+      store.dispatch(frame);
+      closeSettledNotification(frame);
+    },
     onState: (state, error) => {
       store.dispatch({ type: 'local.connection', state, error, at: new Date().toISOString() });
       if (state === 'live') {
@@ -102,6 +105,21 @@ function persistOnChange(store: Store): void {
       void openDb().then((db) => db.put('snapshot', next, 'state')).catch(() => undefined);
     }, PERSIST_DELAY_MS);
   });
+}
+
+/**
+ * A request settled while this phone had the app on screen gets no push that replaces its
+ * notification (PUSH-5, ASK-9): the page closes it, unless it is already one without buttons
+ * (the worker's confirmation of a tap, or the relay's quiet notice), which says what happened.
+ */
+function closeSettledNotification(frame: Parameters<Store['dispatch']>[0]): void {
+  const tag = frame.type === 'question.request' && frame.request.status !== 'pending' ? `question:${frame.request.id}`
+    : frame.type === 'permission.request' && frame.request.status !== 'pending' ? `permission:${frame.request.id}` : null;
+  if (!tag) return;
+  void navigator.serviceWorker?.getRegistration()
+    .then((reg) => reg?.getNotifications({ tag }))
+    .then((list) => list?.forEach((n) => { if ((n as Notification & { actions?: unknown[] }).actions?.length) n.close(); }))
+    .catch(() => undefined);
 }
 
 /** Asks the worker to flush the outbox when connectivity returns, even if the app is closed by then. */

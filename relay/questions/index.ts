@@ -40,11 +40,7 @@ export function settledQuestionMessage(q: QuestionView): PushPayload {
   const what = q.withdrawn ? 'Withdrawn: the agent stopped waiting'
     : q.status === 'expired' ? (q.kind === 'approval' ? 'Denied: no answer in time' : 'No answer in time')
       : `${q.status === 'answered' ? 'Answered' : q.status === 'approved' ? 'Approved' : 'Denied'}${q.by ? ` by ${q.by}` : ''}`;
-  return {
-    v: 1, kind: 'permission_request', tag: `question:${q.id}`, url: `/?question=${encodeURIComponent(q.id)}`,
-    data: { request: q.id, task: q.task, ...(q.repo ? { repo: q.repo } : {}) },
-    title: `${what} · ${q.task}`.slice(0, 200), body: q.title.slice(0, 500), actions: [], quiet: true,
-  };
+  return { ...questionMessage(q), title: `${what} · ${q.task}`.slice(0, 200), body: q.title.slice(0, 500), actions: [], quiet: true };
 }
 
 /** The watched repo whose bus a worktree (main checkout or linked) belongs to. */

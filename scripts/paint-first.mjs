@@ -42,14 +42,17 @@ export function paintFirst(html) {
   // JSON inside a script element: `<` escaped, so no text of it can close the element.
   const list = JSON.stringify(scripts).replace(/</g, '\\u003c');
   // Chromium reports the first contentful paint once that frame is presented: the scripts are
-  // added then. Without paint timing, two frames and a moment later; a page that is not
-  // visible paints nothing, so it adds them at once (and at any change of visibility).
+  // added then. Without paint timing, two frames and a moment (100 ms) later; with it, the same
+  // wait is only a safety net for a paint never reported (1 s): a loaded machine can present the
+  // first frame later than two frames and 100 ms, and the scripts must not run before it. A page
+  // that is not visible paints nothing, so it adds them at once (and at any change of visibility).
   const loader = `<script ${LOADER_MARK}="">(function(){var s=${list},d=0;function go(){if(d)return;d=1;`
     + 'for(var i=0;i<s.length;i++){var e=document.createElement("script");e.src=s[i].src;e.async=true;if(s[i].id)e.id=s[i].id;document.body.appendChild(e)}}'
     + 'if(document.visibilityState!=="visible"||!window.requestAnimationFrame)return go();'
     + 'document.addEventListener("visibilitychange",go,{once:true});'
-    + 'try{new PerformanceObserver(function(l,o){if(l.getEntriesByName("first-contentful-paint").length){o.disconnect();go()}}).observe({type:"paint",buffered:true})}catch(e){}'
-    + 'requestAnimationFrame(function(){requestAnimationFrame(function(){setTimeout(go,100)})})})()</script>';
+    + 'var w=100;try{new PerformanceObserver(function(l,o){if(l.getEntriesByName("first-contentful-paint").length){o.disconnect();go()}}).observe({type:"paint",buffered:true});'
+    + 'if((PerformanceObserver.supportedEntryTypes||[]).indexOf("paint")>=0)w=1000}catch(e){}'
+    + 'requestAnimationFrame(function(){requestAnimationFrame(function(){setTimeout(go,w)})})})()</script>';
   return rest.replace('</head>', () => `${links}</head>`).replace(/<\/body>(?![\s\S]*<\/body>)/, () => `${loader}</body>`);
 }
 

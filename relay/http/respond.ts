@@ -60,6 +60,16 @@ export async function readJson(req: http.IncomingMessage, limit?: number): Promi
   }
 }
 
+type Parsed<T> = { success: true; data: T } | { success: false; error: { issues: readonly { path: readonly PropertyKey[]; message: string }[] } };
+
+/** A JSON body checked by `schema`; what fails is E_BAD_FRAME naming `what`, the field and why. */
+export async function readJsonAs<T>(req: http.IncomingMessage, schema: { safeParse(value: unknown): Parsed<T> }, what: string, limit?: number): Promise<T> {
+  const parsed = schema.safeParse(await readJson(req, limit));
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0];
+  throw new CommandrError('E_BAD_FRAME', `${what}: ${issue?.path.join('.') || '(body)'}: ${issue?.message ?? 'invalid'}`);
+}
+
 /** Bearer token from the Authorization header, or undefined. */
 export function bearerToken(req: http.IncomingMessage): string | undefined {
   const header = req.headers.authorization;

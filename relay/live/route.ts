@@ -5,7 +5,7 @@ import type * as http from 'node:http';
 import { LiveEvent } from '../../protocol/live-events';
 import { CommandrError } from '../../protocol/wire/errors';
 import type { RelayServices } from '../context';
-import { bearerToken, readJson, sendJson } from '../http/respond';
+import { bearerToken, readJsonAs, sendJson } from '../http/respond';
 import { eventsOf, type Happening, type OpenCall } from '../../adapters/lib/hook-poster';
 import { tokenMatches } from './hook-token';
 
@@ -16,12 +16,8 @@ export async function postLiveEvent(services: RelayServices, hookToken: string, 
     req.resume();
     throw new CommandrError('E_UNAUTHORIZED', 'live events need the hook credential (Authorization: Bearer <dataDir/hook-token>)');
   }
-  const parsed = LiveEvent.safeParse(await readJson(req, LIVE_BODY_LIMIT));
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    throw new CommandrError('E_BAD_FRAME', `live event: ${issue?.path.join('.') || '(body)'}: ${issue?.message ?? 'invalid'}`);
-  }
-  const event = parsed.data;
+  const body = await readJsonAs(req, LiveEvent, 'live event', LIVE_BODY_LIMIT);
+  const event = body;
   // A turn's or session's end also closes the calls a hook report left open (REPORT-3).
   if (event.kind === 'idle' || event.kind === 'end') ingestLive(services, { type: event.kind === 'idle' ? 'turn-end' : 'session-end', session: event.session, event });
   else publish(services, event);

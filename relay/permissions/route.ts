@@ -5,7 +5,7 @@ import type * as http from 'node:http';
 import { CommandrError } from '../../protocol/wire/errors';
 import { PermissionAsk } from '../../protocol/wire/http';
 import type { RelayServices } from '../context';
-import { bearerToken, readJson } from '../http/respond';
+import { bearerToken, readJsonAs } from '../http/respond';
 import { tokenMatches } from '../live/hook-token';
 import { PermissionService } from './service';
 import { requestIdFor } from './store';
@@ -20,18 +20,14 @@ export async function postPermission(services: RelayServices, hookToken: string,
   }
   const permissions = services.permissions;
   if (!(permissions instanceof PermissionService)) throw new CommandrError('E_UNAVAILABLE', 'permission requests are not available');
-  const parsed = PermissionAsk.safeParse(await readJson(req, PERMISSION_BODY_LIMIT));
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    throw new CommandrError('E_BAD_FRAME', `permission ask: ${issue?.path.join('.') || '(body)'}: ${issue?.message ?? 'invalid'}`);
-  }
+  const body = await readJsonAs(req, PermissionAsk, 'permission ask', PERMISSION_BODY_LIMIT);
   // No paired device means no one can answer: say so at once, so the hook leaves
   // the decision to the agent's own permission rules (PERM-10).
   // A member linked to its home is answered by the home's devices (FLEETX-3).
   if (services.devices.list().length === 0 && !linkedToHome(services)) throw new CommandrError('E_UNAVAILABLE', 'no paired device can answer a permission request');
   // Read after the hook stopped waiting (the relay was hung): never shown as answerable (GUARD-9).
-  if (parsed.data.ackBy !== undefined && Date.now() > parsed.data.ackBy) {
-    const view = permissions.abandon(parsed.data);
+  if (body.ackBy !== undefined && Date.now() > body.ackBy) {
+    const view = permissions.abandon(body);
     throw new CommandrError('E_EXPIRED', `request ${view.id} arrived after its hook stopped waiting; it was recorded as expired`);
   }
   // The headers are the acknowledgement: the hook knows the relay took the request (GUARD-9).
@@ -39,7 +35,7 @@ export async function postPermission(services: RelayServices, hookToken: string,
   res.flushHeaders();
   await new Promise<void>((resolve) => {
     let cancel = () => {};
-    const id = requestIdFor(parsed.data.key);
+    const id = requestIdFor(body.key);
     const gone = () => {
       // The hook went away: stop waiting. A retry with the same key keeps the request;
       // none within the grace period and it is abandoned (GUARD-11).
@@ -48,7 +44,7 @@ export async function postPermission(services: RelayServices, hookToken: string,
       resolve();
     };
     res.once('close', gone);
-    cancel = permissions.ask(parsed.data, (answer) => {
+    cancel = permissions.ask(body, (answer) => {
       res.off('close', gone);
       if (!res.writableEnded && !res.destroyed) res.end(JSON.stringify({ id, ...answer }));
       resolve();

@@ -6,7 +6,7 @@ import type * as http from 'node:http';
 import { CommandrError } from '../../protocol/wire/errors';
 import { QuestionAsk, QuestionCancel } from '../../protocol/wire/questions';
 import type { RelayServices } from '../context';
-import { bearerToken, readJson, sendJson } from '../http/respond';
+import { bearerToken, readJsonAs, sendJson } from '../http/respond';
 import { tokenMatches } from '../live/hook-token';
 import { QuestionService } from './service';
 
@@ -27,11 +27,7 @@ function checkHookToken(req: http.IncomingMessage, hookToken: string): void {
 export async function postQuestion(services: RelayServices, hookToken: string, req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
   checkHookToken(req, hookToken);
   const questions = questionsOf(services);
-  const parsed = QuestionAsk.safeParse(await readJson(req, QUESTION_BODY_LIMIT));
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    throw new CommandrError('E_BAD_FRAME', `question: ${issue?.path.join('.') || '(body)'}: ${issue?.message ?? 'invalid'}`);
-  }
+  const body = await readJsonAs(req, QuestionAsk, 'question', QUESTION_BODY_LIMIT);
   // No paired device: no one can answer, say so at once (ASK-5).
   if (services.devices.list().length === 0) throw new CommandrError('E_UNAVAILABLE', 'no paired device can answer: pair a phone with `commandr pair`');
   // The headers are the acknowledgement: the asking client knows the relay took the question (FAST-5, as GUARD-9).
@@ -43,11 +39,11 @@ export async function postQuestion(services: RelayServices, hookToken: string, r
       // The asker went away: stop waiting. An ask with the same key within the grace period
       // keeps the request; none and it is withdrawn (ASK-7).
       cancel();
-      questions.askerGone(parsed.data.key);
+      questions.askerGone(body.key);
       resolve();
     };
     res.once('close', gone);
-    cancel = questions.ask(parsed.data, (view) => {
+    cancel = questions.ask(body, (view) => {
       res.off('close', gone);
       if (!res.writableEnded && !res.destroyed) res.end(JSON.stringify({ request: view }));
       resolve();
@@ -60,10 +56,6 @@ export async function postQuestion(services: RelayServices, hookToken: string, r
 export async function postQuestionCancel(services: RelayServices, hookToken: string, req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
   checkHookToken(req, hookToken);
   const questions = questionsOf(services);
-  const parsed = QuestionCancel.safeParse(await readJson(req, QUESTION_BODY_LIMIT));
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    throw new CommandrError('E_BAD_FRAME', `question cancel: ${issue?.path.join('.') || '(body)'}: ${issue?.message ?? 'invalid'}`);
-  }
-  sendJson(res, 200, { request: questions.withdraw(parsed.data.key, 'cancelled') });
+  const body = await readJsonAs(req, QuestionCancel, 'question cancel', QUESTION_BODY_LIMIT);
+  sendJson(res, 200, { request: questions.withdraw(body.key, 'cancelled') });
 }

@@ -5,7 +5,7 @@ import type * as http from 'node:http';
 import * as z from 'zod/mini';
 import { CommandrError } from '../../protocol/wire/errors';
 import { CommanderAddReference, CommanderCreate, CommanderMessage, CommanderReplace } from '../../protocol/wire/frames';
-import { bearerToken, readJson, sendJson } from '../http/respond';
+import { bearerToken, readJsonAs, sendJson } from '../http/respond';
 import type { HttpContext, Route } from '../http/routes';
 import { tokenMatches } from '../live/hook-token';
 import { commandersOf } from './index';
@@ -24,22 +24,17 @@ function authorize(ctx: HttpContext, req: http.IncomingMessage): void {
   }
 }
 
-async function body<T>(req: http.IncomingMessage, schema: z.ZodMiniType<T>): Promise<T> {
-  const parsed = schema.safeParse(await readJson(req, 128 * 1024));
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    throw new CommandrError('E_BAD_FRAME', `${issue?.path.join('.') || '(body)'}: ${issue?.message ?? 'invalid'}`);
-  }
-  return parsed.data;
-}
+const BODY_LIMIT = 128 * 1024;
 
-type Handle = (ctx: HttpContext, req: http.IncomingMessage) => Promise<unknown>;
+// `body(schema)` reads the request's JSON checked against the schema; its errors name the command.
+type Body = <T>(schema: z.ZodMiniType<T>) => Promise<T>;
+type Handle = (ctx: HttpContext, body: Body) => Promise<unknown>;
 
 const post = (sub: string, handle: Handle): Route => ({
   method: 'POST', path: `${LOCAL_COMMANDERS_PATH}/${sub}`, browser: false,
   handle: async (ctx, req, res) => {
     authorize(ctx, req);
-    sendJson(res, 200, await handle(ctx, req));
+    sendJson(res, 200, await handle(ctx, (schema) => readJsonAs(req, schema, `commanders ${sub}`, BODY_LIMIT)));
   },
 });
 
@@ -52,23 +47,23 @@ export const commanderRoutes: Route[] = [
       sendJson(res, 200, { commanders: c.list(), allowedRoots: c.allowedRoots() });
     },
   },
-  post('start', async (ctx, req) => {
-    const b = await body(req, Start);
+  post('start', async (ctx, body) => {
+    const b = await body(Start);
     return { commander: commandersOf(ctx.services).create(b.name, b.referencePath) };
   }),
-  post('say', async (ctx, req) => {
-    const b = await body(req, Say);
+  post('say', async (ctx, body) => {
+    const b = await body(Say);
     return commandersOf(ctx.services).message(b.commander, b.text);
   }),
-  post('replace', async (ctx, req) => ({ commander: await commandersOf(ctx.services).replace((await body(req, One)).commander) })),
-  post('add-reference', async (ctx, req) => {
-    const b = await body(req, AddReference);
+  post('replace', async (ctx, body) => ({ commander: await commandersOf(ctx.services).replace((await body(One)).commander) })),
+  post('add-reference', async (ctx, body) => {
+    const b = await body(AddReference);
     return { commander: commandersOf(ctx.services).addReference(b.commander, b.path) };
   }),
-  post('delete', async (ctx, req) => {
-    const { commander } = await body(req, One);
+  post('delete', async (ctx, body) => {
+    const { commander } = await body(One);
     await commandersOf(ctx.services).delete(commander);
     return { deleted: commander };
   }),
-  post('output', async (ctx, req) => commandersOf(ctx.services).output((await body(req, One)).commander)),
+  post('output', async (ctx, body) => commandersOf(ctx.services).output((await body(One)).commander)),
 ];

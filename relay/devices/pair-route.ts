@@ -5,7 +5,7 @@ import type * as http from 'node:http';
 import { CommandrError } from '../../protocol/wire/errors';
 import { PairRequest } from '../../protocol/wire/http';
 import type { RelayServices } from '../context';
-import { readJson, sendJson } from '../http/respond';
+import { readJsonAs, sendJson } from '../http/respond';
 import { codeKey, pairingCodeIsLive, redeemPairingCode } from './pairing';
 import type { FailureLimiter } from './rate-limit';
 
@@ -13,16 +13,11 @@ export async function postPair(services: RelayServices, limiter: FailureLimiter,
   // The socket's address, never X-Forwarded-For: a stranger could write any address there.
   // Behind a local proxy every client shares this key, which PAIR-4's live-code rule makes harmless.
   const remote = req.socket.remoteAddress ?? 'unknown';
-  const parsed = PairRequest.safeParse(await readJson(req, 16 * 1024).catch((error: unknown) => {
+  // Every refused body, unreadable or malformed, counts as a failed attempt.
+  const { code, name, publicKey } = await readJsonAs(req, PairRequest, 'pair request', 16 * 1024).catch((error: unknown) => {
     limiter.fail(remote);
     throw error;
-  }));
-  if (!parsed.success) {
-    limiter.fail(remote);
-    const issue = parsed.error.issues[0];
-    throw new CommandrError('E_BAD_FRAME', `pair request: ${issue?.path.join('.') || '(body)'}: ${issue?.message ?? 'invalid'}`);
-  }
-  const { code, name, publicKey } = parsed.data;
+  });
   // PAIR-4: a live code (256 random bits, issued by `commandr pair`) is never refused by the
   // limits, so strangers failing from the owner's address or from everywhere cannot lock the owner out.
   if (!pairingCodeIsLive(services.dataDir, code) && (limiter.blocked(remote) || limiter.blocked(codeKey(code)))) {

@@ -77,12 +77,27 @@ describe('commandr commanders', () => {
     expect(fs.existsSync(dir)).toBe(false);
   });
 
-  it('CMDR-CLI-1: bad input and unknown ids get clear errors and non-zero exits', () => {
+  it('CMDR-CLI-1: bad input and unknown ids get clear errors and non-zero exits', async () => {
     const outside = cli('start', 'x', '/etc');
     expect(outside.code).toBe(1);
     expect(outside.stderr).toMatch(/E_BAD_PATH: reference path "\/etc" resolves to \/etc, outside the allowed roots/);
     expect(cli('say', 'c-unknown123', 'hi').stderr).toMatch(/E_NOT_FOUND/);
     expect(cli('frobnicate').code).toBe(2);
+    // The API itself: a body that is not the command's names the command and the field, and changes nothing.
+    const url = (JSON.parse(fs.readFileSync(path.join(dataDir, 'relay.json'), 'utf8')) as { url: string }).url;
+    const admin = fs.readFileSync(path.join(dataDir, 'admin-token'), 'utf8').trim();
+    const post = (sub: string, body: string) => fetch(`${url}/api/local/commanders/${sub}`, {
+      method: 'POST', headers: { authorization: `Bearer ${admin}`, 'content-type': 'application/json' }, body,
+    }).then(async (r) => ({ status: r.status, body: ((await r.json()) as { error: { code: string; message: string } }).error }));
+    const before = cli('list').stdout;
+    const wrong = await post('say', JSON.stringify({ commander: 42, text: 'hi' }));
+    expect(wrong.status).toBe(400);
+    expect(wrong.body).toMatchObject({ code: 'E_BAD_FRAME' });
+    expect(wrong.body.message).toMatch(/^commanders say: commander: /);
+    const torn = await post('start', '{"name": "x", ');
+    expect(torn.status).toBe(400);
+    expect(torn.body.message).toMatch(/JSON/i);
+    expect(cli('list').stdout).toBe(before);
   });
 
   it('CMDR-CLI-2: a wrong credential is refused; with no relay running the CLI says so', async () => {

@@ -71,7 +71,13 @@ function ask(event, data) {
   }
 }
 
-export const Commandr = async ({ directory, worktree }) => {
+// Said to the person, never to the model: OpenCode's log, and a toast when a TUI shows this session.
+function tell(client, message) {
+  try { Promise.resolve(client.app.log({ body: { service: 'commandr', level: 'warn', message } })).catch(() => {}); } catch {}
+  try { Promise.resolve(client.tui.showToast({ body: { title: 'commandr', message, variant: 'warning' } })).catch(() => {}); } catch {}
+}
+
+export const Commandr = async ({ client, directory, worktree }) => {
   const cwd = directory || worktree || process.cwd();
   // One reporting instance per directory and process (OCJOB-1): a job loads its own copy, and a
   // repo that is also wired loads this file too; the second to load does nothing.
@@ -105,6 +111,8 @@ export const Commandr = async ({ directory, worktree }) => {
         busy.add(input.sessionID);
         see(input.sessionID, cwd);
         const pending = ask('prompt', { session: input.sessionID, cwd });
+        // Notes that came with the repository were held back (ANNOT-6).
+        if (pending && typeof pending.warning === 'string') tell(client, pending.warning);
         if (!pending || !pending.block) return;
         const first = output.parts[0] || {};
         output.parts.push({

@@ -1,7 +1,7 @@
 // The node side of the OpenCode plugin: `hook <event>` with the event's JSON on stdin (HOOK-6;
 // a plugin wired before that passes it as the one argument after the event, `hook <event> <json>`,
 // which past 128 KiB cannot be passed at all). Events: idle, end, tool-start, tool-end, prompt
-// (prints {block, files}), consumed. Always exits 0; stdin over MAX_PAYLOAD_BYTES is not read.
+// (prints {block, files, warning}), consumed. Always exits 0; stdin over MAX_PAYLOAD_BYTES is not read.
 import * as fs from 'node:fs';
 import { readPayload } from '../../lib/hook-io';
 import { nowSeq, onSessionEnd, onToolEnd, onToolStart, onTurnEnd, type SessionRef } from '../../lib/hook-actions';
@@ -76,8 +76,11 @@ async function handle(event: string, data: Data): Promise<void> {
     case 'prompt': {
       const ctx = taskContext(cwd, env);
       const pending = ctx ? pendingBlock(ctx) : undefined;
-      if (pending?.warning) fs.writeSync(2, pending.warning + '\n'); // notes held back (ANNOT-6)
-      if (pending && pending.parts.length > 0) fs.writeSync(1, JSON.stringify(pending));
+      if (!pending) return;
+      // Notes held back (ANNOT-6): the plugin shows the warning to the person (OpenCode's log and a
+      // TUI toast); stderr is for running the hook by hand.
+      if (pending.warning) fs.writeSync(2, pending.warning + '\n');
+      if (pending.parts.length > 0 || pending.warning) fs.writeSync(1, JSON.stringify(pending));
       return;
     }
     case 'consumed': {

@@ -36,6 +36,25 @@ export function parseWireArgs(argv: string[]): WireArgs {
   return { root, dryRun };
 }
 
+/** A settings file's JSON object; undefined when there is no file, an empty file is `{}`; anything else is refused, naming the file. */
+export function readJsonObject(file: string): Record<string, unknown> | undefined {
+  let text: string;
+  try {
+    text = fs.readFileSync(file, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw new WireError('E_IO', `cannot read ${file}: ${(error as Error).message}`);
+  }
+  let value: unknown;
+  try {
+    value = text.trim() === '' ? {} : JSON.parse(text);
+  } catch (error) {
+    throw new WireError('E_BAD_SETTINGS', `${file} is not valid JSON (${(error as Error).message}); fix it and run wire again — nothing was changed`);
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new WireError('E_BAD_SETTINGS', `${file} must hold a JSON object; nothing was changed`);
+  return value as Record<string, unknown>;
+}
+
 /** Writes `text` to `file` atomically (temp beside it + rename), creating parent dirs. */
 export function writeAtomic(file: string, text: string, mode = 0o644): void {
   fs.mkdirSync(path.dirname(file), { recursive: true });

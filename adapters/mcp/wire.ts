@@ -9,7 +9,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { MCP_SERVER_NAME } from '../../protocol/mcp/tools';
 import { installRoot } from '../lib/env';
-import { WireError, writeAtomic, type WireArgs, type WireLine } from '../lib/wire-report';
+import { readJsonObject, WireError, writeAtomic, type WireArgs, type WireLine } from '../lib/wire-report';
 
 /**
  * How a headless job's Claude Code or OpenCode starts the server: this install's `commandr mcp`,
@@ -51,24 +51,6 @@ export function jobMcpConfig(root?: string): { mcpServers: Record<string, unknow
 /** The OpenCode `mcp` entry. */
 export function opencodeServerEntry(root?: string): { type: 'local'; command: string[]; enabled: true } {
   return { type: 'local', command: serverCommand(root), enabled: true };
-}
-
-function readJsonObject(file: string): Record<string, unknown> | undefined {
-  let text: string;
-  try {
-    text = fs.readFileSync(file, 'utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw new WireError('E_IO', `cannot read ${file}: ${(error as Error).message}`);
-  }
-  let value: unknown;
-  try {
-    value = text.trim() === '' ? {} : JSON.parse(text);
-  } catch (error) {
-    throw new WireError('E_BAD_SETTINGS', `${file} is not valid JSON (${(error as Error).message}); fix it and run wire again — nothing was changed`);
-  }
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new WireError('E_BAD_SETTINGS', `${file} must hold a JSON object; nothing was changed`);
-  return value as Record<string, unknown>;
 }
 
 const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);

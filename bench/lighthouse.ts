@@ -19,8 +19,12 @@
 // anything from a slower phone to a faster one; both figures are printed, the constant 4× first.
 // Each simulated run also shows when its LCP element was painted in the unthrottled load and how much
 // script Lantern charged to that LCP (lanternLcpScripts): what moves the simulated LCP between runs.
+// A last row measures the host's floor the same way: a bare page (a heading and a paragraph in the
+// app's font stack, no script, no stylesheet file) in a fresh profile. What this host's Chromium costs
+// every page, whatever it holds, shows there; what the app's pages cost beyond it is theirs.
 // Needs: node scripts/build-app.mjs (BENCH_APP_DIR=<out dir> measures another build).
 import { execFile } from 'node:child_process';
+import * as http from 'node:http';
 import { promisify } from 'node:util';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
@@ -211,6 +215,19 @@ function assertCold(result: Result, what: string): Result {
   return result;
 }
 
+/** The floor row's page: as little as a page can be, in the font stack the app uses (FIRST-13 in the README). */
+const BARE_PAGE = '<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">'
+  + '<title>Bare</title><meta name="description" content="The host floor of bench/lighthouse.ts">'
+  + '<style>body{font-family:system-ui,-apple-system,Segoe UI,Roboto,Helvetica Neue,Arial,sans-serif}</style></head>'
+  + '<body><h1>Pair this device</h1><p>A heading and a paragraph, nothing else: what this host costs any page.</p></body></html>';
+
+async function serveBarePage(): Promise<{ url: string; close: () => Promise<void> }> {
+  const server = http.createServer((_req, res) => res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(BARE_PAGE));
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  return { url: `http://127.0.0.1:${port}/`, close: () => new Promise((resolve) => server.close(() => resolve())) };
+}
+
 async function main(): Promise<void> {
   const tmp = mkdtempSync(path.join(tmpdir(), 'commandr-lh-'));
   const relay = await createRelay({
@@ -237,12 +254,13 @@ async function main(): Promise<void> {
   } finally {
     await context.close();
   }
+  const bare = await serveBarePage();
   try {
     const origin = new URL(relay.url).origin;
     // Each figure is the median run of RUNS (by performance score): one run on a loaded machine is noise.
     // Cold: a fresh profile for Pair; the paired profile stripped of its worker and caches for the Inbox.
     // Warm: the same profile right after, with the HTTP cache and the service worker of the cold load.
-    const runs: Record<'pairCold' | 'pairWarm' | 'inboxCold' | 'inboxWarm', Result[]> = { pairCold: [], pairWarm: [], inboxCold: [], inboxWarm: [] };
+    const runs: Record<'pairCold' | 'pairWarm' | 'inboxCold' | 'inboxWarm' | 'bare', Result[]> = { pairCold: [], pairWarm: [], inboxCold: [], inboxWarm: [], bare: [] };
     for (let i = 0; i < RUNS; i++) {
       const pairProfile = path.join(tmp, `fresh-profile-${i}`);
       const freshProfile = async () => rmSync(pairProfile, { recursive: true, force: true });
@@ -250,6 +268,7 @@ async function main(): Promise<void> {
       runs.pairWarm.push(await lighthouse(`${relay.url}/pair`, pairProfile));
       runs.inboxCold.push(assertCold(await lighthouse(`${relay.url}/`, profile, () => coldPairedProfile(profile, origin)), 'Inbox'));
       runs.inboxWarm.push(await lighthouse(`${relay.url}/`, profile));
+      runs.bare.push(await lighthouse(bare.url, path.join(tmp, `bare-profile-${i}`)));
     }
     console.log(`median of ${RUNS} run(s) each, throttling: ${THROTTLING}`);
     console.log(`| page | load | performance | accessibility | best practices | LCP ms | TBT ms | CLS | JS transferred KB | every run: performance, LCP ms (BenchmarkIndex${THROTTLING === 'simulate' ? '; unthrottled LCP paint ms, script KB Lantern charged to the LCP' : ''}) | failing audits |`);
@@ -257,6 +276,7 @@ async function main(): Promise<void> {
     const rows = [
       ['Pair (new phone)', 'cold', runs.pairCold, JS_TARGET_KB.pair], ['Inbox (paired)', 'cold', runs.inboxCold, JS_TARGET_KB.inbox],
       ['Pair (new phone)', 'warm', runs.pairWarm, JS_TARGET_KB.pair], ['Inbox (paired)', 'warm', runs.inboxWarm, JS_TARGET_KB.inbox],
+      ['bare page (host floor)', 'cold', runs.bare, 0],
     ] as const;
     for (const [name, load, all, jsTarget] of rows) {
       const r = median(all, (x) => x.performance.score);
@@ -286,6 +306,7 @@ async function main(): Promise<void> {
     console.log(`targets (cold counts): performance ≥ ${TARGET.performance}, accessibility 1.0, best practices 1.0, LCP ≤ ${LCP_TARGET_MS} ms, JS ≤ ${JS_TARGET_KB.pair} KB (Pair) / ${JS_TARGET_KB.inbox} KB (Inbox), installable`);
     console.log(`machine: ${cpus().length} cores, load average ${loadavg().map((l) => l.toFixed(1)).join(' ')} (shared: figures are noisy)`);
   } finally {
+    await bare.close();
     await relay.close();
     rmSync(tmp, { recursive: true, force: true });
   }

@@ -8,6 +8,12 @@ import * as https from 'node:https';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { commandrHome, installRoot, relayUrl } from '../adapters/lib/env';
+import { hookSpecs } from '../adapters/claude/lib/hook-specs';
+import { permissionHookSpec } from '../adapters/claude/lib/permission-spec';
+import { HOOK_MARKER, mergeHooks } from '../adapters/claude/lib/settings-merge';
+import { readJsonObject } from '../adapters/lib/wire-report';
+import { opencodeServerEntry } from '../adapters/mcp/wire';
+import { PLUGIN_MARKER, pluginSource } from '../adapters/opencode/lib/plugin-source';
 import { missingApprovalHooks } from '../bus/init';
 import { unsharedTrackedBusFiles, untrackTargets } from '../bus/tracked-bus';
 import { runTool } from './_shared/tool';
@@ -120,15 +126,50 @@ function registeredRepos(env: Env): string[] {
   }
 }
 
+/**
+ * Each registered repo's wiring (DOCTOR-3): what `commandr wire` would change. Claude Code's hooks must be
+ * this install's, as wire writes them now; an OpenCode plugin, where there is one, must be the one wire
+ * writes now (it names this install's hook and this Node: after a move or a Node upgrade it runs nothing).
+ */
 function wiredChecks(env: Env): Check[] {
   const repos = registeredRepos(env);
   if (repos.length === 0) return [{ name: 'wired repos', ok: false, needed: false, detail: `no registered repos (${registryOf(env)})`, fix: 'in each repo: `commandr init --wire`' }];
   return repos.map((repo) => {
-    let settings = '';
-    try { settings = fs.readFileSync(path.join(repo, '.claude', 'settings.local.json'), 'utf8'); } catch { /* not wired (WIREPATH-2: the hooks are local) */ }
-    const ok = settings.includes('/adapters/claude/hooks/report');
-    return { name: `wired: ${repo}`, ok, needed: false, detail: ok ? 'Claude Code hooks installed' : 'Claude Code hooks missing or from an older install', fix: ok ? undefined : `commandr wire ${repo}` };
+    const claude = claudeWiring(repo);
+    const opencode = opencodeWiring(repo);
+    const fixes = [claude && `commandr wire ${repo}`, opencode && `commandr wire ${repo} --adapter opencode`].filter(Boolean);
+    const ok = fixes.length === 0;
+    return { name: `wired: ${repo}`, ok, needed: false, detail: ok ? 'hooks installed and current' : [claude, opencode].filter(Boolean).join('; '), fix: ok ? undefined : fixes.join(' && ') };
   });
+}
+
+function claudeWiring(repo: string): string | undefined {
+  let settings: Record<string, unknown> | undefined;
+  try {
+    settings = readJsonObject(path.join(repo, '.claude', 'settings.local.json')); // WIREPATH-2: the hooks are local
+  } catch (error) {
+    return `Claude Code settings unreadable: ${(error as Error).message}`;
+  }
+  const { changed } = mergeHooks(settings ?? {}, [...hookSpecs(), permissionHookSpec()]);
+  if (changed.length === 0) return undefined;
+  const any = JSON.stringify(settings?.hooks ?? {}).includes(HOOK_MARKER);
+  return any ? `Claude Code hooks from an older install or another location (${changed.join(', ')})` : 'Claude Code hooks missing';
+}
+
+function opencodeWiring(repo: string): string | undefined {
+  let current: string;
+  try {
+    current = fs.readFileSync(path.join(repo, '.opencode', 'plugin', 'commandr.js'), 'utf8');
+  } catch {
+    return undefined; // OpenCode not wired here: nothing to keep current
+  }
+  if (!current.startsWith(PLUGIN_MARKER)) return undefined; // not ours; wire refuses to touch it
+  const wanted = pluginSource(process.execPath, path.join(installRoot(), 'adapters', 'opencode', 'hooks', 'hook'), opencodeServerEntry());
+  if (current === wanted) return undefined;
+  const node = /^const NODE = ("(?:[^"\\]|\\.)*");$/m.exec(current);
+  const named = node ? (JSON.parse(node[1]!) as string) : undefined;
+  if (named && !fs.existsSync(named)) return `the OpenCode plugin runs ${named}, which no longer exists`;
+  return 'the OpenCode plugin is from an older install or another location';
 }
 
 /** Each registered repo's approval hooks (INIT-2): without them its agents' commits or merges skip the gate. */

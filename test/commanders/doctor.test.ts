@@ -71,4 +71,42 @@ describe('commandr doctor', () => {
     expect(r.stdout).not.toContain('inbox/T-1.md');
     expect(r.status, r.stdout).toBe(1);
   });
+
+  it('DOCTOR-3: a wired repo is current; hooks of another install and an OpenCode plugin whose Node is gone are named, with `commandr wire <repo>` as the fix', () => {
+    const repo = path.join(tmp, 'wired');
+    fs.mkdirSync(repo, { recursive: true });
+    spawnSync('git', ['init', '-q', '-b', 'main'], { cwd: repo });
+    const registry = path.join(tmp, 'repos-wired');
+    const env = { ...process.env, HOME: path.join(tmp, 'home'), COMMANDR_HOME: path.join(tmp, 'data'), AGENTS_INDEX_REPOS: registry };
+    expect(spawnSync(path.join(ROOT, 'bin', 'commandr'), ['init', '--wire'], { cwd: repo, env }).status).toBe(0);
+    const wire = (...adapter: string[]) => expect(spawnSync(path.join(ROOT, 'bin', 'commandr'), ['wire', repo, ...adapter], { env, encoding: 'utf8' }).status).toBe(0);
+    wire('--adapter', 'opencode');
+    const plugin = path.join(repo, '.opencode', 'plugin', 'commandr.js');
+    expect(fs.existsSync(plugin)).toBe(true);
+    const check = () => doctor({ ANTHROPIC_API_KEY: 'sk-test', AGENTS_INDEX_REPOS: registry }).stdout;
+    expect(check()).toContain(`ok   wired: ${repo}: hooks installed and current`);
+
+    // The install moved (a new clone, a reinstall): the hooks name files that are not this install's.
+    const settingsFile = path.join(repo, '.claude', 'settings.local.json');
+    const settings = fs.readFileSync(settingsFile, 'utf8');
+    fs.writeFileSync(settingsFile, settings.split(ROOT).join('/opt/old-commandr'));
+    const moved = check();
+    expect(moved).toMatch(new RegExp(`warn wired: ${repo.replace(/[/.]/g, '\\$&')}: Claude Code hooks from an older install or another location \\(.*PreToolUse`));
+    expect(moved).toContain(`fix: commandr wire ${repo}`);
+    wire();
+    expect(check()).toContain(`ok   wired: ${repo}: hooks installed and current`);
+
+    // Node was upgraded away: the plugin would start nothing, and OpenCode would not say so.
+    const source = fs.readFileSync(plugin, 'utf8');
+    fs.writeFileSync(plugin, source.replace(/^const NODE = .*$/m, 'const NODE = "/opt/node-18/bin/node";'));
+    expect(check()).toContain(`warn wired: ${repo}: the OpenCode plugin runs /opt/node-18/bin/node, which no longer exists`);
+    expect(check()).toContain(`fix: commandr wire ${repo} --adapter opencode`);
+    fs.writeFileSync(plugin, source.replace('const MAX_OUTPUT = 4000;', 'const MAX_OUTPUT = 2000;'));
+    expect(check()).toContain(`warn wired: ${repo}: the OpenCode plugin is from an older install or another location`);
+    wire('--adapter', 'opencode');
+    expect(check()).toContain(`ok   wired: ${repo}: hooks installed and current`);
+    // Missing hooks are said as such.
+    fs.rmSync(settingsFile);
+    expect(check()).toContain(`warn wired: ${repo}: Claude Code hooks missing`);
+  });
 });

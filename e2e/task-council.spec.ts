@@ -41,6 +41,8 @@ test('REVIEW-5: Run council shows the verdict, three votes with their reasons, a
   await expect(verdict).toHaveAttribute('data-verdict', 'PASS');
   await expect(page.getByTestId('council-vote')).toHaveCount(3);
   await expect(verdict).toContainText('the code-quality look right to me');
+  // When, as the app says every time: the phone's clock, the day only if it is not today.
+  await expect(verdict.locator('time')).toHaveText(/^(?:\d{1,2} [A-Z][a-z]{2} )?\d\d:\d\d$/);
   await expect(page.locator('[data-testid="council-vote"][data-vote="ABSTAIN"]')).toContainText('evaluator failed (evaluator exit 2)');
   expect(relayEnv.events().find((e) => e.event === 'council_verdict' && e.task === 'C-1')).toMatchObject({ verdict: 'PASS', abstentions: 1 });
 });

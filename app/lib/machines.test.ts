@@ -4,7 +4,8 @@ import { describe, expect, it } from 'vitest';
 import type { MachineState } from '../../protocol/wire/machines';
 import type { RepoInfo } from '../../protocol/wire/views';
 import { sentence } from './errors';
-import { clock, offlineReason, placeOf } from './machines';
+import { clock } from './clock';
+import { offlineReason, placeOf } from './machines';
 import { commanderPlace, reposOf } from './machine-list';
 import { initialState, persistable, reduce } from './store';
 

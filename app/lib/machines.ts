@@ -3,6 +3,7 @@
 // Kept small: the Inbox and the Task screen share it. Commanders and Settings: machine-list.ts.
 import type { MachineState } from '../../protocol/wire/machines';
 import type { AppState } from './store';
+import { clock } from './clock';
 
 export interface Place { machine: string; repo: string | null; offline: string | null }
 export type Slice = Pick<AppState, 'machines' | 'home' | 'repos'>;
@@ -26,10 +27,4 @@ export function placeOf(s: Slice, repoId: string): Place | null {
 export function offlineReason(m: Pick<MachineState, 'name' | 'lastSeen' | 'since'>, now = new Date()): string {
   const at = m.lastSeen ?? m.since;
   return at ? `${m.name} offline · last seen ${clock(new Date(at), now)}` : `${m.name} offline · not seen since the home relay started`;
-}
-
-/** HH:MM in the phone's time; another day also names the day. */
-export function clock(at: Date, now = new Date()): string {
-  const hhmm = `${String(at.getHours()).padStart(2, '0')}:${String(at.getMinutes()).padStart(2, '0')}`;
-  return at.toDateString() === now.toDateString() ? hhmm : `${at.getDate()} ${at.toLocaleString('en', { month: 'short' })} ${hhmm}`;
 }

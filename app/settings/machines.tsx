@@ -7,7 +7,7 @@ import type { MachineState } from '../../protocol/wire/machines';
 import { Button } from '../components/Button';
 import { act } from '../lib/actions';
 import { sentence } from '../lib/errors';
-import { clock } from '../lib/machines';
+import { clock } from '../lib/clock';
 import { reposOf } from '../lib/machine-list';
 import { useRelay, type AppState } from '../lib/store';
 

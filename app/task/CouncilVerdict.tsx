@@ -2,6 +2,7 @@
 // vote with its reason; when no reviewer could vote at all the card says the council
 // is not configured, in neutral colours — that FAIL says nothing about the work.
 import type { Verdict, Vote } from '../../protocol/bus/verdict';
+import { clock } from '../lib/clock';
 
 const DIMENSIONS: Record<Vote['dimension'], string> = {
   'acceptance-criteria': 'Acceptance criteria', 'code-quality': 'Code quality', style: 'Style',
@@ -60,7 +61,7 @@ export function CouncilVerdict({ verdict }: { verdict: Verdict }) {
           </li>
         ))}
       </ul>
-      <p className="muted">{new Date(verdict.ts).toLocaleString()}</p>
+      <p className="muted">Reviewed at <time dateTime={verdict.ts} title={new Date(verdict.ts).toLocaleString()}>{clock(new Date(verdict.ts))}</time></p>
     </section>
   );
 }

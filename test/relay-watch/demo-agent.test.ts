@@ -2,50 +2,32 @@
 // commits it through the real gate and completes the task. Real relay, real git.
 import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { DEMO_REVIEW_TASK } from '../../relay/demo/agent';
-import type { Relay } from '../../relay/server';
-import type { DeviceClient } from '../helpers/device';
-import { type BusRecorder, startRelay, subscribedClient } from './fixture';
+import { demoRelay } from './fixture';
 
-let dataDir: string;
-let relay: Relay;
-let client: DeviceClient;
-let rec: BusRecorder;
-
-beforeAll(async () => {
-  dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'relay-demo-agent-'));
-  relay = await startRelay([], { demo: true, dataDir });
-  ({ client, bus: rec } = await subscribedClient(relay));
-});
-
-afterAll(async () => {
-  await client?.close();
-  await relay?.close();
-  fs.rmSync(dataDir, { recursive: true, force: true });
-});
+const fx = demoRelay('relay-demo-agent-');
 
 describe('demo agent', () => {
   it('DEMO-5: after the person approves the demo change a simulated agent commits it and the task is done (pass)', async () => {
-    const snap = await rec.until(() => rec.snapshots[0], 'snapshot');
+    const snap = await fx.rec.until(() => fx.rec.snapshots[0], 'snapshot');
     const review = snap.tasks.find((t) => t.id === DEMO_REVIEW_TASK)!;
     expect(review.state).toBe('claimed');
     const worktree = review.pendingApproval!.worktree;
     const headBefore = execFileSync('git', ['rev-parse', 'HEAD'], { cwd: worktree, encoding: 'utf8' });
-    await client.request({ type: 'task.approve', repo: snap.repo, task: review.id, digest: review.pendingApproval!.digest });
-    const done = await rec.task(snap.repo, review.id, (t) => t.state === 'done');
+    await fx.client.request({ type: 'task.approve', repo: snap.repo, task: review.id, digest: review.pendingApproval!.digest });
+    const done = await fx.rec.task(snap.repo, review.id, (t) => t.state === 'done');
     expect(done).toMatchObject({ result: 'pass', pendingApproval: null, lastNote: 'Committed the approved change' });
     expect(execFileSync('git', ['rev-parse', 'HEAD'], { cwd: worktree, encoding: 'utf8' })).not.toBe(headBefore);
     expect(execFileSync('git', ['log', '-1', '--format=%s'], { cwd: worktree, encoding: 'utf8' }).trim()).toBe('Demo: greet people by name');
     expect(execFileSync('git', ['status', '--porcelain', '--untracked-files=no'], { cwd: worktree, encoding: 'utf8' })).toBe('');
     // The commit carries the approval and spends it, as a real agent's hooks do (APPROVAL-7, -8).
     expect(execFileSync('git', ['log', '-1', '--format=%B'], { cwd: worktree, encoding: 'utf8' })).toContain(`Commandr-Approval: {`);
-    const committed = rec.events.map((e) => e.event).find((e) => e.event === 'task_committed' && e.task === review.id);
+    const committed = fx.rec.events.map((e) => e.event).find((e) => e.event === 'task_committed' && e.task === review.id);
     expect(committed).toMatchObject({ digest: review.pendingApproval!.digest });
     expect(fs.readdirSync(path.join(path.dirname(path.dirname(worktree)), 'commandr-demo', '.agents', 'approvals')).filter((f) => f.startsWith(review.id))).toEqual([]);
-    const names = rec.events.map((e) => `${e.event.event}:${String(e.event.task)}`);
+    const names = fx.rec.events.map((e) => `${e.event.event}:${String(e.event.task)}`);
     expect(names.slice(-4)).toEqual([`approval_granted:${review.id}`, `task_committed:${review.id}`, `task_progress:${review.id}`, `task_complete:${review.id}`]);
   });
 });

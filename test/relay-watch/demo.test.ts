@@ -1,48 +1,30 @@
 // DEMO-n: with no repo registered and none given, the relay makes (once) and
 // watches a demo workspace whose every state was made by the real bus tools and gate.
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { CommanderRecord } from '../../protocol/commander';
 import { readEvents } from '../../bus/event-log';
-import type { Relay } from '../../relay/server';
 import { DEMO_COMMANDER_ID } from '../../relay/demo/commander';
 import { demoRoot, ensureDemo } from '../../relay/demo/workspace';
-import type { DeviceClient } from '../helpers/device';
-import { type BusRecorder, startRelay, subscribedClient } from './fixture';
+import { demoRelay } from './fixture';
 
-let dataDir: string;
-let relay: Relay;
-let client: DeviceClient;
-let rec: BusRecorder;
-
-beforeAll(async () => {
-  dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'relay-demo-'));
-  relay = await startRelay([], { demo: true, dataDir });
-  ({ client, bus: rec } = await subscribedClient(relay));
-});
-
-afterAll(async () => {
-  await client?.close();
-  await relay?.close();
-  fs.rmSync(dataDir, { recursive: true, force: true });
-});
+const fx = demoRelay('relay-demo-');
 
 describe('demo workspace', () => {
   it('DEMO-1: with no repos the relay serves one demo repo, labelled demo, every task titled "Demo:"', async () => {
-    const snap = await rec.until(() => rec.snapshots[0], 'snapshot');
-    const ack = await client.request({ type: 'subscribe' });
+    const snap = await fx.rec.until(() => fx.rec.snapshots[0], 'snapshot');
+    const ack = await fx.client.request({ type: 'subscribe' });
     const repos = (ack.result as { repos: Array<{ demo: boolean; path: string }> }).repos;
     expect(repos).toHaveLength(1);
     expect(repos[0]!.demo).toBe(true);
-    expect(repos[0]!.path.startsWith(fs.realpathSync(path.join(dataDir, 'demo')))).toBe(true);
+    expect(repos[0]!.path.startsWith(fs.realpathSync(path.join(fx.dataDir, 'demo')))).toBe(true);
     expect(snap.tasks.length).toBeGreaterThanOrEqual(5);
     for (const t of snap.tasks) expect(t.title).toMatch(/^Demo: /);
   });
 
   it('DEMO-2: every state is there: inbox, blocked-by, claimed with notes, done pass and fail, a real gate block, a council verdict, annotations', async () => {
-    const tasks = rec.snapshots[0]!.tasks;
+    const tasks = fx.rec.snapshots[0]!.tasks;
     const byId = new Map(tasks.map((t) => [t.id, t]));
     expect(tasks.some((t) => t.state === 'inbox' && t.blockedBy.length === 0)).toBe(true);
     expect(tasks.some((t) => t.state === 'inbox' && t.blockedBy.length > 0)).toBe(true);
@@ -55,15 +37,15 @@ describe('demo workspace', () => {
     expect(review.annotations).toEqual({ total: 2, unconsumed: 1 });
     expect(byId.size).toBe(tasks.length);
     // The approval request came from the real gate: its digest is the worktree's staged digest.
-    const diff = client.request({ type: 'task.diff', repo: rec.snapshots[0]!.repo, task: review.id });
-    const begin = await client.next('task.diff.begin');
+    const diff = fx.client.request({ type: 'task.diff', repo: fx.rec.snapshots[0]!.repo, task: review.id });
+    const begin = await fx.client.next('task.diff.begin');
     expect(begin.digest).toBe(review.pendingApproval!.digest);
     expect(begin.worktree).toBe(review.pendingApproval!.worktree);
     await diff;
   });
 
   it('DEMO-3: a sample commander directory marked demo exists under <dataDir>/commanders/', () => {
-    const dir = path.join(dataDir, 'commanders', DEMO_COMMANDER_ID);
+    const dir = path.join(fx.dataDir, 'commanders', DEMO_COMMANDER_ID);
     const record = CommanderRecord.parse(JSON.parse(fs.readFileSync(path.join(dir, 'commander.json'), 'utf8')));
     expect(record.demo).toBe(true);
     expect(fs.readFileSync(path.join(dir, 'CLAUDE.md'), 'utf8')).toContain(record.name);
@@ -71,28 +53,28 @@ describe('demo workspace', () => {
   });
 
   it('DEMO-7: a message to the demo commander is answered by the demo\'s own script (no agent CLI): it says what it is and stays usable', async () => {
-    const said = client.waitFor((f) => f.type === 'commander.output' && f.commander === DEMO_COMMANDER_ID && String(f.chunk).includes('This is the demo commander'), 'the demo commander\'s answer');
-    const idle = client.waitFor((f) => f.type === 'commander.state' && (f.commander as { id: string; status: string }).id === DEMO_COMMANDER_ID
+    const said = fx.client.waitFor((f) => f.type === 'commander.output' && f.commander === DEMO_COMMANDER_ID && String(f.chunk).includes('This is the demo commander'), 'the demo commander\'s answer');
+    const idle = fx.client.waitFor((f) => f.type === 'commander.state' && (f.commander as { id: string; status: string }).id === DEMO_COMMANDER_ID
       && (f.commander as { status: string }).status === 'idle', 'the demo commander idle again');
-    await client.request({ type: 'commander.message', commander: DEMO_COMMANDER_ID, text: 'ship the release' });
+    await fx.client.request({ type: 'commander.message', commander: DEMO_COMMANDER_ID, text: 'ship the release' });
     const answer = await said;
     expect(answer.session).toBe('demo-session-0001');
     await idle;
     // A second message works too: the session is never lost.
-    const again = client.waitFor((f) => f.type === 'commander.state' && (f.commander as { id: string; status: string }).id === DEMO_COMMANDER_ID
+    const again = fx.client.waitFor((f) => f.type === 'commander.state' && (f.commander as { id: string; status: string }).id === DEMO_COMMANDER_ID
       && (f.commander as { status: string }).status === 'idle', 'idle after the second message');
-    await client.request({ type: 'commander.message', commander: DEMO_COMMANDER_ID, text: 'and again' });
+    await fx.client.request({ type: 'commander.message', commander: DEMO_COMMANDER_ID, text: 'and again' });
     await again;
-    const record = CommanderRecord.parse(JSON.parse(fs.readFileSync(path.join(dataDir, 'commanders', DEMO_COMMANDER_ID, 'commander.json'), 'utf8')));
+    const record = CommanderRecord.parse(JSON.parse(fs.readFileSync(path.join(fx.dataDir, 'commanders', DEMO_COMMANDER_ID, 'commander.json'), 'utf8')));
     expect(record.status).toBe('idle');
   });
 
   it('DEMO-4: making the demo again is idempotent: same repo, nothing appended', async () => {
-    const repo = await ensureDemo(dataDir);
+    const repo = await ensureDemo(fx.dataDir);
     const bus = path.join(repo, '.agents');
     const before = readEvents(bus).events.length;
-    expect(await ensureDemo(dataDir)).toBe(repo);
+    expect(await ensureDemo(fx.dataDir)).toBe(repo);
     expect(readEvents(bus).events.length).toBe(before);
-    expect(fs.readdirSync(demoRoot(dataDir)).sort()).toEqual(['.ready', 'commandr-demo', 'demo-evaluator.cjs', 'registry', 'worktrees']);
+    expect(fs.readdirSync(demoRoot(fx.dataDir)).sort()).toEqual(['.ready', 'commandr-demo', 'demo-evaluator.cjs', 'registry', 'worktrees']);
   });
 });

@@ -4,6 +4,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import type WebSocket from 'ws';
+import { afterAll, beforeAll } from 'vitest';
 import { createRelay, type Relay } from '../../relay/server';
 import type { Logger } from '../../relay/options';
 import type { Cursor, TaskSummary } from '../../protocol/wire/views';
@@ -102,4 +103,22 @@ export async function subscribedClient(relay: Relay, cursors?: Record<string, Cu
   const bus = new BusRecorder(client.ws);
   await client.request({ type: 'subscribe', ...(cursors ? { cursors } : {}) });
   return { client, bus };
+}
+
+export interface DemoRelay { dataDir: string; relay: Relay; client: DeviceClient; rec: BusRecorder }
+
+/** For the file's tests: a relay with no repos, serving its demo workspace in a fresh data dir, and a subscribed client. */
+export function demoRelay(prefix: string): DemoRelay {
+  const fx = {} as DemoRelay;
+  beforeAll(async () => {
+    fx.dataDir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+    fx.relay = await startRelay([], { demo: true, dataDir: fx.dataDir });
+    ({ client: fx.client, bus: fx.rec } = await subscribedClient(fx.relay));
+  });
+  afterAll(async () => {
+    await fx.client?.close();
+    await fx.relay?.close();
+    if (fx.dataDir) fs.rmSync(fx.dataDir, { recursive: true, force: true });
+  });
+  return fx;
 }

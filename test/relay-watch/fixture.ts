@@ -11,6 +11,7 @@ import type { Cursor, TaskSummary } from '../../protocol/wire/views';
 import { ServerFrame } from '../../protocol/wire/frames';
 import { repoIdOf } from '../../relay/watch/repo-id';
 import { type DeviceClient, connectDevice } from '../helpers/device';
+import { type Install, World, buildInstall, packet } from '../conformance/harness';
 
 /** The registry file a test relay reads (empty unless a test writes it). */
 export const registryOf = (dataDir: string): string => path.join(dataDir, 'registry');
@@ -119,6 +120,36 @@ export function demoRelay(prefix: string): DemoRelay {
     await fx.client?.close();
     await fx.relay?.close();
     if (fx.dataDir) fs.rmSync(fx.dataDir, { recursive: true, force: true });
+  });
+  return fx;
+}
+
+export interface WatchedWorld { install: Install; world: World; relay: Relay; client: DeviceClient; bus: BusRecorder; repo: string }
+
+/**
+ * For the file's tests: the real bin tools installed, a conformance World with `inbox`
+ * packets (each headed `# <title(id)>`), a relay watching it and a device named `device`
+ * subscribed. `prepare` runs on the World before the packets and the relay.
+ */
+export function watchedWorld(options: { inbox: string[]; device: string; title?: (id: string) => string; prepare?: (world: World) => void }): WatchedWorld {
+  const fx = {} as WatchedWorld;
+  const title = options.title ?? ((id: string) => id);
+  beforeAll(async () => {
+    fx.install = await buildInstall();
+    fx.world = new World(fx.install);
+    options.prepare?.(fx.world);
+    for (const id of options.inbox) fx.world.write(`inbox/${id}.md`, `${packet({ id })}\n# ${title(id)}\n`);
+    fx.relay = await startRelay([fx.world.repo]);
+    fx.world.env.COMMANDR_HOME = fx.relay.dataDir;
+    fx.repo = repoIdFor(fx.world.repo);
+    ({ client: fx.client, bus: fx.bus } = await subscribedClient(fx.relay, undefined, options.device));
+  });
+  afterAll(async () => {
+    await fx.client?.close();
+    await fx.relay?.close();
+    fx.world?.cleanup();
+    fs.rmSync(fx.relay?.dataDir ?? '/nonexistent', { recursive: true, force: true });
+    if (fx.install) fs.rmSync(fx.install.root, { recursive: true, force: true });
   });
   return fx;
 }

@@ -3,109 +3,78 @@
 // and logs its output, and a crash or a kill leaves `task_failed` on the real bus.
 import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { initRepo } from '../../bus/init';
+import { describe, expect, it } from 'vitest';
 import { readEvents } from '../../bus/event-log';
-import { repoIdOf } from '../../relay/watch/repo-id';
-import { connectDevice, type DeviceClient } from '../helpers/device';
-import { startRelayFixture, type RelayFixture } from '../commanders/relay-fixture';
+import { jobsWorld } from './fixture';
 
 const git = (cwd: string, ...args: string[]) => execFileSync('git', args, { cwd, encoding: 'utf8' }).trim();
-
-let fx: RelayFixture;
-let phone: DeviceClient;
-let repo: string;
-let bus: string;
-let repoId: string;
 
 function packet(id: string, body: string): string {
   return `---\nid: ${id}\ntype: implementation\nscope: src/**\n---\n# ${id}\n\n## Context\n${body}\n`;
 }
 
-beforeEach(async () => {
-  const base = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'jobs-repo-')));
-  repo = path.join(base, 'repo');
-  fs.mkdirSync(repo);
-  git(repo, 'init', '-q', '-b', 'main');
-  fs.writeFileSync(path.join(repo, 'README.md'), 'hello\n');
-  git(repo, 'add', 'README.md');
-  git(repo, '-c', 'user.name=t', '-c', 'user.email=t@t', 'commit', '-q', '-m', 'init');
-  bus = initRepo(repo, { gateBin: '/bin/false', registryFile: path.join(base, 'registry') }).bus;
-  fs.writeFileSync(path.join(bus, 'inbox', 'T-ok.md'), packet('T-ok', 'all fine'));
-  fs.writeFileSync(path.join(bus, 'inbox', 'T-crash.md'), packet('T-crash', 'FAKE:crash'));
-  fs.writeFileSync(path.join(bus, 'inbox', 'T-hang.md'), packet('T-hang', 'FAKE:hang'));
-  repoId = repoIdOf(repo);
-  fx = await startRelayFixture({ repos: [repo] });
-  phone = await connectDevice(fx.relay);
-  await phone.request({ type: 'subscribe' });
-});
-afterEach(async () => {
-  await phone.close();
-  await fx.cleanup();
-  fs.rmSync(path.dirname(repo), { recursive: true, force: true });
-});
+const world = jobsWorld('jobs-repo-', { 'T-ok': packet('T-ok', 'all fine'), 'T-crash': packet('T-crash', 'FAKE:crash'), 'T-hang': packet('T-hang', 'FAKE:hang') });
 
-const failedEvents = () => readEvents(bus).events.filter((e) => e.event === 'task_failed');
-const ended = (job: string) => phone.next('job.state', (f) => f.job === job && f.status !== 'running', 15_000);
-const outputOf = (job: string) => phone.received.filter((f) => f.type === 'job.output' && f.job === job).map((f) => f.chunk as string).join('');
+const failedEvents = () => readEvents(world.bus).events.filter((e) => e.event === 'task_failed');
+const ended = (job: string) => world.phone.next('job.state', (f) => f.job === job && f.status !== 'running', 15_000);
+const outputOf = (job: string) => world.phone.received.filter((f) => f.type === 'job.output' && f.job === job).map((f) => f.chunk as string).join('');
 
 describe('task jobs', () => {
   it('JOB-1: work runs in the worktree of branch agent/<task> (added when missing), streamed and logged; exit 0 writes nothing on the bus', async () => {
-    const ack = await phone.request({ type: 'task.run', repo: repoId, task: 'T-ok', mode: 'work' });
+    const ack = await world.phone.request({ type: 'task.run', repo: world.repoId, task: 'T-ok', mode: 'work' });
     const { job } = ack.result as { job: string };
     expect(job).toMatch(/^j-[0-9a-f]{12}$/);
     const end = await ended(job);
     expect(end).toMatchObject({ status: 'done', exitCode: 0, task: 'T-ok', mode: 'work' });
-    const worktree = path.join(fx.dataDir, 'worktrees', repoId, 'T-ok');
+    const worktree = path.join(world.fx.dataDir, 'worktrees', world.repoId, 'T-ok');
     expect(git(worktree, 'rev-parse', '--abbrev-ref', 'HEAD')).toBe('agent/T-ok');
     const out = outputOf(job);
     expect(out).toContain(`cwd: ${fs.realpathSync(worktree)}`);
     expect(out).toContain('mode: work');
     expect(out).toContain('echo: Work on task T-ok');
-    expect(fs.readFileSync(path.join(fx.dataDir, 'jobs', `${job}.log`), 'utf8')).toContain(out.trim().split('\n')[0]!);
+    expect(fs.readFileSync(path.join(world.fx.dataDir, 'jobs', `${job}.log`), 'utf8')).toContain(out.trim().split('\n')[0]!);
     expect(failedEvents()).toEqual([]);
   });
 
   it('JOB-2: an existing agent/<task> worktree is reused, not duplicated', async () => {
-    const own = path.join(path.dirname(repo), 'my-wt');
-    git(repo, 'worktree', 'add', '-q', '-b', 'agent/T-ok', own);
-    const { job } = (await phone.request({ type: 'task.run', repo: repoId, task: 'T-ok', mode: 'work' })).result as { job: string };
+    const own = path.join(path.dirname(world.repo), 'my-wt');
+    git(world.repo, 'worktree', 'add', '-q', '-b', 'agent/T-ok', own);
+    const { job } = (await world.phone.request({ type: 'task.run', repo: world.repoId, task: 'T-ok', mode: 'work' })).result as { job: string };
     await ended(job);
     expect(outputOf(job)).toContain(`cwd: ${own}`);
-    expect(fs.existsSync(path.join(fx.dataDir, 'worktrees', repoId, 'T-ok'))).toBe(false);
+    expect(fs.existsSync(path.join(world.fx.dataDir, 'worktrees', world.repoId, 'T-ok'))).toBe(false);
   });
 
   it('JOB-3: review runs read-only intent in the main checkout', async () => {
-    const { job } = (await phone.request({ type: 'task.run', repo: repoId, task: 'T-ok', mode: 'review' })).result as { job: string };
+    const { job } = (await world.phone.request({ type: 'task.run', repo: world.repoId, task: 'T-ok', mode: 'review' })).result as { job: string };
     await ended(job);
-    expect(outputOf(job)).toContain(`cwd: ${repo}`);
+    expect(outputOf(job)).toContain(`cwd: ${world.repo}`);
     expect(outputOf(job)).toContain('mode: review');
-    expect(git(repo, 'worktree', 'list').split('\n')).toHaveLength(1);
+    expect(git(world.repo, 'worktree', 'list').split('\n')).toHaveLength(1);
   });
 
   it('JOB-4: a crashing job ends failed and appends task_failed {task, agent, reason} to the bus', async () => {
-    const { job } = (await phone.request({ type: 'task.run', repo: repoId, task: 'T-crash', mode: 'work' })).result as { job: string };
+    const { job } = (await world.phone.request({ type: 'task.run', repo: world.repoId, task: 'T-crash', mode: 'work' })).result as { job: string };
     expect(await ended(job)).toMatchObject({ status: 'failed', exitCode: 3 });
     const [failed] = failedEvents();
     expect(failed).toMatchObject({ event: 'task_failed', task: 'T-crash', agent: `fake-${job}` });
     expect(String(failed?.reason)).toMatch(/exited with status 3: fake adapter: crashing as asked/);
-    expect(fs.readFileSync(path.join(fx.dataDir, 'jobs', `${job}.log`), 'utf8')).toContain('crashing as asked');
+    expect(fs.readFileSync(path.join(world.fx.dataDir, 'jobs', `${job}.log`), 'utf8')).toContain('crashing as asked');
   });
 
   it('JOB-5: a killed job ends failed with task_failed naming the signal; a second run of a running task is refused', async () => {
-    const { job } = (await phone.request({ type: 'task.run', repo: repoId, task: 'T-hang', mode: 'work' })).result as { job: string };
-    await phone.next('job.output', (f) => f.job === job && f.chunk.includes('hanging'));
-    await expect(phone.request({ type: 'task.run', repo: repoId, task: 'T-hang', mode: 'work' })).rejects.toMatchObject({ code: 'E_CONFLICT' });
+    const { job } = (await world.phone.request({ type: 'task.run', repo: world.repoId, task: 'T-hang', mode: 'work' })).result as { job: string };
+    await world.phone.next('job.output', (f) => f.job === job && f.chunk.includes('hanging'));
+    await expect(world.phone.request({ type: 'task.run', repo: world.repoId, task: 'T-hang', mode: 'work' })).rejects.toMatchObject({ code: 'E_CONFLICT' });
     process.kill(findPid(job), 'SIGKILL');
     expect(await ended(job)).toMatchObject({ status: 'failed', exitCode: null });
     expect(failedEvents()).toEqual([expect.objectContaining({ task: 'T-hang', reason: 'killed by SIGKILL' })]);
   });
 
   it('JOB-6: unknown repos and tasks are refused with their codes', async () => {
-    await expect(phone.request({ type: 'task.run', repo: 'nope-00000000', task: 'T-ok', mode: 'work' })).rejects.toMatchObject({ code: 'E_UNKNOWN_REPO' });
-    await expect(phone.request({ type: 'task.run', repo: repoId, task: 'T-none', mode: 'work' })).rejects.toMatchObject({ code: 'E_UNKNOWN_TASK' });
+    await expect(world.phone.request({ type: 'task.run', repo: 'nope-00000000', task: 'T-ok', mode: 'work' })).rejects.toMatchObject({ code: 'E_UNKNOWN_REPO' });
+    await expect(world.phone.request({ type: 'task.run', repo: world.repoId, task: 'T-none', mode: 'work' })).rejects.toMatchObject({ code: 'E_UNKNOWN_TASK' });
   });
 });
 

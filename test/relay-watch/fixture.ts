@@ -4,7 +4,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import type WebSocket from 'ws';
-import { afterAll, beforeAll } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
 import { createRelay, type Relay } from '../../relay/server';
 import type { Logger } from '../../relay/options';
 import type { Cursor, TaskSummary } from '../../protocol/wire/views';
@@ -12,6 +12,7 @@ import { ServerFrame } from '../../protocol/wire/frames';
 import { repoIdOf } from '../../relay/watch/repo-id';
 import { type DeviceClient, connectDevice } from '../helpers/device';
 import { type Install, World, buildInstall, packet } from '../conformance/harness';
+import { type BusRepo, busRepo } from '../helpers/bus-repo';
 
 /** The registry file a test relay reads (empty unless a test writes it). */
 export const registryOf = (dataDir: string): string => path.join(dataDir, 'registry');
@@ -150,6 +151,42 @@ export function watchedWorld(options: { inbox: string[]; device: string; title?:
     fx.world?.cleanup();
     fs.rmSync(fx.relay?.dataDir ?? '/nonexistent', { recursive: true, force: true });
     if (fx.install) fs.rmSync(fx.install.root, { recursive: true, force: true });
+  });
+  return fx;
+}
+
+export interface WatchedRepo extends BusRepo {
+  relay: Relay;
+  repoId: string;
+  /** The relay's logger; its warnings are the running test's. */
+  logger: Logger & { warnings: string[] };
+  /** A subscribed client (resuming from `cursors` if given), closed after the test. */
+  client(cursors?: Record<string, Cursor>): Promise<{ client: DeviceClient; bus: BusRecorder }>;
+}
+
+/** For each test: a bus repo with packets A-1 and A-2, `before` run once it exists, then a relay over it. */
+export function watchedRepo(prefix: string, before: (bus: string) => void): WatchedRepo {
+  const clients: DeviceClient[] = [];
+  const fx = {
+    logger: recordingLogger(),
+    async client(cursors?: Record<string, Cursor>) {
+      const c = await subscribedClient(fx.relay, cursors);
+      clients.push(c.client);
+      return c;
+    },
+  } as WatchedRepo;
+  beforeEach(async () => {
+    Object.assign(fx, busRepo(prefix, { inbox: ['A-1', 'A-2'] }));
+    before(fx.bus);
+    fx.logger.warnings.length = 0;
+    fx.relay = await startRelay([fx.repo], { logger: fx.logger });
+    fx.repoId = repoIdFor(fx.repo);
+  });
+  afterEach(async () => {
+    for (const c of clients.splice(0)) await c.close();
+    await fx.relay.close();
+    fs.rmSync(fx.dir, { recursive: true, force: true });
+    fs.rmSync(fx.relay.dataDir, { recursive: true, force: true });
   });
   return fx;
 }

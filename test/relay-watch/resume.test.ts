@@ -1,133 +1,96 @@
 // Resume reconciles the whole bus, not only the log (RESUME-n), and snapshots are
 // paged (PAGE-n): a real relay on port 0, real temp repos, real files and renames, real sockets.
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { markConsumed, writeAnnotation } from '../../bus/annotations';
 import { appendEvent } from '../../bus/event-log';
-import { initRepo } from '../../bus/init';
 import { SNAPSHOT_DONE_TASKS, SNAPSHOT_PAGE_BYTES, SNAPSHOT_PAGE_TASKS } from '../../protocol/wire/frames';
 import type { TaskSummary } from '../../protocol/wire/views';
 import type { RepoHub } from '../../relay/watch/hub';
-import type { Relay } from '../../relay/server';
-import { git } from '../council/fixtures';
 import { packet } from '../conformance/harness';
-import type { DeviceClient } from '../helpers/device';
-import { type BusRecorder, recordingLogger, repoIdFor, startRelay, subscribedClient } from './fixture';
+import { watchedRepo } from './fixture';
 
-let dir: string;
-let repo: string;
-let bus: string;
-let relay: Relay;
-let repoId: string;
-const clients: DeviceClient[] = [];
-const logger = recordingLogger();
-
-beforeEach(async () => {
-  dir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'relay-resume-')));
-  repo = path.join(dir, 'repo');
-  fs.mkdirSync(repo);
-  git(repo, 'init', '-q', '-b', 'main');
-  bus = initRepo(repo, { gateBin: '/bin/false', registryFile: path.join(dir, 'registry') }).bus;
-  for (const id of ['A-1', 'A-2']) fs.writeFileSync(path.join(bus, 'inbox', `${id}.md`), packet({ id }));
-  appendEvent(bus, { event: 'task_progress', task: 'A-1', note: 'before' });
-  logger.warnings.length = 0;
-  relay = await startRelay([repo], { logger });
-  repoId = repoIdFor(repo);
-});
-
-afterEach(async () => {
-  for (const c of clients.splice(0)) await c.close();
-  await relay.close();
-  fs.rmSync(dir, { recursive: true, force: true });
-  fs.rmSync(relay.dataDir, { recursive: true, force: true });
-});
-
-async function client(cursors?: Record<string, { offset: number; epoch: string }>): Promise<{ client: DeviceClient; bus: BusRecorder }> {
-  const c = await subscribedClient(relay, cursors);
-  clients.push(c.client);
-  return c;
-}
+const fx = watchedRepo('relay-resume-', (bus) => appendEvent(bus, { event: 'task_progress', task: 'A-1', note: 'before' }));
 
 /** Waits (on a deadline, checking every few ms) until the relay's own model shows a condition. */
 async function relaySees(check: (hub: RepoHub) => boolean, what: string): Promise<void> {
-  const hub = relay.services.hub as RepoHub;
+  const hub = fx.relay.services.hub as RepoHub;
   const deadline = Date.now() + 15_000;
   while (!check(hub)) {
     if (Date.now() > deadline) throw new Error(`the relay never saw ${what}`);
     await new Promise((r) => setTimeout(r, 10));
   }
 }
-const summary = (hub: RepoHub, task: string): TaskSummary | undefined => hub.model(repoId)?.summary(task);
+const summary = (hub: RepoHub, task: string): TaskSummary | undefined => hub.model(fx.repoId)?.summary(task);
 
 /** Writes a packet the way a careful tool does: a temp file beside the bus, renamed into place. */
 function atomicPacket(dirName: string, file: string, id: string): void {
-  const tmp = path.join(bus, `.${file}.tmp`);
+  const tmp = path.join(fx.bus, `.${file}.tmp`);
   fs.writeFileSync(tmp, packet({ id }));
-  fs.renameSync(tmp, path.join(bus, dirName, file));
+  fs.renameSync(tmp, path.join(fx.bus, dirName, file));
 }
 
 async function leaveWithCursor(): Promise<{ offset: number; epoch: string }> {
-  const first = await client();
-  await first.bus.until(() => first.bus.cursors[repoId], 'cursor');
+  const first = await fx.client();
+  await first.bus.until(() => first.bus.cursors[fx.repoId], 'cursor');
   await first.client.close();
-  return first.bus.cursors[repoId]!;
+  return first.bus.cursors[fx.repoId]!;
 }
 
 describe('resume reconciles what has no event', () => {
   it('RESUME-1: packets, moves, verdicts and annotations that changed with no event while the phone was away show after resuming with cursors', async () => {
-    const written = writeAnnotation(bus, { task: 'A-2', turn: 1, body: 'read me' });
+    const written = writeAnnotation(fx.bus, { task: 'A-2', turn: 1, body: 'read me' });
     const cursor = await leaveWithCursor();
     atomicPacket('inbox', 'A-3.md', 'A-3');
-    fs.renameSync(path.join(bus, 'inbox', 'A-1.md'), path.join(bus, 'done', 'A-1.md'));
-    fs.mkdirSync(path.join(bus, 'council'), { recursive: true });
+    fs.renameSync(path.join(fx.bus, 'inbox', 'A-1.md'), path.join(fx.bus, 'done', 'A-1.md'));
+    fs.mkdirSync(path.join(fx.bus, 'council'), { recursive: true });
     const votes = ['acceptance-criteria', 'code-quality', 'style'].map((dimension) => ({ dimension, vote: 'PASS', reason: '' }));
-    fs.writeFileSync(path.join(bus, 'council', 'A-2.json'), JSON.stringify({ task: 'A-2', verdict: 'PASS', ts: new Date().toISOString(), votes }));
-    markConsumed(bus, 'A-2', written.path);
+    fs.writeFileSync(path.join(fx.bus, 'council', 'A-2.json'), JSON.stringify({ task: 'A-2', verdict: 'PASS', ts: new Date().toISOString(), votes }));
+    markConsumed(fx.bus, 'A-2', written.path);
     await relaySees((h) => summary(h, 'A-3') !== undefined && summary(h, 'A-1')?.state === 'done'
       && summary(h, 'A-2')?.verdict !== null && summary(h, 'A-2')?.annotations.unconsumed === 0, 'the changes');
 
-    const back = await client({ [repoId]: cursor });
+    const back = await fx.client({ [fx.repoId]: cursor });
     const snap = await back.bus.until(() => back.bus.snapshots[0], 'the reconciling snapshot');
     expect(snap.resync).toBeUndefined();
     expect(back.bus.events).toEqual([]); // no event was missed
-    expect(back.bus.tasks.get(`${repoId}/A-3`)).toMatchObject({ state: 'inbox' });
-    expect(back.bus.tasks.get(`${repoId}/A-1`)).toMatchObject({ state: 'done' });
-    expect(back.bus.tasks.get(`${repoId}/A-2`)).toMatchObject({ verdict: { verdict: 'PASS' }, annotations: { total: 1, unconsumed: 0 } });
+    expect(back.bus.tasks.get(`${fx.repoId}/A-3`)).toMatchObject({ state: 'inbox' });
+    expect(back.bus.tasks.get(`${fx.repoId}/A-1`)).toMatchObject({ state: 'done' });
+    expect(back.bus.tasks.get(`${fx.repoId}/A-2`)).toMatchObject({ verdict: { verdict: 'PASS' }, annotations: { total: 1, unconsumed: 0 } });
     // The snapshot is the whole truth: a client replacing its tasks with it holds exactly the bus's tasks.
     expect(snap.tasks.map((t) => t.id).sort()).toEqual(['A-1', 'A-2', 'A-3']);
   });
 
   it('RESUME-2: a packet caught half-written is not shown, and shows once it is whole (live and after resume)', async () => {
-    const live = await client();
+    const live = await fx.client();
     await live.bus.until(() => live.bus.snapshots[0], 'snapshot');
     const whole = packet({ id: 'A-4' });
-    const file = path.join(bus, 'inbox', 'A-4.md');
+    const file = path.join(fx.bus, 'inbox', 'A-4.md');
     const fd = fs.openSync(file, 'w');
     fs.writeSync(fd, whole.slice(0, 20)); // inside the front matter: no closing ---
-    await relaySees(() => logger.warnings.some((w) => w.includes(file)), 'the half-written packet');
-    expect(live.bus.tasks.has(`${repoId}/A-4`)).toBe(false);
+    await relaySees(() => fx.logger.warnings.some((w) => w.includes(file)), 'the half-written packet');
+    expect(live.bus.tasks.has(`${fx.repoId}/A-4`)).toBe(false);
     fs.writeSync(fd, whole.slice(20));
     fs.closeSync(fd);
-    expect(await live.bus.task(repoId, 'A-4')).toMatchObject({ state: 'inbox', type: 'implementation' });
+    expect(await live.bus.task(fx.repoId, 'A-4')).toMatchObject({ state: 'inbox', type: 'implementation' });
 
     // The same while the phone is away: it sees the whole packet on resume.
-    const cursor = live.bus.cursors[repoId]!;
-    const file5 = path.join(bus, 'inbox', 'A-5.md');
+    const cursor = live.bus.cursors[fx.repoId]!;
+    const file5 = path.join(fx.bus, 'inbox', 'A-5.md');
     const fd5 = fs.openSync(file5, 'w');
     fs.writeSync(fd5, packet({ id: 'A-5' }).slice(0, 20));
-    await relaySees(() => logger.warnings.some((w) => w.includes(file5)), 'the second half-written packet');
+    await relaySees(() => fx.logger.warnings.some((w) => w.includes(file5)), 'the second half-written packet');
     fs.writeSync(fd5, packet({ id: 'A-5' }).slice(20));
     fs.closeSync(fd5);
     await relaySees((h) => summary(h, 'A-5') !== undefined, 'the whole packet');
-    const back = await client({ [repoId]: cursor });
-    expect(await back.bus.task(repoId, 'A-5')).toMatchObject({ state: 'inbox' });
+    const back = await fx.client({ [fx.repoId]: cursor });
+    expect(await back.bus.task(fx.repoId, 'A-5')).toMatchObject({ state: 'inbox' });
   });
 
   it('RESUME-3: every snapshot says when the relay built it (the app shows "last synced" from it when not live)', async () => {
     const before = Date.now();
-    const c = await client();
+    const c = await fx.client();
     const snap = await c.bus.until(() => c.bus.snapshots[0], 'snapshot');
     const at = Date.parse(snap.at ?? '');
     expect(at).toBeGreaterThanOrEqual(before - 1000);
@@ -138,19 +101,19 @@ describe('resume reconciles what has no event', () => {
 describe('snapshot paging', () => {
   /** `inbox` packets in the inbox and `done` in done/, each with one event so their order is known. */
   function fill(inbox: number, done: number): void {
-    for (let i = 0; i < inbox; i++) fs.writeFileSync(path.join(bus, 'inbox', `P-${i}.md`), packet({ id: `P-${i}` }));
+    for (let i = 0; i < inbox; i++) fs.writeFileSync(path.join(fx.bus, 'inbox', `P-${i}.md`), packet({ id: `P-${i}` }));
     for (let i = 0; i < done; i++) {
-      fs.writeFileSync(path.join(bus, 'done', `h_1_D-${i}.md`), packet({ id: `D-${i}` }));
-      appendEvent(bus, { event: 'task_complete', task: `D-${i}`, result: 'pass' }, new Date(Date.UTC(2026, 0, 1, 0, 0, i)));
+      fs.writeFileSync(path.join(fx.bus, 'done', `h_1_D-${i}.md`), packet({ id: `D-${i}` }));
+      appendEvent(fx.bus, { event: 'task_complete', task: `D-${i}`, result: 'pass' }, new Date(Date.UTC(2026, 0, 1, 0, 0, i)));
     }
   }
 
   it('PAGE-1: a snapshot sends every active task in bounded pages and only the newest done tasks, with the done count', async () => {
     fill(1200, 120);
     // A long note makes the byte bound cut pages before the count bound does.
-    for (let i = 0; i < 40; i++) appendEvent(bus, { event: 'task_progress', task: `P-${i}`, note: 'n'.repeat(30_000) });
-    await relaySees((h) => (h.model(repoId)?.tasks().length ?? 0) === 1322 && summary(h, 'P-39')?.lastNote !== null, 'every packet');
-    const c = await client();
+    for (let i = 0; i < 40; i++) appendEvent(fx.bus, { event: 'task_progress', task: `P-${i}`, note: 'n'.repeat(30_000) });
+    await relaySees((h) => (h.model(fx.repoId)?.tasks().length ?? 0) === 1322 && summary(h, 'P-39')?.lastNote !== null, 'every packet');
+    const c = await fx.client();
     const snap = await c.bus.until(() => c.bus.snapshots[0], 'snapshot');
     await c.bus.until(() => c.bus.pages.length === snap.pages, 'every page');
     expect(snap.done).toEqual({ total: 120, sent: SNAPSHOT_DONE_TASKS });
@@ -168,14 +131,14 @@ describe('snapshot paging', () => {
 
   it('PAGE-2: repo.done pages through the older done tasks, newest first, with no gap and no duplicate; an unknown repo is E_UNKNOWN_REPO', async () => {
     fill(2, 120);
-    await relaySees((h) => (h.model(repoId)?.tasks().length ?? 0) === 124, 'every packet');
-    const c = await client();
+    await relaySees((h) => (h.model(fx.repoId)?.tasks().length ?? 0) === 124, 'every packet');
+    const c = await fx.client();
     const snap = await c.bus.until(() => c.bus.snapshots[0], 'snapshot');
     const seen = snap.tasks.filter((t) => t.state === 'done');
     let more = true;
     while (more) {
       const last = seen.at(-1)!;
-      const ack = await c.client.request({ type: 'repo.done', repo: repoId, before: { ts: last.lastEventTs, id: last.id }, limit: 30 });
+      const ack = await c.client.request({ type: 'repo.done', repo: fx.repoId, before: { ts: last.lastEventTs, id: last.id }, limit: 30 });
       const page = c.bus.pages.find((p) => p.id === ack.id)!;
       seen.push(...page.tasks);
       const result = ack.result as { total: number; more: boolean; sent: number };

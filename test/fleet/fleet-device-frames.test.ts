@@ -1,38 +1,16 @@
 // Machines in the app (FLEETUI-n), the relay's side: what a home's devices are told
 // about each machine (version, last seen, the home itself) and `machine.remove`,
 // which only an owner device may send. Real relays on port 0: a home and a member.
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { version } from '../../package.json';
-import type { Relay } from '../../relay/server';
-import { labelRepo } from '../../relay/fleet/home';
 import { homeName } from '../../relay/fleet/device-frames';
-import { createJoinCode, listMachines } from '../../relay/fleet/machines';
-import { joinHome, openLink, readHome } from '../../relay/fleet/member';
-import { makeRepo, packetText, TempDirs, writePacket } from '../council/fixtures';
+import { listMachines } from '../../relay/fleet/machines';
+import { openLink, readHome } from '../../relay/fleet/member';
+import { fleetRelays } from './member-fixture';
 import { connectDevice, WireFrameError } from '../helpers/device';
-import { repoIdFor, startRelay, subscribedClient } from '../relay-watch/fixture';
+import { subscribedClient } from '../relay-watch/fixture';
 
-const dirs = new TempDirs();
-const relays: Relay[] = [];
-afterEach(async () => {
-  for (const r of relays.splice(0)) await r.close();
-  dirs.cleanup();
-});
-
-async function relay(repos: string[]): Promise<Relay> {
-  const r = await startRelay(repos, { dataDir: dirs.make('fleetui-data-') });
-  relays.push(r);
-  return r;
-}
-
-async function member(home: Relay, name: string): Promise<{ relay: Relay; machine: string; label: string }> {
-  const { repo, bus } = makeRepo(dirs);
-  writePacket(bus, 'inbox', `${name}-1.md`, packetText(`${name.toUpperCase()}-1`));
-  const r = await relay([repo]);
-  const { code } = createJoinCode(home.dataDir, name);
-  const joined = await joinHome(r.dataDir, home.url, code, name);
-  return { relay: r, machine: joined.machine, label: labelRepo(joined.machine, repoIdFor(repo)) };
-}
+const fleet = fleetRelays('fleetui-data-');
 
 type MachineFrame = { type: 'machine.state'; machine: { id: string; name: string; online: boolean; version?: string | null; lastSeen?: string | null; repos: string[] } };
 
@@ -44,10 +22,10 @@ async function refusal(p: Promise<unknown>): Promise<WireFrameError> {
 
 describe('machines in the app: the relay side', () => {
   it('FLEETUI-4: machine.state carries the member’s version and when the home last heard from it; subscribe names the home too', async () => {
-    const home = await relay([]);
+    const home = await fleet.relay([]);
     const { client, bus } = await subscribedClient(home);
     const before = new Date().toISOString();
-    const m = await member(home, 'laptop');
+    const m = await fleet.member(home, 'laptop');
     await bus.task(m.label, 'LAPTOP-1');
     const online = (await client.waitFor((f) => f.type === 'machine.state' && (f as MachineFrame).machine.online, 'online machine')) as MachineFrame;
     expect(online.machine).toMatchObject({ id: m.machine, name: 'laptop', online: true, version });
@@ -62,7 +40,7 @@ describe('machines in the app: the relay side', () => {
     const heard = state.machine.lastSeen!;
     client.clear(); // `commandr join`'s own short link already came and went
     await m.relay.close();
-    relays.splice(relays.indexOf(m.relay), 1);
+    fleet.relays.splice(fleet.relays.indexOf(m.relay), 1);
     const offline = (await client.waitFor((f) => f.type === 'machine.state' && !(f as MachineFrame).machine.online, 'offline machine')) as MachineFrame;
     expect(offline.machine.version).toBe(version);
     expect(offline.machine.lastSeen! >= heard).toBe(true);
@@ -72,11 +50,11 @@ describe('machines in the app: the relay side', () => {
   });
 
   it('FLEETUI-5: an owner device removes a member — its link closes, devices are told, and it cannot authenticate again', async () => {
-    const home = await relay([]);
+    const home = await fleet.relay([]);
     const { client: owner, bus } = await subscribedClient(home);
     const other = await connectDevice(home, 'second phone');
     await other.request({ type: 'subscribe' });
-    const m = await member(home, 'desktop');
+    const m = await fleet.member(home, 'desktop');
     await bus.task(m.label, 'DESKTOP-1');
     const record = readHome(m.relay.dataDir)!;
     expect(record.machine).toBe(m.machine);
@@ -99,10 +77,10 @@ describe('machines in the app: the relay side', () => {
   });
 
   it('FLEETUI-5: a device that is not an owner gets E_FORBIDDEN and the machine stays; unknown and malformed ids are refused', async () => {
-    const home = await relay([]);
+    const home = await fleet.relay([]);
     const { client: owner } = await subscribedClient(home);
     const thief = await connectDevice(home, 'not the owner');
-    const m = await member(home, 'server');
+    const m = await fleet.member(home, 'server');
     const forbidden = await refusal(thief.request({ type: 'machine.remove', machine: m.machine }));
     expect(forbidden.code).toBe('E_FORBIDDEN');
     expect(forbidden.message).toMatch(/only an owner device may remove a machine/);

@@ -1,41 +1,20 @@
 // The fleet link: three real relays on port 0 (a home and two members, each with
 // its own data dir, machine key and repo) and a paired device on the home.
 import WebSocket from 'ws';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { appendProgress } from '../../bus/progress';
 import { FLEET_PATH, MAX_MEMBER_STATE_CHARS } from '../../protocol/wire/fleet';
-import type { Relay } from '../../relay/server';
 import { labelRepo } from '../../relay/fleet/home';
 import { homeName } from '../../relay/fleet/device-frames';
 import { fingerprintOf, loadMachineKey } from '../../relay/fleet/keys';
 import { createJoinCode, listMachines, removeMachine } from '../../relay/fleet/machines';
 import { fleetUrl, joinHome, openLink, readHome } from '../../relay/fleet/member';
-import { makeRepo, packetText, TempDirs, writePacket } from '../council/fixtures';
+import { makeRepo, packetText, writePacket } from '../council/fixtures';
+import { fleetRelays } from './member-fixture';
 import * as fs from 'node:fs';
-import { registryOf, repoIdFor, startRelay, subscribedClient } from '../relay-watch/fixture';
+import { registryOf, repoIdFor, subscribedClient } from '../relay-watch/fixture';
 
-const dirs = new TempDirs();
-const relays: Relay[] = [];
-afterEach(async () => {
-  for (const r of relays.splice(0)) await r.close();
-  dirs.cleanup();
-});
-
-async function relay(repos: string[]): Promise<Relay> {
-  const r = await startRelay(repos, { dataDir: dirs.make('fleet-data-') });
-  relays.push(r);
-  return r;
-}
-
-/** A member machine: a repo with one inbox packet, its relay, joined to `home`. */
-async function member(home: Relay, name: string): Promise<{ relay: Relay; repo: string; bus: string; machine: string }> {
-  const { repo, bus } = makeRepo(dirs);
-  writePacket(bus, 'inbox', `${name}-1.md`, packetText(`${name.toUpperCase()}-1`));
-  const r = await relay([repo]);
-  const { code } = createJoinCode(home.dataDir, name);
-  const joined = await joinHome(r.dataDir, home.url, code, name);
-  return { relay: r, repo, bus, machine: joined.machine };
-}
+const fleet = fleetRelays('fleet-data-');
 
 /** One masked client text frame, written straight to the socket (the hostile member's own framing). */
 function wsTextFrame(text: string): Buffer {
@@ -47,9 +26,9 @@ function wsTextFrame(text: string): Buffer {
 
 /** A home with a subscribed device, and a member joined and linked to it by hand (it can send anything). */
 async function linkedMember(name: string) {
-  const home = await relay([]);
+  const home = await fleet.relay([]);
   const { client } = await subscribedClient(home);
-  const joiner = dirs.make('fleet-member-');
+  const joiner = fleet.dirs.make('fleet-member-');
   const { code } = createJoinCode(home.dataDir, name);
   const record = await joinHome(joiner, home.url, code, name);
   const link = await openLink(joiner, home.url, { auth: record });
@@ -58,10 +37,10 @@ async function linkedMember(name: string) {
 
 describe('fleet link', () => {
   it('FLEET-1 FLEET-2 FLEET-3: two members join a home with one-time codes; the home device sees every member task labelled by machine, live', async () => {
-    const home = await relay([]);
+    const home = await fleet.relay([]);
     const { client, bus } = await subscribedClient(home);
-    const a = await member(home, 'laptop');
-    const b = await member(home, 'desktop');
+    const a = await fleet.member(home, 'laptop');
+    const b = await fleet.member(home, 'desktop');
     expect(listMachines(home.dataDir).map((m) => m.name).sort()).toEqual(['desktop', 'laptop']);
     expect(readHome(a.relay.dataDir)).toMatchObject({ url: home.url, fingerprint: loadMachineKey(home.dataDir).fingerprint, machine: a.machine });
     // Each member relay notices its home record and links; its repo reaches the home's device.
@@ -83,24 +62,24 @@ describe('fleet link', () => {
   });
 
   it('FLEET-2: the member refuses a relay whose key is not the fingerprint in the code; a code works once', async () => {
-    const home = await relay([]);
-    const impostor = await relay([]);
-    const joiner = dirs.make('fleet-member-');
+    const home = await fleet.relay([]);
+    const impostor = await fleet.relay([]);
+    const joiner = fleet.dirs.make('fleet-member-');
     const { code } = createJoinCode(home.dataDir, 'm1');
     await expect(joinHome(joiner, impostor.url, code, 'm1')).rejects.toThrow(/not the home this code was made for/);
     expect(readHome(joiner)).toBeUndefined();
     const joined = await joinHome(joiner, home.url, code, 'm1');
     expect(joined.fingerprint).toBe(fingerprintOf(loadMachineKey(home.dataDir).publicKey));
-    await expect(joinHome(dirs.make('fleet-member-'), home.url, code, 'm2')).rejects.toThrow(/unknown, expired or already used/);
+    await expect(joinHome(fleet.dirs.make('fleet-member-'), home.url, code, 'm2')).rejects.toThrow(/unknown, expired or already used/);
     expect(listMachines(home.dataDir)).toHaveLength(1);
     await expect(joinHome(joiner, home.url, 'not-a-code', 'm1')).rejects.toThrow(/join code looks like/);
   });
 
   it('FLEET-2: a joining machine cannot take another machine\'s name: the name given to its code wins, and a name already used gets a suffix', async () => {
-    const home = await relay([]);
+    const home = await fleet.relay([]);
     const join = async (codeName: string | undefined, asked: string) => {
       const { code } = createJoinCode(home.dataDir, codeName);
-      const joined = await joinHome(dirs.make('fleet-member-'), home.url, code, asked);
+      const joined = await joinHome(fleet.dirs.make('fleet-member-'), home.url, code, asked);
       return { name: joined.name, listed: listMachines(home.dataDir).find((m) => m.id === joined.machine)!.name };
     };
     expect(await join('laptop', 'laptop')).toEqual({ name: 'laptop', listed: 'laptop' });
@@ -114,8 +93,8 @@ describe('fleet link', () => {
   });
 
   it('FLEET-1: the member refuses a plain-http home off loopback before sending anything (its code is not spent); https and loopback http are taken', async () => {
-    const home = await relay([]);
-    const joiner = dirs.make('fleet-member-');
+    const home = await fleet.relay([]);
+    const joiner = fleet.dirs.make('fleet-member-');
     const { code } = createJoinCode(home.dataDir, 'lan');
     for (const url of ['http://192.0.2.1:8787', 'http://desktop.lan:8787', 'http://127.0.0.1.evil.example:8787', 'http://[::ffff:c000:201]:8787']) {
       await expect(joinHome(joiner, url, code, 'lan')).rejects.toMatchObject({ code: 'E_FORBIDDEN', message: expect.stringMatching(/plain http off this machine/) });
@@ -129,8 +108,8 @@ describe('fleet link', () => {
   });
 
   it('FLEET-6: a removed machine loses its link and cannot authenticate again without a new code', async () => {
-    const home = await relay([]);
-    const joiner = dirs.make('fleet-member-');
+    const home = await fleet.relay([]);
+    const joiner = fleet.dirs.make('fleet-member-');
     const { code } = createJoinCode(home.dataDir, 'gone');
     const record = await joinHome(joiner, home.url, code, 'gone');
     const link = await openLink(joiner, home.url, { auth: record });
@@ -161,11 +140,11 @@ describe('fleet link', () => {
   });
 
   it('FLEET-22: a repo the member stops watching is removed on the home device and forgotten by the home', async () => {
-    const home = await relay([]);
+    const home = await fleet.relay([]);
     const { client, bus } = await subscribedClient(home);
-    const { repo, bus: memberBus } = makeRepo(dirs);
+    const { repo, bus: memberBus } = makeRepo(fleet.dirs);
     writePacket(memberBus, 'inbox', 'GONE-1.md', packetText('GONE-1'));
-    const m = await relay([]);
+    const m = await fleet.relay([]);
     const { code } = createJoinCode(home.dataDir, 'lab');
     const { machine } = await joinHome(m.dataDir, home.url, code, 'lab');
     fs.writeFileSync(registryOf(m.dataDir), `${repo}\n`);
@@ -236,7 +215,7 @@ describe('fleet link', () => {
   }, 120_000);
 
   it('FLEET-1: the fleet socket refuses browsers (any Origin) and junk before authentication', async () => {
-    const home = await relay([]);
+    const home = await fleet.relay([]);
     const url = `${home.url.replace(/^http/, 'ws')}${FLEET_PATH}`;
     const refused = await new Promise<number>((resolve) => {
       const ws = new WebSocket(url, { origin: home.url });

@@ -1,11 +1,12 @@
 // A home relay and a member relay that runs the fake agent adapter over a real
 // bus-ready git repo (FLEETX-4, FLEETX-5), joined with a real one-time code; the
-// home's phone subscribes to push through the local Web Push stand-in; and hand-
-// driven members for the hostile cases.
+// home's phone subscribes to push through the local Web Push stand-in; hand-driven
+// members for the hostile cases; and plain relays with joined members (fleetRelays).
 import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { afterEach } from 'vitest';
 import type { HomeFrame } from '../../protocol/wire/fleet';
 import { initRepo } from '../../bus/init';
 import { repoIdOf } from '../../relay/watch/repo-id';
@@ -13,9 +14,10 @@ import type { Relay } from '../../relay/server';
 import { labelRepo } from '../../relay/fleet/home';
 import { createJoinCode } from '../../relay/fleet/machines';
 import { joinHome, openLink, type Welcomed } from '../../relay/fleet/member';
+import { makeRepo, packetText, TempDirs, writePacket } from '../council/fixtures';
 import type { DeviceClient } from '../helpers/device';
 import { startRelayFixture, type RelayFixture } from '../commanders/relay-fixture';
-import { startRelay, subscribedClient } from '../relay-watch/fixture';
+import { repoIdFor, startRelay, subscribedClient } from '../relay-watch/fixture';
 import { PushService } from '../stand-ins/push-service';
 import { type PushDevice, pushDevice } from '../push/fixture';
 
@@ -110,4 +112,40 @@ export function offline(client: DeviceClient, machine: string): Promise<unknown>
     const m = (f as unknown as { machine?: { id: string; online: boolean } }).machine;
     return f.type === 'machine.state' && m?.id === machine && !m.online;
   }, `${machine} offline`);
+}
+
+export interface FleetRelays {
+  dirs: TempDirs;
+  /** Every relay started and not yet closed (closed after each test; a test that closes one itself takes it out). */
+  relays: Relay[];
+  /** A relay on port 0 over `repos`, in a fresh data dir. */
+  relay(repos: string[]): Promise<Relay>;
+  /** A member machine: a repo with one inbox packet (`<NAME>-1`), its relay, joined to `home` as `name`. */
+  member(home: Relay, name: string): Promise<{ relay: Relay; repo: string; bus: string; machine: string; label: string }>;
+}
+
+/** Relays for the file's tests, closed with their temp dirs after each test; `dataPrefix` names their data dirs. */
+export function fleetRelays(dataPrefix: string): FleetRelays {
+  const fleet: FleetRelays = {
+    dirs: new TempDirs(),
+    relays: [],
+    async relay(repos) {
+      const r = await startRelay(repos, { dataDir: fleet.dirs.make(dataPrefix) });
+      fleet.relays.push(r);
+      return r;
+    },
+    async member(home, name) {
+      const { repo, bus } = makeRepo(fleet.dirs);
+      writePacket(bus, 'inbox', `${name}-1.md`, packetText(`${name.toUpperCase()}-1`));
+      const r = await fleet.relay([repo]);
+      const { code } = createJoinCode(home.dataDir, name);
+      const joined = await joinHome(r.dataDir, home.url, code, name);
+      return { relay: r, repo, bus, machine: joined.machine, label: labelRepo(joined.machine, repoIdFor(repo)) };
+    },
+  };
+  afterEach(async () => {
+    for (const r of fleet.relays.splice(0)) await r.close();
+    fleet.dirs.cleanup();
+  });
+  return fleet;
 }

@@ -6,37 +6,30 @@ import * as crypto from 'node:crypto';
 import * as fs from 'node:fs';
 import * as http from 'node:http';
 import * as path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { QuestionAsk, QuestionView } from '../../protocol/wire/questions';
-import { openSocket, postJson, type DeviceClient } from '../helpers/device';
+import { openSocket, postJson } from '../helpers/device';
 import { createRelay } from '../../relay/server';
 import { ASKER_GRACE_MS } from '../../relay/questions/service';
-import { McpWorld, TASK, worldWithPhone } from './fixture';
+import { TASK } from './fixture';
+import { eachWorldWithPhone } from './each-world';
 
-let world: McpWorld;
-let phone: DeviceClient;
-beforeEach(async () => {
-  ({ world, phone } = await worldWithPhone());
-});
-afterEach(async () => {
-  await phone.close();
-  await world.close();
-});
+const fx = eachWorldWithPhone();
 
 const sessionEnv = { AGENTS_TASK_ID: TASK };
-const hookToken = () => fs.readFileSync(path.join(world.dataDir, 'hook-token'), 'utf8').trim();
-const pendingRequest = async (): Promise<QuestionView> => (await phone.next('question.request', (f) => f.request.status === 'pending', 30_000)).request;
+const hookToken = () => fs.readFileSync(path.join(fx.world.dataDir, 'hook-token'), 'utf8').trim();
+const pendingRequest = async (): Promise<QuestionView> => (await fx.phone.next('question.request', (f) => f.request.status === 'pending', 30_000)).request;
 const settledRequest = async (id: string, timeoutMs = 30_000): Promise<QuestionView> =>
-  (await phone.next('question.request', (f) => f.request.id === id && f.request.status !== 'pending', timeoutMs)).request;
+  (await fx.phone.next('question.request', (f) => f.request.id === id && f.request.status !== 'pending', timeoutMs)).request;
 
 function questionBody(extra: Partial<QuestionAsk> = {}): QuestionAsk {
-  return { kind: 'question', key: `q-${crypto.randomBytes(10).toString('hex')}`, task: TASK, cwd: world.worktree, timeoutMs: 60_000, question: 'Still there?', choices: ['yes', 'no'], ...extra } as QuestionAsk;
+  return { kind: 'question', key: `q-${crypto.randomBytes(10).toString('hex')}`, task: TASK, cwd: fx.world.worktree, timeoutMs: 60_000, question: 'Still there?', choices: ['yes', 'no'], ...extra } as QuestionAsk;
 }
 
 /** Opens `POST /api/questions` as the MCP server does; the caller drops it with `destroy()`. */
 function openPoll(body: QuestionAsk): { request: http.ClientRequest; answer: Promise<string> } {
   const text = JSON.stringify(body);
-  const request = http.request(`${world.relay.url}/api/questions`, {
+  const request = http.request(`${fx.world.relay.url}/api/questions`, {
     method: 'POST', agent: false,
     headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text), authorization: `Bearer ${hookToken()}` },
   });
@@ -61,13 +54,13 @@ describe('a question whose asker is gone', () => {
     poll.request.destroy();
     const after = await settledRequest(request.id);
     expect(after).toMatchObject({ status: 'expired', withdrawn: 'gone', answer: null, by: null });
-    const late = await phone.request({ type: 'question.answer', request: request.id, via: 'choice', choice: 0 }).catch((error: unknown) => error);
+    const late = await fx.phone.request({ type: 'question.answer', request: request.id, via: 'choice', choice: 0 }).catch((error: unknown) => error);
     expect(late).toMatchObject({ code: 'E_EXPIRED' });
     expect((late as Error).message).toMatch(/withdrawn: the agent that asked it is gone/);
     // The phone sees the withdrawn one as settled after a fresh subscribe too.
-    phone.clear();
-    await phone.request({ type: 'subscribe' });
-    const { requests } = await phone.next('question.list');
+    fx.phone.clear();
+    await fx.phone.request({ type: 'subscribe' });
+    const { requests } = await fx.phone.next('question.list');
     expect(requests.find((r) => r.id === request.id)).toMatchObject({ status: 'expired', withdrawn: 'gone' });
   }, 60_000);
 
@@ -77,44 +70,44 @@ describe('a question whose asker is gone', () => {
     const request = await pendingRequest();
     first.request.destroy();
     const again = openPoll(body);
-    await phone.request({ type: 'question.answer', request: request.id, via: 'text', text: 'kept' });
+    await fx.phone.request({ type: 'question.answer', request: request.id, via: 'text', text: 'kept' });
     expect(JSON.parse(await again.answer)).toMatchObject({ request: { id: request.id, status: 'answered', answer: 'kept', by: 'pixel' } });
-    expect(phone.received.some((f) => f.type === 'question.request' && (f as { request: QuestionView }).request.id === request.id
+    expect(fx.phone.received.some((f) => f.type === 'question.request' && (f as { request: QuestionView }).request.id === request.id
       && (f as { request: QuestionView }).request.status === 'expired')).toBe(false);
   }, 60_000);
 
   it('ASK-7: a question pending across a relay restart is withdrawn when no asker comes back within the grace period', async () => {
     const poll = openPoll(questionBody({ question: 'Across a restart?' }));
     const request = await pendingRequest();
-    await phone.close();
-    await world.relay.close();
+    await fx.phone.close();
+    await fx.world.relay.close();
     poll.request.destroy();
-    await world.startRelay();
-    phone = await openSocket(world.relay, phone.device!);
-    phone.clear();
-    await phone.request({ type: 'subscribe' });
-    expect((await phone.next('question.list')).requests.find((r) => r.id === request.id)).toMatchObject({ status: 'pending' });
+    await fx.world.startRelay();
+    fx.phone = await openSocket(fx.world.relay, fx.phone.device!);
+    fx.phone.clear();
+    await fx.phone.request({ type: 'subscribe' });
+    expect((await fx.phone.next('question.list')).requests.find((r) => r.id === request.id)).toMatchObject({ status: 'pending' });
     expect(await settledRequest(request.id)).toMatchObject({ status: 'expired', withdrawn: 'gone' });
   }, 60_000);
 
   it('ASK-7: across a relay restart the MCP server asks again with the key, so its question stays open and gets the answer', async () => {
-    const client = await world.connect({ env: sessionEnv });
+    const client = await fx.world.connect({ env: sessionEnv });
     const call = client.callTool({ name: 'ask', arguments: { question: 'Survive a restart?', timeout_s: 120 } });
     const request = await pendingRequest();
-    const port = world.relay.port;
-    await phone.close();
-    await world.relay.close();
-    world.relay = await createRelay({
-      port, host: '127.0.0.1', demo: false, repos: [world.repo], dataDir: world.dataDir,
-      registryFile: path.join(world.dataDir, 'no-registry'), appDir: path.join(world.dataDir, 'no-app'),
+    const port = fx.world.relay.port;
+    await fx.phone.close();
+    await fx.world.relay.close();
+    fx.world.relay = await createRelay({
+      port, host: '127.0.0.1', demo: false, repos: [fx.world.repo], dataDir: fx.world.dataDir,
+      registryFile: path.join(fx.world.dataDir, 'no-registry'), appDir: path.join(fx.world.dataDir, 'no-app'),
     });
-    phone = await openSocket(world.relay, phone.device!);
+    fx.phone = await openSocket(fx.world.relay, fx.phone.device!);
     // Past the grace period (not a synchronisation: the time itself is what is tested): had the
     // server not asked again, the question would be withdrawn by now.
     await new Promise((r) => setTimeout(r, ASKER_GRACE_MS + 1000));
-    await phone.request({ type: 'subscribe' });
-    expect((await phone.next('question.list')).requests.find((r) => r.id === request.id)).toMatchObject({ status: 'pending' });
-    await phone.request({ type: 'question.answer', request: request.id, via: 'text', text: 'yes' });
+    await fx.phone.request({ type: 'subscribe' });
+    expect((await fx.phone.next('question.list')).requests.find((r) => r.id === request.id)).toMatchObject({ status: 'pending' });
+    await fx.phone.request({ type: 'question.answer', request: request.id, via: 'text', text: 'yes' });
     expect((await call).structuredContent).toMatchObject({ answered: true, answer: 'yes' });
   }, 60_000);
 
@@ -125,23 +118,23 @@ describe('a question whose asker is gone', () => {
     const poll = openPoll(body);
     const request = await pendingRequest();
     const auth = { authorization: `Bearer ${hookToken()}` };
-    const cancelled = await postJson(world.relay, '/api/questions/cancel', { key: request.id }, auth);
+    const cancelled = await postJson(fx.world.relay, '/api/questions/cancel', { key: request.id }, auth);
     expect(cancelled.status).toBe(200);
     expect(JSON.parse(cancelled.body)).toMatchObject({ request: { id: request.id, status: 'expired', withdrawn: 'cancelled' } });
     expect(await settledRequest(request.id, 2000)).toMatchObject({ status: 'expired', withdrawn: 'cancelled' });
     expect(JSON.parse(await poll.answer)).toMatchObject({ request: { id: request.id, status: 'expired', withdrawn: 'cancelled' } });
-    const late = await phone.request({ type: 'question.decide', request: request.id, decision: 'approve' }).catch((error: unknown) => error);
+    const late = await fx.phone.request({ type: 'question.decide', request: request.id, decision: 'approve' }).catch((error: unknown) => error);
     expect(late).toMatchObject({ code: 'E_EXPIRED' });
     expect((late as Error).message).toMatch(/withdrawn: the agent cancelled it; no one waits for a decision/);
-    expect((await postJson(world.relay, '/api/questions/cancel', { key: 'nope' }, auth)).body).toMatch(/E_BAD_FRAME.*key/);
-    expect((await postJson(world.relay, '/api/questions/cancel', { key: `q-${'0'.repeat(20)}` }, auth)).status).toBe(404);
-    expect((await postJson(world.relay, '/api/questions/cancel', { key: request.id }, { authorization: 'Bearer wrong' })).status).toBe(401);
+    expect((await postJson(fx.world.relay, '/api/questions/cancel', { key: 'nope' }, auth)).body).toMatch(/E_BAD_FRAME.*key/);
+    expect((await postJson(fx.world.relay, '/api/questions/cancel', { key: `q-${'0'.repeat(20)}` }, auth)).status).toBe(404);
+    expect((await postJson(fx.world.relay, '/api/questions/cancel', { key: request.id }, { authorization: 'Bearer wrong' })).status).toBe(401);
   }, 60_000);
 });
 
 describe('commandr mcp stops waiting when the call is cancelled', () => {
   it('ASK-8: notifications/cancelled from the client: the server stops waiting and withdraws the question at once; the bus closes it', async () => {
-    const client = await world.connect({ env: sessionEnv });
+    const client = await fx.world.connect({ env: sessionEnv });
     const controller = new AbortController();
     const call = client.callTool({ name: 'ask', arguments: { question: 'Which port?', choices: ['80', '443'], timeout_s: 600 } }, undefined, { signal: controller.signal });
     call.catch(() => {});
@@ -150,8 +143,8 @@ describe('commandr mcp stops waiting when the call is cancelled', () => {
     await expect(call).rejects.toThrow();
     // Withdrawn by the server's explicit cancel, well before the relay's grace period would do it.
     expect(await settledRequest(request.id, 3000)).toMatchObject({ status: 'expired', withdrawn: 'cancelled' });
-    await expect(phone.request({ type: 'question.answer', request: request.id, via: 'choice', choice: 1 })).rejects.toMatchObject({ code: 'E_EXPIRED' });
-    expect(world.events().filter((e) => String(e.event).startsWith('question_'))).toEqual([
+    await expect(fx.phone.request({ type: 'question.answer', request: request.id, via: 'choice', choice: 1 })).rejects.toMatchObject({ code: 'E_EXPIRED' });
+    expect(fx.world.events().filter((e) => String(e.event).startsWith('question_'))).toEqual([
       expect.objectContaining({ event: 'question_asked', question: request.id }),
       expect.objectContaining({ event: 'question_answered', question: request.id, via: 'timeout' }),
     ]);
@@ -160,7 +153,7 @@ describe('commandr mcp stops waiting when the call is cancelled', () => {
   }, 60_000);
 
   it('ASK-8: the agent closes the server (its stdin) while request_approval waits: the request is withdrawn before the server exits', async () => {
-    const client = await world.connect({ env: sessionEnv });
+    const client = await fx.world.connect({ env: sessionEnv });
     const call = client.callTool({ name: 'request_approval', arguments: { action: 'drop the table', reason: 'unused', timeout_s: 600 } });
     call.catch(() => {});
     const request = await pendingRequest();
@@ -169,7 +162,7 @@ describe('commandr mcp stops waiting when the call is cancelled', () => {
   }, 60_000);
 
   it('ASK-7: the server is killed while ask waits: its long-poll is gone, so the relay withdraws the question after the grace period', async () => {
-    const client = await world.connect({ env: sessionEnv });
+    const client = await fx.world.connect({ env: sessionEnv });
     const call = client.callTool({ name: 'ask', arguments: { question: 'Are you there?', timeout_s: 600 } });
     call.catch(() => {});
     const request = await pendingRequest();

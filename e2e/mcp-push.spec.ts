@@ -5,44 +5,28 @@
 // choice tapped on the notification is answered by the worker itself with a signed
 // `question.answer` — which comes back to the agent as the tool's result.
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { PushService as LocalPushService } from '../test/stand-ins/push-service';
 import { test, expect, controlledByWorker } from './fixtures';
 import { startAgent, textOf, type Agent } from './mcp-agent';
-import { deliverPush, deliverUntilShown, hideApp, shown, subscribeThroughSettings, tap } from './notifications';
+import { deliverPush, deliverUntilShown, hideApp, usePushStandIn, shown, subscribeThroughSettings, tap } from './notifications';
 import { startTask } from './task-setup';
 
-let endpoint: LocalPushService;
-let caDir: string;
+const pushService = usePushStandIn('e2e-mcp-push-ca-');
 let agent: Agent | undefined;
-
-test.beforeAll(async () => {
-  endpoint = await new LocalPushService().start();
-  caDir = mkdtempSync(path.join(tmpdir(), 'e2e-mcp-push-ca-'));
-  writeFileSync(path.join(caDir, 'ca.pem'), endpoint.certificate.cert);
-  process.env.COMMANDR_PUSH_CA = path.join(caDir, 'ca.pem'); // read when the relay fixture starts
-});
-
-test.afterAll(async () => {
-  delete process.env.COMMANDR_PUSH_CA;
-  await endpoint?.close();
-  rmSync(caDir, { recursive: true, force: true });
-});
 
 test.afterEach(async () => { await agent?.close(); agent = undefined; });
 
 test('ASK-4: an agent\'s ask is pushed with its choices as actions; a choice tapped in the service worker is the agent\'s tool result', async ({ paired: page, relayEnv }) => {
   const task = startTask(relayEnv, 'T-43', 'Deploy the preview');
   await controlledByWorker(page);
-  const sub = endpoint.subscribe();
+  const sub = pushService.endpoint.subscribe();
   await subscribeThroughSettings(page, relayEnv, sub.json);
   await hideApp(page);
 
   agent = await startAgent(relayEnv, task.worktree);
   const asked = agent.call('ask', { question: 'Where should the preview go?', choices: ['staging', 'production', 'nowhere yet', 'a fourth'], timeout_s: 120 });
-  const received = await endpoint.waitFor((p) => p.subscription === sub.id, 30_000);
+  const received = await pushService.endpoint.waitFor((p) => p.subscription === sub.id, 30_000);
   const payload = received.payload as { tag: string; data: { request: string } };
   const question = relayEnv.events().find((e) => e.event === 'question_asked' && e.task === 'T-43');
   expect(question).toBeDefined();
@@ -67,7 +51,7 @@ test('ASK-4: an agent\'s ask is pushed with its choices as actions; a choice tap
     expect.objectContaining({ question: question!.question, via: 'choice', by: 'E2E Phone' }),
   ]);
   // ASK-9: the relay then replaces the notification, quietly, with what happened and no buttons.
-  const quiet = await endpoint.waitFor((p) => p.subscription === sub.id && (p.payload as { quiet?: boolean }).quiet === true, 30_000);
+  const quiet = await pushService.endpoint.waitFor((p) => p.subscription === sub.id && (p.payload as { quiet?: boolean }).quiet === true, 30_000);
   const titled = 'Answered by E2E Phone · T-43';
   await expect.poll(async () => {
     if ((await shown(sw, payload.tag))[0]?.title !== titled) await deliverPush(page, relayEnv.url, quiet.text);
@@ -78,13 +62,13 @@ test('ASK-4: an agent\'s ask is pushed with its choices as actions; a choice tap
 test('ACTAPPROVE-2 ASK-4: an agent\'s request_approval is pushed with Approve / Deny; Deny in the service worker comes back to the agent as denied', async ({ paired: page, relayEnv }) => {
   const task = startTask(relayEnv, 'T-44', 'Drop the old table');
   await controlledByWorker(page);
-  const sub = endpoint.subscribe();
+  const sub = pushService.endpoint.subscribe();
   await subscribeThroughSettings(page, relayEnv, sub.json);
   await hideApp(page);
 
   agent = await startAgent(relayEnv, task.worktree);
   const requested = agent.call('request_approval', { action: 'drop table users_old', reason: 'replaced by users in migration 12', timeout_s: 120 });
-  const received = await endpoint.waitFor((p) => p.subscription === sub.id, 30_000);
+  const received = await pushService.endpoint.waitFor((p) => p.subscription === sub.id, 30_000);
   const payload = received.payload as { tag: string };
   const sw = await deliverUntilShown(page, relayEnv.url, received.text, payload.tag);
   expect((await shown(sw, payload.tag)).map((n) => ({ title: n.title, body: n.body, actions: n.actions.map((a) => a.action) })))
@@ -99,14 +83,14 @@ test('ACTAPPROVE-2 ASK-4: an agent\'s request_approval is pushed with Approve / 
 test('ASK-9: a question answered in the app closes its notification, which no push replaces while the app is on screen', async ({ paired: page, relayEnv }) => {
   startTask(relayEnv, 'T-45', 'Pick a port');
   await controlledByWorker(page);
-  const sub = endpoint.subscribe();
+  const sub = pushService.endpoint.subscribe();
   await subscribeThroughSettings(page, relayEnv, sub.json);
   await hideApp(page);
   const token = readFileSync(path.join(relayEnv.relay.dataDir, 'hook-token'), 'utf8').trim();
   const key = `q-${randomBytes(10).toString('hex')}`;
   const body = { kind: 'question', key, task: 'T-45', cwd: relayEnv.repo, timeoutMs: 120_000, question: 'Which port?', choices: ['8080', '9090'] };
   const answered = fetch(`${relayEnv.url}/api/questions`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
-  const received = await endpoint.waitFor((p) => p.subscription === sub.id, 30_000);
+  const received = await pushService.endpoint.waitFor((p) => p.subscription === sub.id, 30_000);
   const sw = await deliverUntilShown(page, relayEnv.url, received.text, `question:${key}`);
   expect((await shown(sw, `question:${key}`))[0]!.actions.map((a) => a.action)).toEqual(['choice-0', 'choice-1']);
   // The person opens the app instead and answers there.

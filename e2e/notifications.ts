@@ -1,7 +1,33 @@
 // Notifications in the real service worker, driven the way the browser would:
 // pushes delivered over CDP, shown notifications read back, buttons tapped.
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import type { BrowserContext, Page, Worker } from '@playwright/test';
-import { expect } from './fixtures';
+import { PushService as LocalPushService } from '../test/stand-ins/push-service';
+import { expect, test } from './fixtures';
+
+/**
+ * For the spec file: the local push-service stand-in, started before its tests, with its CA
+ * handed to the relay fixture through COMMANDR_PUSH_CA (read when that relay starts).
+ * `caPrefix` names the CA's temp dir. The endpoint is set once beforeAll has run.
+ */
+export function usePushStandIn(caPrefix: string): { endpoint: LocalPushService } {
+  const stand = {} as { endpoint: LocalPushService };
+  let caDir: string | undefined;
+  test.beforeAll(async () => {
+    stand.endpoint = await new LocalPushService().start();
+    caDir = mkdtempSync(path.join(tmpdir(), caPrefix));
+    writeFileSync(path.join(caDir, 'ca.pem'), stand.endpoint.certificate.cert);
+    process.env.COMMANDR_PUSH_CA = path.join(caDir, 'ca.pem');
+  });
+  test.afterAll(async () => {
+    delete process.env.COMMANDR_PUSH_CA;
+    await stand.endpoint?.close();
+    if (caDir) rmSync(caDir, { recursive: true, force: true });
+  });
+  return stand;
+}
 
 /** Delivers `data` to the page origin's service worker the way the browser's push service would. */
 export async function deliverPush(page: Page, origin: string, data: string): Promise<void> {

@@ -4,30 +4,14 @@
 // relay push to the local push service, which decrypts it; the test hands that exact
 // payload to the worker through CDP ServiceWorker.deliverPushMessage, checks the
 // notification, and taps Approve in the worker.
-import { writeFileSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { BrowserContext, Page } from '@playwright/test';
-import { PushService as LocalPushService, type TestSubscription } from '../test/stand-ins/push-service';
+import type { TestSubscription } from '../test/stand-ins/push-service';
 import { test, expect, controlledByWorker, type RelayFixture } from './fixtures';
 import { approvalToken, requestApproval, startTask } from './task-setup';
-import { deliverUntilShown, shown, tap } from './notifications';
+import { deliverUntilShown, usePushStandIn, shown, tap } from './notifications';
 
-let endpoint: LocalPushService;
-let caDir: string;
-
-test.beforeAll(async () => {
-  endpoint = await new LocalPushService().start();
-  caDir = mkdtempSync(path.join(tmpdir(), 'e2e-push-ca-'));
-  writeFileSync(path.join(caDir, 'ca.pem'), endpoint.certificate.cert);
-  process.env.COMMANDR_PUSH_CA = path.join(caDir, 'ca.pem'); // read when the relay fixture starts
-});
-
-test.afterAll(async () => {
-  delete process.env.COMMANDR_PUSH_CA;
-  await endpoint?.close();
-  rmSync(caDir, { recursive: true, force: true });
-});
+const pushService = usePushStandIn('e2e-push-ca-');
 
 /** Replaces PushManager so `subscribe` hands back the test's subscription (and remembers the key it was given). */
 async function fakePushManager(page: Page, sub: TestSubscription['json']): Promise<void> {
@@ -69,7 +53,7 @@ async function enableNotifications(page: Page, context: BrowserContext, env: Rel
   const push = env.relay.services.push as unknown as { hasDevice(id: string): boolean };
   const [device] = env.relay.services.devices.list();
   expect(push.hasDevice(device!.id)).toBe(true);
-  expect(endpoint.for(sub.id)).toEqual([]);
+  expect(pushService.endpoint.for(sub.id)).toEqual([]);
 }
 
 /** The app goes to the background: the relay stops treating this device as looking. */
@@ -81,7 +65,7 @@ async function hideApp(page: Page): Promise<void> {
 }
 
 test('PUSH-4, PUSH-6: permission is asked only on turning notifications on; a gate block reaches the phone as an actionable notification; Approve in the worker writes the digest-bound token and the commit passes; tapping the body opens the task', async ({ paired: page, context, relayEnv }) => {
-  const sub = endpoint.subscribe();
+  const sub = pushService.endpoint.subscribe();
   await fakePushManager(page, sub.json);
   await page.reload();
   await enableNotifications(page, context, relayEnv, sub);
@@ -90,7 +74,7 @@ test('PUSH-4, PUSH-6: permission is asked only on turning notifications on; a ga
   const task = startTask(relayEnv, 'T-31', 'Push me');
   requestApproval(relayEnv, task, { 'src/push.js': 'export const pushed = true;\n' });
   const digest = relayEnv.events().find((e) => e.event === 'approval_requested' && e.task === 'T-31')!.digest as string;
-  const received = await endpoint.waitFor((p) => p.subscription === sub.id);
+  const received = await pushService.endpoint.waitFor((p) => p.subscription === sub.id);
   const tag = `task:${task.repoId}:T-31`;
 
   const sw = await deliverUntilShown(page, relayEnv.url, received.text, tag);
@@ -110,7 +94,7 @@ test('PUSH-4, PUSH-6: permission is asked only on turning notifications on; a ga
 });
 
 test('PUSH-4: Approve on a notification whose change was updated since opens the task with the reason and writes nothing', async ({ paired: page, context, relayEnv }) => {
-  const sub = endpoint.subscribe();
+  const sub = pushService.endpoint.subscribe();
   await fakePushManager(page, sub.json);
   await page.reload();
   await enableNotifications(page, context, relayEnv, sub);
@@ -118,7 +102,7 @@ test('PUSH-4: Approve on a notification whose change was updated since opens the
 
   const task = startTask(relayEnv, 'T-32', 'Stale push');
   requestApproval(relayEnv, task, { 'src/stale.js': 'first\n' });
-  const received = await endpoint.waitFor((p) => p.subscription === sub.id);
+  const received = await pushService.endpoint.waitFor((p) => p.subscription === sub.id);
   task.stage({ 'src/stale.js': 'second\n' });
   const tag = `task:${task.repoId}:T-32`;
 

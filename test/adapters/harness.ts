@@ -19,6 +19,11 @@ export const adapterBin = (adapter: string, tool: 'run' | 'wire') => path.join(R
 
 const cleanups: Array<() => Promise<void> | void> = [];
 
+/** Runs `undo` at cleanup(), before whatever was set up earlier (last in, first out). */
+export function onCleanup(undo: () => Promise<void> | void): void {
+  cleanups.push(undo);
+}
+
 export async function cleanup(): Promise<void> {
   while (cleanups.length > 0) await cleanups.pop()!();
 }
@@ -129,15 +134,18 @@ export function claudeEnv(h: Home, apiUrl: string, extra: Record<string, string>
 
 /** The env an OpenCode run needs here; the provider points at the OpenAI-compatible stand-in. */
 export function opencodeEnv(h: Home, apiUrl: string, extra: Record<string, string> = {}): ChildEnv {
+  return { PATH: process.env.PATH, HOME: h.home, COMMANDR_HOME: h.commandrHome, ...opencodeModelEnv(apiUrl), ...extra };
+}
+
+/** What points OpenCode at the stand-in, offline: for a caller that builds the rest of the env itself. */
+export function opencodeModelEnv(apiUrl: string): Record<string, string> {
   const config = {
     provider: { stub: { npm: '@ai-sdk/openai-compatible', options: { baseURL: apiUrl, apiKey: 'sk-test' }, models: { 'stub-model': { tool_call: true } } } },
     model: 'stub/stub-model',
   };
   return {
-    PATH: process.env.PATH, HOME: h.home, COMMANDR_HOME: h.commandrHome,
     OPENCODE_DISABLE_MODELS_FETCH: '1', OPENCODE_DISABLE_AUTOUPDATE: '1', npm_config_offline: 'true',
     OPENCODE_CONFIG_CONTENT: JSON.stringify(config),
-    ...extra,
   };
 }
 

@@ -4,10 +4,10 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startOpenAiChat, type OpenAiChat, type ScriptedToolCall } from '../stand-ins/openai-chat';
-import {
-  adapterBin, busEvents, cleanup, eventually, makeHome, makeRepo, OPENCODE_BIN, opencodeEnv, runProcess, startRelay, type Home, type TestRelay,
-} from './harness';
+import type { OpenAiChat, ScriptedToolCall } from '../stand-ins/openai-chat';
+import { busEvents, cleanup, eventually, OPENCODE_BIN, opencodeEnv, runProcess, type Home, type TestRelay } from './harness';
+import { openCodeSession, planChat } from './opencode-script';
+import { openCodeWorld } from './world';
 
 const TASK = 'T-oc-end';
 let api: OpenAiChat;
@@ -17,36 +17,18 @@ let repo: string;
 let bus: string;
 
 beforeAll(async () => {
-  api = await startOpenAiChat();
-  h = makeHome();
-  relay = await startRelay(h.commandrHome);
-  ({ repo, bus } = makeRepo());
-  const wired = await runProcess(adapterBin('opencode', 'wire'), [repo], { cwd: repo, env: { PATH: process.env.PATH } });
-  expect(wired.code, wired.stderr).toBe(0);
+  ({ api, h, relay, repo, bus } = await openCodeWorld());
 });
 
-afterAll(async () => {
-  await api.close();
-  await cleanup();
-});
-
-function plan(calls: ScriptedToolCall[]): void {
-  let next = 0;
-  api.setReply((r) => {
-    if (!Array.isArray(r.body?.tools) || r.body.tools.length === 0) return { text: 'side answer' };
-    return next < calls.length ? { toolCalls: [calls[next++]!] } : { text: 'all done' };
-  });
-}
-
-const sessionOf = (stdout: string) => JSON.parse(stdout.split('\n').find((l) => l.includes('sessionID'))!).sessionID as string;
+afterAll(cleanup);
 
 async function run(calls: ScriptedToolCall[]): Promise<string> {
-  plan(calls);
+  planChat(api, calls);
   const ran = await runProcess(OPENCODE_BIN, ['run', 'carry on', '--format', 'json'], {
     cwd: repo, env: opencodeEnv(h, api.url, { AGENTS_TASK_ID: TASK, AGENT_COMMANDS: 'touch' }), timeoutMs: 120_000,
   });
   expect(ran.code, ran.stderr).toBe(0);
-  return sessionOf(ran.stdout);
+  return openCodeSession(ran.stdout);
 }
 
 const endsOnBus = (session: string) => busEvents(bus).filter((e) => e.event === 'session_end' && (e as { session?: string }).session === session);

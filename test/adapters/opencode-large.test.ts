@@ -8,10 +8,10 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startOpenAiChat, type OpenAiChat } from '../stand-ins/openai-chat';
-import {
-  adapterBin, cleanup, eventually, makeHome, makeRepo, OPENCODE_BIN, opencodeEnv, runProcess, startRelay, tempDir, type Home, type TestRelay,
-} from './harness';
+import type { OpenAiChat } from '../stand-ins/openai-chat';
+import { adapterBin, cleanup, eventually, OPENCODE_BIN, opencodeEnv, runProcess, tempDir, type Home, type TestRelay } from './harness';
+import { openCodeSession, planChat } from './opencode-script';
+import { openCodeWorld } from './world';
 
 const TASK = 'T-oc-big';
 const BIG = 200 * 1024; // over the 128 KiB a single argument may hold
@@ -21,18 +21,10 @@ let h: Home;
 let repo: string;
 
 beforeAll(async () => {
-  api = await startOpenAiChat();
-  h = makeHome();
-  relay = await startRelay(h.commandrHome);
-  ({ repo } = makeRepo());
-  const wired = await runProcess(adapterBin('opencode', 'wire'), [repo], { cwd: repo, env: { PATH: process.env.PATH } });
-  expect(wired.code, wired.stderr).toBe(0);
+  ({ api, h, relay, repo } = await openCodeWorld());
 }, 60_000);
 
-afterAll(async () => {
-  await api.close();
-  await cleanup();
-});
+afterAll(cleanup);
 
 const liveOf = (session: string) => relay.live().filter((e) => e.session === session);
 const hookEnv = () => ({ PATH: process.env.PATH, HOME: h.home, COMMANDR_HOME: h.commandrHome, COMMANDR_URL: relay.relay.url, AGENTS_TASK_ID: TASK });
@@ -49,16 +41,12 @@ async function withPlugin(script: string): Promise<{ code: number | null; stderr
 describe('large OpenCode events', () => {
   it('HOOK-9 HOOK-6: in a real OpenCode turn, a write of 200 KiB (an event over 128 KiB) reaches the relay as its live events', { timeout: 180_000 }, async () => {
     const file = path.join(repo, 'oc-big.txt');
-    let next = 0;
-    api.setReply((r) => {
-      if (!Array.isArray(r.body?.tools) || r.body.tools.length === 0) return { text: 'side answer' };
-      return next++ === 0 ? { toolCalls: [{ name: 'write', arguments: { filePath: file, content: 'y'.repeat(BIG) } }] } : { text: 'all done' };
-    });
+    planChat(api, [{ name: 'write', arguments: { filePath: file, content: 'y'.repeat(BIG) } }]);
     const ran = await runProcess(OPENCODE_BIN, ['run', 'write the file', '--format', 'json'], {
       cwd: repo, env: opencodeEnv(h, api.url, { AGENTS_TASK_ID: TASK, COMMANDR_URL: relay.relay.url }), timeoutMs: 120_000,
     });
     expect(ran.code, ran.stderr).toBe(0);
-    const session = JSON.parse(ran.stdout.split('\n').find((l) => l.includes('sessionID'))!).sessionID as string;
+    const session = openCodeSession(ran.stdout);
     const running = await eventually(() => liveOf(session).find((e) => e.running === true && e.file?.endsWith('oc-big.txt')), 30_000, 'the running live event of the write');
     expect(running).toMatchObject({ kind: 'edit', task: TASK });
     // The call is closed too (by its own end, or as unfinished at turn end: LIVE-EMIT-5).

@@ -8,10 +8,10 @@ import { writeAnnotation } from '../../bus/annotations';
 import { noteProblem } from '../../bus/progress';
 import { grantsFor, parseCommands } from '../../adapters/lib/intent';
 import { opencodePermission } from '../../adapters/opencode/lib/permissions';
-import { startOpenAiChat, type OpenAiChat, type ScriptedToolCall } from '../stand-ins/openai-chat';
-import {
-  adapterBin, busEvents, cleanup, eventually, git, makeHome, makeRepo, OPENCODE_BIN, opencodeEnv, runProcess, startRelay, type Home, type TestRelay,
-} from './harness';
+import type { OpenAiChat, ScriptedToolCall } from '../stand-ins/openai-chat';
+import { adapterBin, busEvents, cleanup, eventually, git, OPENCODE_BIN, opencodeEnv, runProcess, type Home, type TestRelay } from './harness';
+import { chatText, openCodeSession, planChat } from './opencode-script';
+import { openCodeWorld } from './world';
 
 const TASK = 'T-oc-1';
 let api: OpenAiChat;
@@ -21,37 +21,21 @@ let repo: string;
 let bus: string;
 
 beforeAll(async () => {
-  api = await startOpenAiChat();
-  h = makeHome();
-  relay = await startRelay(h.commandrHome);
-  ({ repo, bus } = makeRepo());
-  fs.writeFileSync(path.join(repo, 'package.json'), JSON.stringify({ name: 'demo', private: true, scripts: { test: 'echo "3 passed, 0 failed"' } }));
+  // Not wired: the first test wires it (WIREUP-3).
+  ({ api, h, relay, repo, bus } = await openCodeWorld({ wired: false, npmTest: true }));
 });
 
-afterAll(async () => {
-  await api.close();
-  await cleanup();
-});
+afterAll(cleanup);
 
-function plan(calls: ScriptedToolCall[], finalText = 'all done'): void {
-  let next = 0;
-  api.setReply((r) => {
-    if (!Array.isArray(r.body?.tools) || r.body.tools.length === 0) return { text: 'side answer' };
-    return next < calls.length ? { toolCalls: [calls[next++]!] } : { text: finalText };
-  });
-}
-
-const requestText = (from: number) => api.chatRequests().slice(from).map((r) => JSON.stringify(r.body)).join('\n');
 const progress = () => busEvents(bus).filter((e) => e.event === 'task_progress' && e.task === TASK);
-const sessionOf = (stdout: string) => JSON.parse(stdout.split('\n').find((l) => l.includes('sessionID'))!).sessionID as string;
 
 async function wiredTurn(calls: ScriptedToolCall[]) {
-  plan(calls);
+  planChat(api, calls);
   const ran = await runProcess(OPENCODE_BIN, ['run', 'carry on', '--format', 'json'], {
     cwd: repo, env: opencodeEnv(h, api.url, { AGENTS_TASK_ID: TASK, AGENT_COMMANDS: 'touch' }), timeoutMs: 120_000, // no phone is paired: the policy itself allows touch (GUARD-7)
   });
   expect(ran.code, ran.stderr).toBe(0);
-  const session = sessionOf(ran.stdout);
+  const session = openCodeSession(ran.stdout);
   // The turn-end work runs in a detached process; its idle live event comes last.
   await eventually(() => relay.live().some((e) => e.session === session && e.kind === 'idle'), 20_000, 'the idle live event');
   return session;
@@ -77,8 +61,8 @@ describe('opencode wire', () => {
     const from = api.chatRequests().length;
     const session = await wiredTurn([{ name: 'bash', arguments: { command: 'touch oc-1.txt', description: 'make a file' } }]);
     expect(fs.existsSync(path.join(repo, 'oc-1.txt'))).toBe(true);
-    expect(requestText(from)).toContain('OTTER-77');
-    expect(requestText(from)).toContain('commandr-annotations');
+    expect(chatText(api, from)).toContain('OTTER-77');
+    expect(chatText(api, from)).toContain('commandr-annotations');
     expect(JSON.parse(fs.readFileSync(note.path, 'utf8')).consumed).toBe(true);
 
     const mine = relay.live().filter((e) => e.session === session);
@@ -95,7 +79,7 @@ describe('opencode wire', () => {
     const second = await wiredTurn([]);
     expect(relay.live().filter((e) => e.session === second && e.kind === 'idle')).toHaveLength(1);
     expect(progress()).toHaveLength(1);
-    expect(requestText(from2)).not.toContain('OTTER-77');
+    expect(chatText(api, from2)).not.toContain('OTTER-77');
   });
 
   it('ANNOT-6: a note committed to the repository is not injected nor consumed in a real OpenCode turn, the person\'s own is; the warning naming it reaches OpenCode\'s log', { timeout: 240_000 }, async () => {
@@ -106,14 +90,14 @@ describe('opencode wire', () => {
     git(repo, 'commit', '-q', '-m', 'a note that came with the repository');
     const own = writeAnnotation(bus, { task, turn: 1, body: 'OWN-8812: keep the API stable' });
     const hostileBefore = fs.readFileSync(hostile.path, 'utf8');
-    plan([]);
+    planChat(api, []);
     const from = api.chatRequests().length;
     const ran = await runProcess(OPENCODE_BIN, ['run', 'carry on', '--format', 'json', '--print-logs'], {
       cwd: repo, env: opencodeEnv(h, api.url, { AGENTS_TASK_ID: task }), timeoutMs: 120_000,
     });
     expect(ran.code, ran.stderr).toBe(0);
-    expect(requestText(from)).toContain('OWN-8812');
-    expect(requestText(from)).not.toContain('HOSTILE-5521');
+    expect(chatText(api, from)).toContain('OWN-8812');
+    expect(chatText(api, from)).not.toContain('HOSTILE-5521');
     expect(JSON.parse(fs.readFileSync(own.path, 'utf8')).consumed).toBe(true);
     expect(fs.readFileSync(hostile.path, 'utf8')).toBe(hostileBefore);
     // The person is told, not the model: OpenCode's own log (and a TUI toast) names the held file.
@@ -124,7 +108,7 @@ describe('opencode wire', () => {
 
 describe('opencode run', () => {
   function run(env: Record<string, string>, calls: ScriptedToolCall[], finalText = 'job finished') {
-    plan(calls, finalText);
+    planChat(api, calls, finalText);
     return runProcess(adapterBin('opencode', 'run'), [], {
       cwd: repo, env: opencodeEnv(h, api.url, { COMMANDR_OPENCODE_BIN: OPENCODE_BIN, AGENT_CWD: repo, ...env }), timeoutMs: 120_000,
     });

@@ -3,8 +3,10 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startOpenAiChat, type OpenAiChat } from '../stand-ins/openai-chat';
-import { adapterBin, cleanup, makeHome, makeRepo, OPENCODE_BIN, opencodeEnv, runProcess, tempDir, type Home } from '../adapters/harness';
+import type { OpenAiChat } from '../stand-ins/openai-chat';
+import { adapterBin, cleanup, OPENCODE_BIN, opencodeEnv, runProcess, tempDir, type Home } from '../adapters/harness';
+import { planChat } from '../adapters/opencode-script';
+import { openCodeWorld } from '../adapters/world';
 
 let api: OpenAiChat;
 let h: Home;
@@ -12,28 +14,18 @@ let repo: string;
 let outside: string;
 
 beforeAll(async () => {
-  api = await startOpenAiChat();
-  h = makeHome();
-  ({ repo } = makeRepo());
+  ({ api, h, repo } = await openCodeWorld({ relay: false, wired: false }));
   outside = tempDir('commandr-oc-outside-');
 });
 
-afterAll(async () => {
-  await api.close();
-  await cleanup();
-});
+afterAll(cleanup);
 
 describe('an OpenCode work job edits only inside its directory', () => {
   it('GUARD-8: OpenCode job: a write outside the worktree is refused; one inside succeeds', { timeout: 240_000 }, async () => {
-    const calls = [
+    planChat(api, [
       { name: 'write', arguments: { filePath: path.join(outside, 'escaped.txt'), content: 'out' } },
       { name: 'write', arguments: { filePath: path.join(repo, 'inside.txt'), content: 'in' } },
-    ];
-    let next = 0;
-    api.setReply((r) => {
-      if (!Array.isArray(r.body?.tools) || r.body.tools.length === 0) return { text: 'side answer' };
-      return next < calls.length ? { toolCalls: [calls[next++]!] } : { text: 'job done' };
-    });
+    ], 'job done');
     const ran = await runProcess(adapterBin('opencode', 'run'), [], {
       cwd: repo, env: opencodeEnv(h, api.url, { COMMANDR_OPENCODE_BIN: OPENCODE_BIN, AGENT_CWD: repo, AGENT_MODE: 'work', AGENT_PROMPT: 'work' }), timeoutMs: 200_000,
     });

@@ -6,38 +6,28 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startOpenAiChat, type OpenAiChat, type ScriptedToolCall } from '../stand-ins/openai-chat';
+import type { OpenAiChat } from '../stand-ins/openai-chat';
 import {
-  adapterBin, busEvents, cleanup, eventually, git, makeHome, makeRepo, OPENCODE_BIN, opencodeEnv, runProcess, startRelay, type Home, type TestRelay,
+  adapterBin, busEvents, cleanup, eventually, git, makeRepo, OPENCODE_BIN, opencodeEnv, runProcess, type Home, type TestRelay,
 } from '../adapters/harness';
+import { planChat } from '../adapters/opencode-script';
+import { openCodeWorld, wire } from '../adapters/world';
 
 let api: OpenAiChat;
 let relay: TestRelay;
 let h: Home;
 
 beforeAll(async () => {
-  api = await startOpenAiChat();
-  h = makeHome();
-  relay = await startRelay(h.commandrHome);
+  // No repo here: each test makes its own.
+  ({ api, h, relay } = await openCodeWorld({ repo: false }));
 });
 
-afterAll(async () => {
-  await api.close();
-  await cleanup();
-});
-
-function plan(calls: ScriptedToolCall[]): void {
-  let next = 0;
-  api.setReply((r) => {
-    if (!Array.isArray(r.body?.tools) || r.body.tools.length === 0) return { text: 'side answer' };
-    return next < calls.length ? { toolCalls: [calls[next++]!] } : { text: 'job finished' };
-  });
-}
+afterAll(cleanup);
 
 const jobDirs = () => fs.readdirSync(os.tmpdir()).filter((n) => n.startsWith('commandr-opencode-')).sort();
 
 async function job(repo: string, task: string, agent: string, file: string): Promise<string> {
-  plan([{ name: 'bash', arguments: { command: `touch ${file}`, description: 'make the file' } }]);
+  planChat(api, [{ name: 'bash', arguments: { command: `touch ${file}`, description: 'make the file' } }], 'job finished');
   const ran = await runProcess(adapterBin('opencode', 'run'), [], {
     cwd: repo,
     env: opencodeEnv(h, api.url, {
@@ -77,7 +67,7 @@ describe('opencode job hooks', () => {
 
   it('OCJOB-1: a job in a repo that is also wired reports each event once', { timeout: 300_000 }, async () => {
     const { repo, bus } = makeRepo();
-    const wired = await runProcess(adapterBin('opencode', 'wire'), [repo], { cwd: repo, env: { PATH: process.env.PATH } });
+    const wired = await wire('opencode', repo);
     expect(wired.code, wired.stderr).toBe(0);
     expect(fs.existsSync(path.join(repo, '.opencode', 'plugin', 'commandr.js'))).toBe(true);
     git(repo, 'checkout', '-q', '-b', 'agent/T-ocjob-wired');

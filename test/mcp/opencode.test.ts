@@ -4,8 +4,10 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { startOpenAiChat, type OpenAiChat, type ScriptedToolCall } from '../stand-ins/openai-chat';
-import { adapterBin, OPENCODE_BIN, runProcess } from '../adapters/harness';
+import { startOpenAiChat, type OpenAiChat } from '../stand-ins/openai-chat';
+import { OPENCODE_BIN, opencodeModelEnv, runProcess } from '../adapters/harness';
+import { chatText, planChat } from '../adapters/opencode-script';
+import { wire } from '../adapters/world';
 import type { DeviceClient } from '../helpers/device';
 import { McpWorld, PNG_1x1, TASK, worldWithPhone } from './fixture';
 
@@ -15,7 +17,7 @@ let phone: DeviceClient;
 beforeEach(async () => {
   ({ world, phone } = await worldWithPhone());
   api = await startOpenAiChat();
-  const wired = await runProcess(adapterBin('opencode', 'wire'), [world.worktree], { cwd: world.worktree, env: { PATH: process.env.PATH } });
+  const wired = await wire('opencode', world.worktree);
   if (wired.code !== 0) throw new Error(`wire failed: ${wired.stderr}`);
 });
 afterEach(async () => {
@@ -24,36 +26,18 @@ afterEach(async () => {
   await world.close();
 });
 
-function plan(calls: ScriptedToolCall[]): void {
-  let next = 0;
-  api.setReply((r) => {
-    if (!Array.isArray(r.body?.tools) || r.body.tools.length === 0) return { text: 'side answer' };
-    return next < calls.length ? { toolCalls: [calls[next++]!] } : { text: 'all done' };
-  });
-}
-
 describe('the real OpenCode calling commandr mcp', () => {
   it('MCP-8 ASK-3 ACTAPPROVE-2 ARTIFACT-1 MCP-5: every tool from a wired OpenCode session: bus, device answers, results sent to the model', async () => {
     fs.writeFileSync(path.join(world.worktree, 'shot.png'), PNG_1x1);
-    plan([
+    planChat(api, [
       { name: 'commandr_progress', arguments: { note: 'drafted the plan' } },
       { name: 'commandr_ask', arguments: { question: 'Tabs or spaces?', choices: ['tabs', 'spaces'], timeout_s: 90 } },
       { name: 'commandr_request_approval', arguments: { action: 'drop the old table', reason: 'unused since v2', timeout_s: 90 } },
       { name: 'commandr_emit_artifact', arguments: { path: 'shot.png' } },
       { name: 'commandr_complete', arguments: { result: 'pass' } },
     ]);
-    const config = {
-      provider: { stub: { npm: '@ai-sdk/openai-compatible', options: { baseURL: api.url, apiKey: 'sk-test' }, models: { 'stub-model': { tool_call: true } } } },
-      model: 'stub/stub-model',
-    };
     const run = runProcess(OPENCODE_BIN, ['run', 'carry on', '--format', 'json'], {
-      cwd: world.worktree,
-      env: {
-        ...world.env({ AGENTS_TASK_ID: TASK }),
-        OPENCODE_DISABLE_MODELS_FETCH: '1', OPENCODE_DISABLE_AUTOUPDATE: '1', npm_config_offline: 'true',
-        OPENCODE_CONFIG_CONTENT: JSON.stringify(config),
-      },
-      timeoutMs: 180_000,
+      cwd: world.worktree, env: { ...world.env({ AGENTS_TASK_ID: TASK }), ...opencodeModelEnv(api.url) }, timeoutMs: 180_000,
     });
     const question = (await phone.next('question.request', (f) => f.request.status === 'pending' && f.request.kind === 'question', 120_000)).request;
     await phone.request({ type: 'question.answer', request: question.id, via: 'choice', choice: 1 });
@@ -61,7 +45,7 @@ describe('the real OpenCode calling commandr mcp', () => {
     await phone.request({ type: 'question.decide', request: approval.id, decision: 'deny', reason: 'keep it one more release' });
     const ran = await run;
     expect(ran.code, ran.stderr).toBe(0);
-    const sent = api.chatRequests().map((r) => JSON.stringify(r.body)).join('\n');
+    const sent = chatText(api);
     // OpenCode hands the model the tool's text; Claude Code hands it the structured result.
     expect(sent).toContain('pixel answered (chose): spaces');
     expect(sent).toContain('Denied by pixel on the phone: keep it one more release');

@@ -3,47 +3,30 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startOpenAiChat, type OpenAiChat, type ScriptedToolCall } from '../stand-ins/openai-chat';
-import {
-  adapterBin, cleanup, makeHome, makeRepo, OPENCODE_BIN, opencodeEnv, runProcess, startRelay, type Home, type TestRelay,
-} from '../adapters/harness';
-import { connectDevice, type DeviceClient } from '../helpers/device';
+import type { OpenAiChat } from '../stand-ins/openai-chat';
+import { cleanup, OPENCODE_BIN, opencodeEnv, runProcess, type Home } from '../adapters/harness';
+import { chatText, planChat } from '../adapters/opencode-script';
+import { openCodeWorld, pairPhone } from '../adapters/world';
+import type { DeviceClient } from '../helpers/device';
 
 let api: OpenAiChat;
-let relay: TestRelay;
 let h: Home;
 let repo: string;
 let phone: DeviceClient;
 
 beforeAll(async () => {
-  api = await startOpenAiChat();
-  h = makeHome();
-  relay = await startRelay(h.commandrHome);
-  ({ repo } = makeRepo());
-  const wired = await runProcess(adapterBin('opencode', 'wire'), [repo], { cwd: repo, env: { PATH: process.env.PATH } });
-  expect(wired.code, wired.stderr).toBe(0);
-  phone = await connectDevice(relay.relay, 'phone');
+  const world = await openCodeWorld();
+  ({ api, h, repo } = world);
+  phone = await pairPhone(world.relay);
 }, 60_000);
 
-afterAll(async () => {
-  await phone?.close();
-  await api.close();
-  await cleanup();
-});
-
-function plan(calls: ScriptedToolCall[]): void {
-  let next = 0;
-  api.setReply((r) => {
-    if (!Array.isArray(r.body?.tools) || r.body.tools.length === 0) return { text: 'side answer' };
-    return next < calls.length ? { toolCalls: [calls[next++]!] } : { text: 'all done' };
-  });
-}
+afterAll(cleanup);
 
 function turn(file: string) {
-  plan([{ name: 'bash', arguments: { command: `touch ${file}`, description: 'make a file' } }]);
+  planChat(api, [{ name: 'bash', arguments: { command: `touch ${file}`, description: 'make a file' } }]);
   const from = api.chatRequests().length;
   const ran = runProcess(OPENCODE_BIN, ['run', 'make the file', '--format', 'json'], { cwd: repo, env: opencodeEnv(h, api.url), timeoutMs: 120_000 });
-  return { ran, modelSaw: () => api.chatRequests().slice(from).map((r) => JSON.stringify(r.body)).join('\n') };
+  return { ran, modelSaw: () => chatText(api, from) };
 }
 
 describe('permission step in the OpenCode plugin with the real OpenCode', () => {

@@ -1,0 +1,66 @@
+// The world an adapter test starts from, built in one call and closed by cleanup(): the
+// model stand-in an agent CLI talks to, a fresh HOME and COMMANDR_HOME, a real relay on
+// that home, a repo with a bus, wired for the CLI or not. Options say what a file differs in.
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { connectDevice, type DeviceClient } from '../helpers/device';
+import { startOpenAiChat, type OpenAiChat } from '../stand-ins/openai-chat';
+import { adapterBin, git, makeHome, makeRepo, onCleanup, runProcess, startRelay, type Home, type Ran, type TestRelay } from './harness';
+
+export type Adapter = 'claude' | 'opencode';
+
+export interface WorldOptions {
+  /** A relay on the world's COMMANDR_HOME (default true); without one the hooks find none. */
+  relay?: boolean;
+  /** A repo with one commit and a bus (default true). */
+  repo?: boolean;
+  /** With openCodeWorld: the adapter's `wire` run in the repo (default true). */
+  wired?: boolean;
+  /** An untracked package.json whose `npm test` passes ("3 passed, 0 failed"). */
+  npmTest?: boolean;
+  /** A branch checked out in the repo, as a job's worktree has. */
+  branch?: string;
+}
+
+/** What a world holds: the parts an option turned off are not there. */
+export type World<O extends WorldOptions> = { h: Home }
+  & (O extends { relay: false } ? unknown : { relay: TestRelay })
+  & (O extends { repo: false } ? unknown : { repo: string; bus: string });
+
+/** Runs the adapter's `wire` on `dir` (with `h`'s home, else only PATH), as a person would. */
+export function wire(adapter: Adapter, dir: string, h?: Home): Promise<Ran> {
+  const env = h ? { PATH: process.env.PATH, HOME: h.home, COMMANDR_HOME: h.commandrHome } : { PATH: process.env.PATH };
+  return runProcess(adapterBin(adapter, 'wire'), [dir], { cwd: dir, env });
+}
+
+/** A home, a relay on it and a repo, wired for `options.wire` if given: what hooks run against as plain processes. */
+export async function hookWorld<O extends WorldOptions = {}>(options?: O & { wire?: Adapter }): Promise<World<O>> {
+  const h = makeHome();
+  const world: Record<string, unknown> = { h };
+  if (options?.relay !== false) world.relay = await startRelay(h.commandrHome);
+  if (options?.repo !== false) {
+    const { repo, bus } = makeRepo();
+    Object.assign(world, { repo, bus });
+    if (options?.npmTest) fs.writeFileSync(path.join(repo, 'package.json'), JSON.stringify({ name: 'demo', private: true, scripts: { test: 'echo "3 passed, 0 failed"' } }));
+    if (options?.wire) {
+      const wired = await wire(options.wire, repo, h);
+      if (wired.code !== 0) throw new Error(`${options.wire} wire failed: ${wired.stderr}`);
+    }
+    if (options?.branch) git(repo, 'checkout', '-q', '-b', options.branch);
+  }
+  return world as World<O>;
+}
+
+/** OpenCode's world: the OpenAI-compatible stand-in, and the repo wired for OpenCode unless `wired: false`. */
+export async function openCodeWorld<O extends WorldOptions = {}>(options?: O): Promise<World<O> & { api: OpenAiChat }> {
+  const api = await startOpenAiChat();
+  onCleanup(() => api.close());
+  return { api, ...(await hookWorld({ ...options, wire: options?.wired === false ? undefined : 'opencode' })) } as World<O> & { api: OpenAiChat };
+}
+
+/** A phone paired with the relay and connected, closed by cleanup() before the rest. */
+export async function pairPhone(relay: TestRelay): Promise<DeviceClient> {
+  const phone = await connectDevice(relay.relay, 'phone');
+  onCleanup(() => phone.close());
+  return phone;
+}

@@ -6,11 +6,10 @@ import type { AddressInfo, Socket } from 'node:net';
 import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeAnnotation } from '../../bus/annotations';
-import { startMessagesApi, type MessagesApi } from '../stand-ins/messages-api';
+import type { MessagesApi } from '../stand-ins/messages-api';
 import { planTurn } from './claude-script';
-import {
-  adapterBin, busEvents, CLAUDE_BIN, claudeEnv, cleanup, eventually, makeHome, makeRepo, ROOT, runProcess, startRelay, type Home, type TestRelay,
-} from './harness';
+import { busEvents, CLAUDE_BIN, claudeEnv, cleanup, eventually, ROOT, runProcess, type Home, type TestRelay } from './harness';
+import { claudeWorld } from './world';
 
 let api: MessagesApi;
 let relay: TestRelay;
@@ -19,12 +18,7 @@ let repo: string;
 let bus: string;
 
 beforeAll(async () => {
-  api = await startMessagesApi({ apiKey: 'sk-test' });
-  h = makeHome();
-  relay = await startRelay(h.commandrHome);
-  ({ repo, bus } = makeRepo());
-  const wired = await runProcess(adapterBin('claude', 'wire'), [repo], { cwd: repo, env: { PATH: process.env.PATH } });
-  expect(wired.code).toBe(0);
+  ({ api, h, relay, repo, bus } = await claudeWorld());
   // These tests are about the reporting hooks; the permission hook (PERM-HOOK-n) waits for a
   // person by design and has its own relay-down rules and tests, so it is left out here.
   const file = path.join(repo, '.claude', 'settings.local.json');
@@ -33,10 +27,7 @@ beforeAll(async () => {
   fs.writeFileSync(file, JSON.stringify(settings, null, 2));
 });
 
-afterAll(async () => {
-  await api.close();
-  await cleanup();
-});
+afterAll(cleanup);
 
 const SHIMS = ['user-prompt-submit', 'pre-tool-use', 'post-tool-use', 'stop', 'session-end'];
 

@@ -5,9 +5,10 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeAnnotation } from '../../bus/annotations';
-import { startMessagesApi, type MessagesApi } from '../stand-ins/messages-api';
+import type { MessagesApi } from '../stand-ins/messages-api';
 import { planTurn, requestText } from './claude-script';
-import { adapterBin, CLAUDE_BIN, claudeEnv, cleanup, git, makeHome, makeRepo, runProcess, type Home } from './harness';
+import { CLAUDE_BIN, claudeEnv, cleanup, git, runProcess, type Home } from './harness';
+import { claudeWorld } from './world';
 
 const TASK = 'T-notes-1';
 let api: MessagesApi;
@@ -16,17 +17,10 @@ let repo: string;
 let bus: string;
 
 beforeAll(async () => {
-  api = await startMessagesApi({ apiKey: 'sk-test' });
-  h = makeHome();
-  ({ repo, bus } = makeRepo());
-  const wired = await runProcess(adapterBin('claude', 'wire'), [repo], { cwd: repo, env: { PATH: process.env.PATH, HOME: h.home, COMMANDR_HOME: h.commandrHome } });
-  expect(wired.code, wired.stderr).toBe(0);
+  ({ api, h, repo, bus } = await claudeWorld({ relay: false }));
 });
 
-afterAll(async () => {
-  await api.close();
-  await cleanup();
-});
+afterAll(cleanup);
 
 const consumed = (file: string): boolean => JSON.parse(fs.readFileSync(file, 'utf8')).consumed === true;
 

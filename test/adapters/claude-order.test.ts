@@ -2,14 +2,13 @@
 // relay: 20 fast turns, each changing the work and with one denied call. When `claude -p`
 // exits the turn's checkpoint and session_end are already on the bus, in that order; the
 // relay and the task timeline show every live event in the order it happened.
-import * as fs from 'node:fs';
-import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { busItems, mergeTimeline } from '../../app/task/timeline';
 import { readEvents } from '../../bus/event-log';
 import type { MessagesApi } from '../stand-ins/messages-api';
 import { planTurn } from './claude-script';
-import { CLAUDE_BIN, claudeEnv, cleanup, eventually, runProcess, wiredClaude, type Home, type TestRelay } from './harness';
+import { CLAUDE_BIN, claudeEnv, cleanup, eventually, runProcess, type Home, type TestRelay } from './harness';
+import { claudeWorld } from './world';
 
 const TASK = 'T-order-1';
 const TURNS = 20;
@@ -20,7 +19,7 @@ let repo: string;
 let bus: string;
 
 beforeAll(async () => {
-  ({ api, h, relay, repo, bus } = await wiredClaude());
+  ({ api, h, relay, repo, bus } = await claudeWorld());
 });
 
 afterAll(cleanup);

@@ -9,7 +9,8 @@ import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { MessagesApi } from '../stand-ins/messages-api';
 import { planTurn } from './claude-script';
-import { busEvents, CLAUDE_BIN, claudeEnv, cleanup, eventually, ROOT, runProcess, wiredClaude, type Home, type TestRelay } from './harness';
+import { busEvents, CLAUDE_BIN, claudeEnv, cleanup, eventually, ROOT, runProcess, type Home, type TestRelay } from './harness';
+import { claudeWorld } from './world';
 
 const HOOKS = path.join(ROOT, 'adapters', 'claude', 'hooks');
 const TASK = 'T-report-1';
@@ -20,7 +21,7 @@ let repo: string;
 let bus: string;
 
 beforeAll(async () => {
-  ({ api, h, relay, repo, bus } = await wiredClaude());
+  ({ api, h, relay, repo, bus } = await claudeWorld());
 });
 
 afterAll(cleanup);

@@ -5,25 +5,20 @@ import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { grantsFor, parseCommands } from '../../adapters/lib/intent';
 import { claudeSettings } from '../../adapters/claude/lib/permissions';
-import { startMessagesApi, type MessagesApi } from '../stand-ins/messages-api';
+import type { MessagesApi } from '../stand-ins/messages-api';
 import { planTurn, requestText, type PlannedTool } from './claude-script';
-import { adapterBin, CLAUDE_BIN, claudeEnv, cleanup, git, makeHome, makeRepo, runProcess, type Home } from './harness';
+import { adapterBin, CLAUDE_BIN, claudeEnv, cleanup, git, runProcess, type Home } from './harness';
+import { claudeWorld } from './world';
 
 let api: MessagesApi;
 let h: Home;
 let repo: string;
 
 beforeAll(async () => {
-  api = await startMessagesApi({ apiKey: 'sk-test' });
-  h = makeHome();
-  ({ repo } = makeRepo());
-  fs.writeFileSync(path.join(repo, 'package.json'), JSON.stringify({ name: 'demo', private: true, scripts: { test: 'echo "3 passed, 0 failed"' } }));
+  ({ api, h, repo } = await claudeWorld({ relay: false, wired: false, npmTest: true }));
 });
 
-afterAll(async () => {
-  await api.close();
-  await cleanup();
-});
+afterAll(cleanup);
 
 function run(env: Record<string, string>, tools: PlannedTool[] = [], finalText = 'job finished') {
   planTurn(api, tools, finalText);

@@ -6,11 +6,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeAnnotation } from '../../bus/annotations';
 import { noteProblem } from '../../bus/progress';
 import { BusEvent } from '../../protocol/bus/events';
-import { startMessagesApi, type MessagesApi } from '../stand-ins/messages-api';
+import type { MessagesApi } from '../stand-ins/messages-api';
 import { planTurn, requestText, type PlannedTool } from './claude-script';
 import {
-  adapterBin, busEvents, CLAUDE_BIN, claudeEnv, cleanup, eventually, makeHome, makeRepo, runProcess, startRelay, type Home, type TestRelay,
+  adapterBin, busEvents, CLAUDE_BIN, claudeEnv, cleanup, eventually, makeRepo, runProcess, type Home, type TestRelay,
 } from './harness';
+import { claudeWorld } from './world';
 
 const TASK = 'T-wire-1';
 let api: MessagesApi;
@@ -20,17 +21,11 @@ let repo: string;
 let bus: string;
 
 beforeAll(async () => {
-  api = await startMessagesApi({ apiKey: 'sk-test' });
-  h = makeHome();
-  relay = await startRelay(h.commandrHome);
-  ({ repo, bus } = makeRepo());
-  fs.writeFileSync(path.join(repo, 'package.json'), JSON.stringify({ name: 'demo', private: true, scripts: { test: 'echo "3 passed, 0 failed"' } }));
+  // Not wired: the first tests wire it (WIREUP-1).
+  ({ api, h, relay, repo, bus } = await claudeWorld({ wired: false, npmTest: true }));
 });
 
-afterAll(async () => {
-  await api.close();
-  await cleanup();
-});
+afterAll(cleanup);
 
 async function turn(tools: PlannedTool[], prompt = 'carry on', extraEnv: Record<string, string> = {}) {
   planTurn(api, tools);

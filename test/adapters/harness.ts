@@ -10,7 +10,6 @@ import { readEvents } from '../../bus/event-log';
 import type { AnyBusEvent } from '../../protocol/bus/events';
 import type { LiveEvent } from '../../protocol/live-events';
 import { createRelay, type Relay } from '../../relay/server';
-import { startMessagesApi, type MessagesApi } from '../stand-ins/messages-api';
 
 export const ROOT = path.resolve(__dirname, '..', '..');
 export const CLAUDE_BIN = path.join(ROOT, 'node_modules', '.bin', 'claude');
@@ -162,24 +161,4 @@ export async function eventually<T>(check: () => T | undefined, timeoutMs = 15_0
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
     await new Promise((r) => setTimeout(r, 50));
   }
-}
-
-export interface WiredClaude {
-  api: MessagesApi;
-  h: Home;
-  relay: TestRelay;
-  repo: string;
-  bus: string;
-}
-
-/** A model stand-in, a relay on a fresh COMMANDR_HOME and a repo wired for Claude Code with that home (closed by cleanup()). */
-export async function wiredClaude(): Promise<WiredClaude> {
-  const api = await startMessagesApi({ apiKey: 'sk-test' });
-  cleanups.push(() => api.close());
-  const h = makeHome();
-  const relay = await startRelay(h.commandrHome);
-  const { repo, bus } = makeRepo();
-  const wired = await runProcess(adapterBin('claude', 'wire'), [repo], { cwd: repo, env: { PATH: process.env.PATH, HOME: h.home, COMMANDR_HOME: h.commandrHome } });
-  if (wired.code !== 0) throw new Error(`wire failed: ${wired.stderr}`);
-  return { api, h, relay, repo, bus };
 }

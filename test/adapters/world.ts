@@ -4,6 +4,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { connectDevice, type DeviceClient } from '../helpers/device';
+import { startMessagesApi, type MessagesApi } from '../stand-ins/messages-api';
 import { startOpenAiChat, type OpenAiChat } from '../stand-ins/openai-chat';
 import { adapterBin, git, makeHome, makeRepo, onCleanup, runProcess, startRelay, type Home, type Ran, type TestRelay } from './harness';
 
@@ -14,7 +15,7 @@ export interface WorldOptions {
   relay?: boolean;
   /** A repo with one commit and a bus (default true). */
   repo?: boolean;
-  /** With openCodeWorld: the adapter's `wire` run in the repo (default true). */
+  /** With claudeWorld / openCodeWorld: the adapter's `wire` run in the repo (default true). */
   wired?: boolean;
   /** An untracked package.json whose `npm test` passes ("3 passed, 0 failed"). */
   npmTest?: boolean;
@@ -49,6 +50,13 @@ export async function hookWorld<O extends WorldOptions = {}>(options?: O & { wir
     if (options?.branch) git(repo, 'checkout', '-q', '-b', options.branch);
   }
   return world as World<O>;
+}
+
+/** Claude Code's world: the Messages API stand-in, and the repo wired for Claude Code unless `wired: false`. */
+export async function claudeWorld<O extends WorldOptions = {}>(options?: O): Promise<World<O> & { api: MessagesApi }> {
+  const api = await startMessagesApi({ apiKey: 'sk-test' });
+  onCleanup(() => api.close());
+  return { api, ...(await hookWorld({ ...options, wire: options?.wired === false ? undefined : 'claude' })) } as World<O> & { api: MessagesApi };
 }
 
 /** OpenCode's world: the OpenAI-compatible stand-in, and the repo wired for OpenCode unless `wired: false`. */

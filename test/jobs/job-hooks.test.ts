@@ -5,8 +5,9 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { planTurn } from '../adapters/claude-script';
-import { adapterBin, busEvents, CLAUDE_BIN, claudeEnv, cleanup, eventually, git, makeHome, makeRepo, runProcess, startRelay, type Home, type TestRelay } from '../adapters/harness';
-import { startMessagesApi, type MessagesApi } from '../stand-ins/messages-api';
+import { adapterBin, busEvents, CLAUDE_BIN, claudeEnv, cleanup, eventually, git, runProcess, type Home, type TestRelay } from '../adapters/harness';
+import { claudeWorld } from '../adapters/world';
+import type { MessagesApi } from '../stand-ins/messages-api';
 
 let api: MessagesApi;
 let relay: TestRelay;
@@ -15,17 +16,11 @@ let repo: string;
 let bus: string;
 
 beforeAll(async () => {
-  api = await startMessagesApi({ apiKey: 'sk-test' });
-  h = makeHome();
-  relay = await startRelay(h.commandrHome);
-  ({ repo, bus } = makeRepo());
-  git(repo, 'checkout', '-q', '-b', 'agent/T-job');
+  // Not wired: the job's own settings carry the hooks.
+  ({ api, h, relay, repo, bus } = await claudeWorld({ wired: false, branch: 'agent/T-job' }));
 });
 
-afterAll(async () => {
-  await api.close();
-  await cleanup();
-});
+afterAll(cleanup);
 
 describe('job hooks', () => {
   it('RUN-4: a job in a repo whose Claude settings are not committed still posts its tool events, idle and end, and checkpoints', async () => {

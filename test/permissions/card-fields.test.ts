@@ -5,8 +5,9 @@
 import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PERMISSION_DESCRIPTION_MAX } from '../../protocol/wire/views';
-import { cleanup, makeHome, makeRepo, runProcess, startRelay, type Home, type TestRelay } from '../adapters/harness';
-import { connectDevice, type DeviceClient } from '../helpers/device';
+import { cleanup, runProcess, type Home, type TestRelay } from '../adapters/harness';
+import { hookWorld, pairPhone } from '../adapters/world';
+import type { DeviceClient } from '../helpers/device';
 import { ask, askBody } from './helpers';
 
 const CLAUDE_HOOK = path.resolve(__dirname, '..', '..', 'adapters', 'claude', 'hooks', 'permission');
@@ -18,15 +19,10 @@ let phone: DeviceClient;
 let calls = 0;
 
 beforeAll(async () => {
-  h = makeHome();
-  relay = await startRelay(h.commandrHome);
-  ({ repo } = makeRepo());
-  phone = await connectDevice(relay.relay, 'phone');
+  ({ h, relay, repo } = await hookWorld());
+  phone = await pairPhone(relay);
 });
-afterAll(async () => {
-  await phone.close();
-  await cleanup();
-});
+afterAll(cleanup);
 
 const env = () => ({ PATH: process.env.PATH, HOME: h.home, COMMANDR_HOME: h.commandrHome });
 

@@ -4,35 +4,25 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startMessagesApi, type MessagesApi } from '../stand-ins/messages-api';
+import type { MessagesApi } from '../stand-ins/messages-api';
 import { planTurn } from '../adapters/claude-script';
-import {
-  adapterBin, CLAUDE_BIN, claudeEnv, cleanup, makeHome, makeRepo, runProcess, startRelay, tempDir, type Home, type TestRelay,
-} from '../adapters/harness';
-import { connectDevice, type DeviceClient } from '../helpers/device';
+import { adapterBin, CLAUDE_BIN, claudeEnv, cleanup, makeHome, runProcess, type Home } from '../adapters/harness';
+import { claudeWorld, pairPhone } from '../adapters/world';
+import type { DeviceClient } from '../helpers/device';
 import { PERMISSION_HOOK_TIMEOUT_S } from '../../adapters/claude/lib/permission-spec';
 
 let api: MessagesApi;
-let relay: TestRelay;
 let h: Home;
 let repo: string;
 let phone: DeviceClient;
 
 beforeAll(async () => {
-  api = await startMessagesApi({ apiKey: 'sk-test' });
-  h = makeHome();
-  relay = await startRelay(h.commandrHome);
-  ({ repo } = makeRepo());
-  const wired = await runProcess(adapterBin('claude', 'wire'), [repo], { cwd: repo, env: { PATH: process.env.PATH } });
-  expect(wired.code, wired.stderr).toBe(0);
-  phone = await connectDevice(relay.relay, 'phone');
+  const world = await claudeWorld();
+  ({ api, h, repo } = world);
+  phone = await pairPhone(world.relay);
 }, 60_000);
 
-afterAll(async () => {
-  await phone?.close();
-  await api.close();
-  await cleanup();
-});
+afterAll(cleanup);
 
 const lines = (stdout: string) => stdout.split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, any>);
 

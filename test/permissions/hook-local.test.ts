@@ -4,25 +4,21 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cleanup, makeHome, makeRepo, runProcess, startRelay, type Home, type TestRelay } from '../adapters/harness';
-import { connectDevice, type DeviceClient } from '../helpers/device';
+import { cleanup, runProcess, type Home } from '../adapters/harness';
+import { hookWorld, pairPhone } from '../adapters/world';
+import type { DeviceClient } from '../helpers/device';
 
 const HOOK = path.resolve(__dirname, '..', '..', 'adapters', 'claude', 'hooks', 'permission');
 let h: Home;
-let relay: TestRelay;
 let repo: string;
 let phone: DeviceClient;
 
 beforeAll(async () => {
-  h = makeHome();
-  relay = await startRelay(h.commandrHome);
-  ({ repo } = makeRepo());
-  phone = await connectDevice(relay.relay, 'phone');
+  const world = await hookWorld();
+  ({ h, repo } = world);
+  phone = await pairPhone(world.relay);
 });
-afterAll(async () => {
-  await phone.close();
-  await cleanup();
-});
+afterAll(cleanup);
 
 async function hook(toolName: string, toolInput: Record<string, unknown>, env: Record<string, string> = {}) {
   const payload = JSON.stringify({ session_id: 'local-1', cwd: repo, hook_event_name: 'PreToolUse', tool_name: toolName, tool_input: toolInput, tool_use_id: `toolu_${Math.random()}` });

@@ -11,6 +11,7 @@ import * as path from 'node:path';
 import { initRepo } from '../bus/init';
 import { createRelay } from '../relay/server';
 import { startMessagesApi } from '../test/stand-ins/messages-api';
+import { removeWhenQuiet } from '../test/adapters/harness'; // detached hooks may still be finishing in the temp dirs
 
 const ROOT = path.resolve(__dirname, '..');
 const TURNS = Number(process.argv[2] ?? process.env.BENCH_TURNS ?? 8);
@@ -133,19 +134,6 @@ async function main(): Promise<void> {
     await relay.close();
     await api.close();
     await removeWhenQuiet(base);
-  }
-}
-
-/** Detached hooks may still be finishing in the temp dirs: retry the removal for a while. */
-async function removeWhenQuiet(dir: string): Promise<void> {
-  for (let i = 0; ; i++) {
-    try {
-      fs.rmSync(dir, { recursive: true, force: true });
-      return;
-    } catch (error) {
-      if (i >= 100) throw error;
-      await new Promise((r) => setTimeout(r, 100));
-    }
   }
 }
 

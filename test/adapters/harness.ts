@@ -28,7 +28,7 @@ export async function cleanup(): Promise<void> {
 }
 
 /** Detached hooks may still be finishing in a temp dir: retry the removal for a while. */
-async function removeWhenQuiet(dir: string): Promise<void> {
+export async function removeWhenQuiet(dir: string): Promise<void> {
   for (let i = 0; ; i++) {
     try {
       fs.rmSync(dir, { recursive: true, force: true });

@@ -215,7 +215,7 @@ function assertCold(result: Result, what: string): Result {
   return result;
 }
 
-/** The floor row's page: as little as a page can be, in the font stack the app uses (FIRST-13 in the README). */
+/** The floor row's page: as little as a page can be, in the font stack the app uses. */
 const BARE_PAGE = '<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">'
   + '<title>Bare</title><meta name="description" content="The host floor of bench/lighthouse.ts">'
   + '<style>body{font-family:system-ui,-apple-system,Segoe UI,Roboto,Helvetica Neue,Arial,sans-serif}</style></head>'

@@ -12,8 +12,7 @@ import { hookSpecs } from '../adapters/claude/lib/hook-specs';
 import { permissionHookSpec } from '../adapters/claude/lib/permission-spec';
 import { HOOK_MARKER, mergeHooks } from '../adapters/claude/lib/settings-merge';
 import { readJsonObject } from '../adapters/lib/wire-report';
-import { opencodeServerEntry } from '../adapters/mcp/wire';
-import { PLUGIN_MARKER, pluginSource } from '../adapters/opencode/lib/plugin-source';
+import { currentPluginSource, PLUGIN_FILE, PLUGIN_MARKER } from '../adapters/opencode/lib/plugin-source';
 import { missingApprovalHooks } from '../bus/init';
 import { unsharedTrackedBusFiles, untrackTargets } from '../bus/tracked-bus';
 import { runTool } from './_shared/tool';
@@ -159,13 +158,12 @@ function claudeWiring(repo: string): string | undefined {
 function opencodeWiring(repo: string): string | undefined {
   let current: string;
   try {
-    current = fs.readFileSync(path.join(repo, '.opencode', 'plugin', 'commandr.js'), 'utf8');
+    current = fs.readFileSync(path.join(repo, PLUGIN_FILE), 'utf8');
   } catch {
     return undefined; // OpenCode not wired here: nothing to keep current
   }
   if (!current.startsWith(PLUGIN_MARKER)) return undefined; // not ours; wire refuses to touch it
-  const wanted = pluginSource(process.execPath, path.join(installRoot(), 'adapters', 'opencode', 'hooks', 'hook'), opencodeServerEntry());
-  if (current === wanted) return undefined;
+  if (current === currentPluginSource()) return undefined;
   const node = /^const NODE = ("(?:[^"\\]|\\.)*");$/m.exec(current);
   const named = node ? (JSON.parse(node[1]!) as string) : undefined;
   if (named && !fs.existsSync(named)) return `the OpenCode plugin runs ${named}, which no longer exists`;

@@ -2,9 +2,20 @@
 // shim that forwards OpenCode's events to commandr's node hook. It names this machine's paths,
 // so it is git-ignored (WIREPATH-1). Turn-end work runs in a
 // detached process because `opencode run` exits without awaiting plugin handlers.
+import * as path from 'node:path';
+import { installRoot } from '../../lib/env';
+import { opencodeServerEntry } from '../../mcp/wire';
 import { PERMISSION_CHECK, PERMISSION_HELPER } from './plugin-permission';
 
 export const PLUGIN_MARKER = '// commandr plugin';
+
+/** Where the plugin lives in a project, relative to its root. */
+export const PLUGIN_FILE = '.opencode/plugin/commandr.js';
+
+/** The plugin `wire` writes now: this install's hook, run by this Node (a job brings its own copy, OCJOB-1; `doctor` compares against it, DOCTOR-3). */
+export function currentPluginSource(): string {
+  return pluginSource(process.execPath, path.join(installRoot(), 'adapters', 'opencode', 'hooks', 'hook'), opencodeServerEntry());
+}
 
 /** `mcp`: the OpenCode `mcp` entry of `commandr mcp`, registered from the plugin's `config` hook (WIREPATH-3). */
 export function pluginSource(node: string, hook: string, mcp: unknown): string {

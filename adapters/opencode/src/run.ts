@@ -5,10 +5,9 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { findBinary, runJob, runVendor, sessionAnnouncer, type JobInput } from '../../lib/run-job';
-import { installRoot } from '../../lib/env';
 import { inlineConfig } from '../lib/permissions';
-import { pluginSource } from '../lib/plugin-source';
-import { opencodeServerEntry, withOpencodeMcp } from '../../mcp/wire';
+import { currentPluginSource } from '../lib/plugin-source';
+import { withOpencodeMcp } from '../../mcp/wire';
 
 async function main(input: JobInput): Promise<number> {
   // The reporting and permission plugin `wire` writes is git-ignored, so a job's checkout never
@@ -16,8 +15,7 @@ async function main(input: JobInput): Promise<number> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'commandr-opencode-'));
   try {
     const pluginFile = path.join(dir, 'commandr.js');
-    const hook = path.join(installRoot(), 'adapters', 'opencode', 'hooks', 'hook');
-    fs.writeFileSync(pluginFile, pluginSource(process.execPath, hook, opencodeServerEntry()), { mode: 0o600 });
+    fs.writeFileSync(pluginFile, currentPluginSource(), { mode: 0o600 });
     const config = withPlugin(withOpencodeMcp(inlineConfig(process.env.OPENCODE_CONFIG_CONTENT, input.grants)), pathToFileURL(pluginFile).href);
     return await runOpencode(input, { ...process.env, OPENCODE_CONFIG_CONTENT: config });
   } finally {

@@ -4,23 +4,21 @@
 // `opencode.json` carries no machine's paths; an older wire's entry there is taken out (WIREPATH-n).
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { installRoot } from '../../lib/env';
 import { runWire, WireError, writeAtomic, type WireArgs, type WireLine } from '../../lib/wire-report';
-import { PLUGIN_MARKER, pluginSource } from '../lib/plugin-source';
-import { opencodeServerEntry, unwireOpencodeMcp } from '../../mcp/wire';
+import { currentPluginSource, PLUGIN_FILE, PLUGIN_MARKER } from '../lib/plugin-source';
+import { unwireOpencodeMcp } from '../../mcp/wire';
 import { assertIgnoreFile, ensureIgnored } from '../../lib/wire-ignore';
 
 export function wireOpencode(args: WireArgs): WireLine[] {
   assertIgnoreFile(args.root); // before the plugin is written
   const plugin = wirePlugin(args); // refuses a foreign file before anything is written
-  const ignore = ensureIgnored(args.root, '.opencode/plugin/commandr.js', args.dryRun);
+  const ignore = ensureIgnored(args.root, PLUGIN_FILE, args.dryRun);
   return [plugin, ...(ignore ? [ignore] : []), ...unwireOpencodeMcp(args)];
 }
 
 function wirePlugin({ root, dryRun }: WireArgs): WireLine {
-  const file = path.join(root, '.opencode', 'plugin', 'commandr.js');
-  const hook = path.join(installRoot(), 'adapters', 'opencode', 'hooks', 'hook');
-  const wanted = pluginSource(process.execPath, hook, opencodeServerEntry());
+  const file = path.join(root, PLUGIN_FILE);
+  const wanted = currentPluginSource();
   let current: string | undefined;
   try {
     current = fs.readFileSync(file, 'utf8');

@@ -103,19 +103,26 @@ describe('the permission fast path', () => {
     expect(asked).toMatchObject({ permissionDecision: 'ask' });
     expect(asked!.permissionDecisionReason).toMatch(/no one can be asked/);
     // Hung: a server that takes the connection and never answers; the fast path gives up and node answers.
-    const seen: string[] = [];
-    const hung = net.createServer((socket) => socket.on('data', (d) => seen.push(d.toString('latin1'))));
-    await new Promise<void>((r) => hung.listen(0, '127.0.0.1', r));
+    const hungServer = async () => {
+      const seen: string[] = [];
+      const server = net.createServer((socket) => socket.on('data', (d) => seen.push(d.toString('latin1'))));
+      await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+      return { seen, port: (server.address() as net.AddressInfo).port, close: () => new Promise((r) => server.close(r)) };
+    };
+    // Each URL gets its own server: the live event a call spools is posted later by the background
+    // poster, to that call's URL, and must not be taken for traffic of the next call.
+    const hung = await hungServer();
+    const tls = await hungServer();
     try {
-      const port = (hung.address() as net.AddressInfo).port;
-      expect(await hook('Read', { file_path: path.join(repo, 'README.md') }, { COMMANDR_URL: `http://127.0.0.1:${port}` })).toMatchObject({ permissionDecision: 'allow' });
-      expect(seen.join('')).toContain('POST /api/permissions/check');
-      // Not loopback http: the credential is not sent this way at all.
-      seen.length = 0;
-      expect(await hook('Read', { file_path: path.join(repo, 'README.md') }, { COMMANDR_URL: `https://127.0.0.1:${port}` })).toMatchObject({ permissionDecision: 'allow' });
-      expect(seen).toEqual([]);
+      expect(await hook('Read', { file_path: path.join(repo, 'README.md') }, { COMMANDR_URL: `http://127.0.0.1:${hung.port}` })).toMatchObject({ permissionDecision: 'allow' });
+      expect(hung.seen.join('')).toContain('POST /api/permissions/check');
+      // Not loopback http: the fast path sends nothing this way, so no request and no credential in clear
+      // (node's own posts to an https URL are TLS).
+      expect(await hook('Read', { file_path: path.join(repo, 'README.md') }, { COMMANDR_URL: `https://127.0.0.1:${tls.port}` })).toMatchObject({ permissionDecision: 'allow' });
+      expect(tls.seen.join('')).not.toContain('POST ');
+      expect(tls.seen.join('')).not.toContain(token);
     } finally {
-      await new Promise((r) => hung.close(r));
+      await Promise.all([hung.close(), tls.close()]);
     }
   }, 60_000);
 

@@ -8,8 +8,7 @@ import * as https from 'node:https';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { commandrHome, installRoot, relayUrl } from '../adapters/lib/env';
-import { hookSpecs } from '../adapters/claude/lib/hook-specs';
-import { permissionHookSpec } from '../adapters/claude/lib/permission-spec';
+import { wiredHookSpecs } from '../adapters/claude/lib/permission-spec';
 import { HOOK_MARKER, mergeHooks } from '../adapters/claude/lib/settings-merge';
 import { readJsonObject } from '../adapters/lib/wire-report';
 import { currentPluginSource, PLUGIN_FILE, PLUGIN_MARKER } from '../adapters/opencode/lib/plugin-source';
@@ -149,7 +148,7 @@ function claudeWiring(repo: string): string | undefined {
   } catch (error) {
     return `Claude Code settings unreadable: ${(error as Error).message}`;
   }
-  const { changed } = mergeHooks(settings ?? {}, [...hookSpecs(), permissionHookSpec()]);
+  const { changed } = mergeHooks(settings ?? {}, wiredHookSpecs());
   if (changed.length === 0) return undefined;
   const any = JSON.stringify(settings?.hooks ?? {}).includes(HOOK_MARKER);
   return any ? `Claude Code hooks from an older install or another location (${changed.join(', ')})` : 'Claude Code hooks missing';

@@ -7,8 +7,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { hookSpecs } from '../../adapters/claude/lib/hook-specs';
-import { permissionHookSpec } from '../../adapters/claude/lib/permission-spec';
+import { wiredHookSpecs } from '../../adapters/claude/lib/permission-spec';
 import { cleanup, git, makeHome, ROOT, runProcess, tempDir } from './harness';
 
 afterAll(cleanup);
@@ -108,7 +107,7 @@ describe('wire leaves no machine paths in committed files', () => {
     const mine = { type: 'command', command: 'echo mine' };
     // What the previous wire wrote into committed files: this install's absolute paths.
     const hooks: Record<string, unknown[]> = { Notification: [{ hooks: [mine] }] };
-    for (const spec of [...hookSpecs(), permissionHookSpec()]) {
+    for (const spec of wiredHookSpecs()) {
       (hooks[spec.event] ??= []).push({ ...(spec.matcher ? { matcher: spec.matcher } : {}), hooks: [{ type: 'command', command: spec.command, timeout: spec.timeout }] });
     }
     (hooks.Stop as Array<{ hooks: unknown[] }>)[0]!.hooks.push(mine);

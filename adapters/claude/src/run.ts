@@ -6,8 +6,7 @@ import * as path from 'node:path';
 import { findBinary, runJob, runVendor, sessionAnnouncer, type JobInput } from '../../lib/run-job';
 import { claudeSettings } from '../lib/permissions';
 import { editRoots } from '../../lib/permission-roots';
-import { hookSpecs } from '../lib/hook-specs';
-import { permissionHookSpec } from '../lib/permission-spec';
+import { wiredHookSpecs } from '../lib/permission-spec';
 import { mergeHooks } from '../lib/settings-merge';
 import { jobMcpConfig } from '../../mcp/wire';
 
@@ -22,7 +21,7 @@ async function main(input: JobInput): Promise<number> {
     // are the same commands, which Claude Code runs once. Edits stay under the job's roots (GUARD-8).
     const grants = claudeSettings(input.grants, editRoots(jobEnv));
     grants.permissions.allow.push('mcp__commandr'); // the commandr tools (MCP-8): every intent may use them
-    const settings = mergeHooks(grants as unknown as Record<string, unknown>, [...hookSpecs(), permissionHookSpec()]).settings;
+    const settings = mergeHooks(grants as unknown as Record<string, unknown>, wiredHookSpecs()).settings;
     fs.writeFileSync(settingsFile, JSON.stringify(settings, null, 2) + '\n', { mode: 0o600 });
     const mcpFile = path.join(dir, 'mcp.json');
     fs.writeFileSync(mcpFile, JSON.stringify(jobMcpConfig()) + '\n', { mode: 0o600 });

@@ -4,10 +4,9 @@
 // wire put them there) are taken out, so no machine's paths get committed (WIREPATH-n).
 import * as path from 'node:path';
 import { readJsonObject, runWire, writeAtomic, type WireArgs, type WireLine } from '../../lib/wire-report';
-import { hookSpecs } from '../lib/hook-specs';
 import { mergeHooks, withoutOurHooks } from '../lib/settings-merge';
 import { ensureIgnored } from '../../lib/wire-ignore';
-import { permissionHookSpec } from '../lib/permission-spec';
+import { wiredHookSpecs } from '../lib/permission-spec';
 import { wireClaudeMcp } from '../../mcp/wire';
 
 export function wireClaude({ root, dryRun }: WireArgs): WireLine[] {
@@ -15,7 +14,7 @@ export function wireClaude({ root, dryRun }: WireArgs): WireLine[] {
   const settings = readJsonObject(localFile) ?? {};
   const sharedFile = path.join(root, '.claude', 'settings.json');
   const shared = readJsonObject(sharedFile) ?? {};
-  const { settings: merged, changed } = mergeHooks(settings, [...hookSpecs(), permissionHookSpec()]);
+  const { settings: merged, changed } = mergeHooks(settings, wiredHookSpecs());
   const { settings: cleaned, changed: moved } = withoutOurHooks(shared);
   const hooks: WireLine = changed.length === 0 ? { file: localFile, status: 'ok' } : { file: localFile, status: dryRun ? 'would fix' : 'fixed', detail: `hooks: ${changed.join(', ')}` };
   const ignore = ensureIgnored(root, '.claude/settings.local.json', dryRun);

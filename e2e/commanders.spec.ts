@@ -70,3 +70,18 @@ test('CMDR-UI-4: a commander whose session is lost needs a new session; the butt
   await expect(page.getByTestId('cmdr-status')).toHaveText(/starting|running|idle|waiting for you/);
   await expect(page.getByTestId('cmdr-dead')).toHaveCount(0);
 });
+
+test('UX-10: the composer\'s controls keep their gap: hold-to-talk does not touch the message field, nor Send the button above it', async ({ paired: page }) => {
+  await page.getByTestId('nav-commanders').click();
+  await page.getByTestId('cmdr-new').click();
+  await page.getByTestId('cmdr-name').fill('Spacing');
+  await page.getByTestId('cmdr-start').click();
+  await expect(page).toHaveURL(/\/commander\?id=c-/);
+  const talk = page.getByTestId('voice-talk');
+  await expect(talk).toBeVisible(); // this Chromium has Web Speech: the button is there
+  const field = (await page.getByTestId('cmdr-message').boundingBox())!;
+  const button = (await talk.boundingBox())!;
+  const send = (await page.getByTestId('cmdr-send').boundingBox())!;
+  expect(button.y - (field.y + field.height)).toBeGreaterThanOrEqual(4);
+  expect(send.y - (button.y + button.height)).toBeGreaterThanOrEqual(4);
+});

@@ -102,3 +102,15 @@ test('UX-6: a commander starts with a chosen agent and a first message, which it
   await expect(page.getByTestId('cmdr-output')).toContainText('Draft the notes for 1.2.');
   await expect(page.getByTestId('commander')).toContainText('fake');
 });
+
+test('UX-10: in the New task sheet hold-to-talk keeps its gap to the Context box above it and to the next field\'s label below it', async ({ paired: page }) => {
+  await page.getByTestId('new-task').click();
+  await expect(page.getByTestId('new-task-sheet')).toBeVisible();
+  const talk = page.getByTestId('new-task-sheet').getByTestId('voice-talk');
+  await expect(talk).toBeVisible(); // this Chromium has Web Speech: the button is there
+  const box = (await page.getByTestId('new-task-context').boundingBox())!;
+  const button = (await talk.boundingBox())!;
+  const next = (await page.locator('label[for="nt-acceptance"]').boundingBox())!;
+  expect(button.y - (box.y + box.height)).toBeGreaterThanOrEqual(4);
+  expect(next.y - (button.y + button.height)).toBeGreaterThanOrEqual(8);
+});

@@ -1,24 +1,18 @@
 // Conformance of `annotate-write` and the annotation files it creates (ANNOT-n, ID-SAFE-3).
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { listAnnotations, markConsumed } from '../../bus/annotations';
-import { type Install, World, buildInstall, runAsync } from './harness';
+import { type World, runAsync, useInstall } from './harness';
 
-let install: Install;
-let world: World;
-beforeAll(async () => {
-  install = await buildInstall();
-});
-afterAll(() => fs.rmSync(install.root, { recursive: true, force: true }));
-afterEach(() => world?.cleanup());
+const fixture = useInstall();
 
 const annotate = (w: World, args: string[], input?: string) => w.tool('annotate-write', ['--bus', w.bus, ...args], { cwd: w.home, input });
 const dirOf = (w: World, task: string) => path.join(w.bus, 'annotations', task);
 
 describe('annotate-write', () => {
   it('ANNOT-1: creates annotations/<task>/<turn:4>-<seq:4>.json with seq from 0000, defaults anchor general and author human', () => {
-    world = new World(install);
+    const world = fixture.world();
     const first = annotate(world, ['--task', 'T-1', '--turn', '3', '--body', 'use the **cache**']);
     expect(first.code).toBe(0);
     expect(first.stdout).toBe(`annotation:${path.join(dirOf(world, 'T-1'), '0003-0000.json')}\n`);
@@ -30,7 +24,7 @@ describe('annotate-write', () => {
   });
 
   it('ANNOT-1: --body - reads the markdown body from stdin', () => {
-    world = new World(install);
+    const world = fixture.world();
     const body = '# Heads up\n\n- multi\n- line "quoted"\n';
     expect(annotate(world, ['--task', 'T-1', '--turn', '0', '--body', '-'], body).code).toBe(0);
     const note = JSON.parse(fs.readFileSync(path.join(dirOf(world, 'T-1'), '0000-0000.json'), 'utf8')) as { body: string };
@@ -38,7 +32,7 @@ describe('annotate-write', () => {
   });
 
   it('ANNOT-2: the file holds exactly task, turn, anchor, ts, author, body, consumed; existing files are never touched', () => {
-    world = new World(install);
+    const world = fixture.world();
     const existing = world.write('annotations/T-1/0001-0000.json', '{"hand":"written"}');
     expect(annotate(world, ['--task', 'T-1', '--turn', '1', '--body', '']).code).toBe(0);
     expect(fs.readFileSync(existing, 'utf8')).toBe('{"hand":"written"}');
@@ -49,7 +43,7 @@ describe('annotate-write', () => {
   });
 
   it('ANNOT-3: one task_annotation event follows the file, carrying seq and never the body', () => {
-    world = new World(install);
+    const world = fixture.world();
     annotate(world, ['--task', 'T-1', '--turn', '2', '--anchor', 'card:src/x.ts', '--author', 'ana', '--body', 'secret body']);
     annotate(world, ['--task', 'T-1', '--turn', '2']);
     expect(world.events()).toEqual([
@@ -60,11 +54,11 @@ describe('annotate-write', () => {
   });
 
   it('ANNOT-4: concurrent writers on one turn each get their own file (exclusive create, retry past the highest seq on collision), however many race', async () => {
-    world = new World(install);
+    const world = fixture.world();
     // 48 processes at once: more than a fixed window of tries survives (32 tries lost 4–7 of them).
     const n = 48;
     const results = await Promise.all(Array.from({ length: n }, (_, i) =>
-      runAsync(install.bin('annotate-write'), ['--bus', world.bus, '--task', 'T-1', '--turn', '5', '--body', `note ${i}`], { cwd: world.home, env: world.env })));
+      runAsync(fixture.install.bin('annotate-write'), ['--bus', world.bus, '--task', 'T-1', '--turn', '5', '--body', `note ${i}`], { cwd: world.home, env: world.env })));
     expect(results.filter((r) => r.code !== 0).map((r) => r.stderr)).toEqual([]);
     const files = fs.readdirSync(dirOf(world, 'T-1')).sort();
     expect(files).toEqual(Array.from({ length: n }, (_, i) => `0005-${String(i).padStart(4, '0')}.json`));
@@ -74,7 +68,7 @@ describe('annotate-write', () => {
   }, 60_000);
 
   it('ANNOT-5: listing is in ascending file order and marking consumed flips only that field', () => {
-    world = new World(install);
+    const world = fixture.world();
     annotate(world, ['--task', 'T-1', '--turn', '2', '--body', 'b']);
     annotate(world, ['--task', 'T-1', '--turn', '1', '--body', 'a']);
     const notes = listAnnotations(world.bus, 'T-1');
@@ -99,7 +93,7 @@ describe('annotate-write', () => {
     ['unknown option', ['--task', 'T', '--turn', '1', '--path', '/etc']],
   ];
   it.each(hostile)('ID-SAFE-3: %s is refused (exit 2) and nothing is written', (_label, args) => {
-    world = new World(install);
+    const world = fixture.world();
     const r = annotate(world, args);
     expect(r.code).toBe(2);
     expect(fs.existsSync(path.join(world.bus, 'annotations'))).toBe(false);
@@ -107,7 +101,7 @@ describe('annotate-write', () => {
   });
 
   it('ID-SAFE-3: --bus must be a bus: a plain directory is refused and left untouched', () => {
-    world = new World(install);
+    const world = fixture.world();
     const r = world.tool('annotate-write', ['--bus', world.home, '--task', 'T', '--turn', '1'], { cwd: world.home });
     expect(r.code).toBe(1);
     expect(r.stderr).toContain('E_BUS_MISSING_DIR');

@@ -4,23 +4,17 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { spawnSync } from 'node:child_process';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { type Install, World, buildInstall, packet, runAsync } from './harness';
+import { describe, expect, it } from 'vitest';
+import { packet, runAsync, useInstall } from './harness';
 
-let install: Install;
-let world: World;
-beforeAll(async () => {
-  install = await buildInstall();
-});
-afterAll(() => fs.rmSync(install.root, { recursive: true, force: true }));
-afterEach(() => world?.cleanup());
+const fixture = useInstall();
 
 const host = os.hostname().replace(/_/g, '-');
 const claimedLine = (stdout: string): string => stdout.split('\n')[0]!;
 
 describe('claim', () => {
   it('CLAIM-1: takes the first packet in file-name order with one rename to claimed/{host}_{pid}_{name}', () => {
-    world = new World(install);
+    const world = fixture.world();
     world.write('inbox/b-second.md', packet({ id: 'B' }));
     world.write('inbox/a-first.md', packet({ id: 'A' }));
     const r = world.tool('claim');
@@ -38,16 +32,16 @@ describe('claim', () => {
       console.warn(`CLAIM-1 host rename skipped: cannot set a host name in a new UTS namespace: ${probe.stderr.trim()}`);
       return;
     }
-    world = new World(install);
+    const world = fixture.world();
     world.write('inbox/x.md', packet({ id: 'X' }));
-    const r = spawnSync('unshare', ['--uts', 'sh', '-c', `echo my_box > /proc/sys/kernel/hostname && exec ${install.bin('claim')}`], { cwd: world.repo, env: world.env, encoding: 'utf8' });
+    const r = spawnSync('unshare', ['--uts', 'sh', '-c', `echo my_box > /proc/sys/kernel/hostname && exec ${fixture.install.bin('claim')}`], { cwd: world.repo, env: world.env, encoding: 'utf8' });
     expect(r.status).toBe(0);
     expect(world.list('claimed')[0]).toMatch(/^my-box_[0-9]+_x\.md$/);
     expect(world.events()[0]).toMatchObject({ event: 'task_claimed', task: 'X', machine: 'my-box' });
   });
 
   it('CLAIM-3: owner identity splits at most twice; the remainder is the original file name', () => {
-    world = new World(install);
+    const world = fixture.world();
     world.write('inbox/my_task_file.md', packet({ id: 'U' }));
     const r = world.tool('claim');
     const name = path.basename(claimedLine(r.stdout));
@@ -58,7 +52,7 @@ describe('claim', () => {
   });
 
   it('CLAIM-4: prints claimed:<absolute path> then the packet verbatim; an empty inbox prints exactly inbox:empty', () => {
-    world = new World(install);
+    const world = fixture.world();
     const text = packet({ id: 'T-1' });
     world.write('inbox/001.md', text);
     const r = world.tool('claim');
@@ -72,10 +66,10 @@ describe('claim', () => {
   });
 
   it('CLAIM-4: bytes that are not UTF-8 (a Latin-1 body, a stray byte) come out exactly as they are in the packet', () => {
-    world = new World(install);
+    const world = fixture.world();
     const bytes = Buffer.concat([Buffer.from(packet({ id: 'T-1' })), Buffer.from([0x63, 0x61, 0x66, 0xe9, 0x0a, 0xff, 0xfe, 0x0a])]);
     world.write('inbox/001.md', bytes);
-    const r = spawnSync(install.bin('claim'), [], { cwd: world.repo, env: world.env });
+    const r = spawnSync(fixture.install.bin('claim'), [], { cwd: world.repo, env: world.env });
     expect(r.status).toBe(0);
     const head = r.stdout.subarray(0, r.stdout.indexOf(0x0a) + 1).toString('utf8');
     expect(head).toMatch(/^claimed:\/.*_001\.md\n$/);
@@ -83,7 +77,7 @@ describe('claim', () => {
   });
 
   it('CLAIM-5: appends one task_claimed with task, agent {host}_{pid} and machine before returning', () => {
-    world = new World(install);
+    const world = fixture.world();
     world.write('inbox/file-name-is-not-the-id.md', packet({ id: 'T-42' }));
     const r = world.tool('claim');
     const [h, pid] = path.basename(claimedLine(r.stdout)).split('_');
@@ -93,19 +87,19 @@ describe('claim', () => {
   });
 
   it('PACKET-5: the task id is the front-matter id, never the file name', () => {
-    world = new World(install);
+    const world = fixture.world();
     world.write('inbox/zzz-T-9.md', packet({ id: 'real-id' }));
     world.tool('claim');
     expect(world.events()[0]).toMatchObject({ task: 'real-id' });
   });
 
   it('CLAIM-2: racing claimers each win different packets; every packet is claimed exactly once', async () => {
-    world = new World(install);
+    const world = fixture.world();
     for (let i = 0; i < 24; i++) world.write(`inbox/p${String(i).padStart(3, '0')}.md`, packet({ id: `P-${i}` }));
     const results = await Promise.all(Array.from({ length: 6 }, async () => {
       const outs: string[] = [];
       for (;;) {
-        const r = await runAsync(install.bin('claim'), [], { cwd: world.repo, env: world.env });
+        const r = await runAsync(fixture.install.bin('claim'), [], { cwd: world.repo, env: world.env });
         expect(r.code).toBe(0);
         if (r.stdout === 'inbox:empty\n') return outs;
         outs.push(path.basename(claimedLine(r.stdout)).split('_').slice(2).join('_'));
@@ -137,7 +131,7 @@ describe('packets', () => {
   ];
 
   it('PACKET-1: front matter with id, type and scope makes a packet; blocking and blocked-by default to []', () => {
-    world = new World(install);
+    const world = fixture.world();
     world.write('inbox/ok.md', '---\nid: OK-1\ntype: review\nscope: "docs/*"\n---\nbody\n');
     const r = world.tool('claim');
     expect(r.code).toBe(0);
@@ -145,7 +139,7 @@ describe('packets', () => {
   });
 
   it('PACKET-2: invalid packets (missing fields, broken YAML, no front matter, binary junk, unsafe ids) are reported, never claimed, left in place', () => {
-    world = new World(install);
+    const world = fixture.world();
     for (const [name, text] of invalid) world.write(`inbox/${name}`, text);
     world.write('inbox/99-good.md', packet({ id: 'GOOD' }));
     const r = world.tool('claim');
@@ -161,28 +155,28 @@ describe('packets', () => {
   });
 
   it('PACKET-2: a `*.md` entry that is no regular file (a directory, a FIFO) is reported and skipped; the claim goes on, never opening the FIFO', () => {
-    world = new World(install);
+    const world = fixture.world();
     fs.mkdirSync(path.join(world.bus, 'inbox', 'A-dir.md'));
     const fifo = spawnSync('mkfifo', [path.join(world.bus, 'inbox', 'B-fifo.md')]);
     expect(fifo.status).toBe(0);
     world.write('inbox/C-good.md', packet({ id: 'GOOD' }));
     // A hang (reading the FIFO) is killed after 20 s and fails the test; it never synchronises anything.
-    const r = spawnSync(install.bin('claim'), [], { cwd: world.repo, env: world.env, encoding: 'utf8', timeout: 20_000 });
+    const r = spawnSync(fixture.install.bin('claim'), [], { cwd: world.repo, env: world.env, encoding: 'utf8', timeout: 20_000 });
     expect(r.signal).toBeNull();
     expect(r.status).toBe(0);
     expect(claimedLine(r.stdout)).toMatch(/_C-good\.md$/);
     expect(r.stderr).toMatch(/A-dir\.md: a directory, not a regular file/);
     expect(r.stderr).toMatch(/B-fifo\.md: a FIFO, not a regular file/);
     expect(world.list('inbox')).toEqual(['A-dir.md', 'B-fifo.md']);
-    const again = spawnSync(install.bin('claim'), [], { cwd: world.repo, env: world.env, encoding: 'utf8', timeout: 20_000 });
+    const again = spawnSync(fixture.install.bin('claim'), [], { cwd: world.repo, env: world.env, encoding: 'utf8', timeout: 20_000 });
     expect([again.status, again.stdout]).toEqual([0, 'inbox:empty\n']);
     // The index fold lists the bus too: it must not hang on the FIFO either.
-    const index = spawnSync(install.bin('index'), ['refresh', world.repo], { cwd: world.repo, env: world.env, encoding: 'utf8', timeout: 20_000 });
+    const index = spawnSync(fixture.install.bin('index'), ['refresh', world.repo], { cwd: world.repo, env: world.env, encoding: 'utf8', timeout: 20_000 });
     expect([index.signal, index.status]).toEqual([null, 0]);
   });
 
   it('ID-SAFE-1: a packet whose id is not a safe file name is never claimed', () => {
-    world = new World(install);
+    const world = fixture.world();
     world.write('inbox/a.md', packet({ id: 'x/../../y' }));
     world.write('inbox/b.md', packet({ id: '.hidden' }));
     world.write('inbox/c.md', packet({ id: 'x'.repeat(129) }));
@@ -193,14 +187,14 @@ describe('packets', () => {
   });
 
   it('PACKET-3: unknown front-matter fields are ignored, never rejected', () => {
-    world = new World(install);
+    const world = fixture.world();
     world.write('inbox/x.md', packet({ id: 'X-1', extra: 'priority: high\nowner:\n  name: someone\nblocking: [Y-1]' }));
     const r = world.tool('claim');
     expect(r.stdout.startsWith('claimed:')).toBe(true);
   });
 
   it('PACKET-4: a packet lacking body sections is claimed with a warning containing "section" naming each missing one', () => {
-    world = new World(install);
+    const world = fixture.world();
     world.write('inbox/x.md', packet({ id: 'X-2', sections: ['Context', 'Do not touch'] }));
     const r = world.tool('claim');
     expect(r.stdout.startsWith('claimed:')).toBe(true);
@@ -208,16 +202,15 @@ describe('packets', () => {
     expect(r.stderr).toContain('Acceptance criteria');
     expect(r.stderr).toContain('Files to touch');
     expect(r.stderr).not.toContain('"Context"');
-    const full = new World(install);
+    const full = fixture.world();
     full.write('inbox/y.md', packet({ id: 'Y' }));
     expect(full.tool('claim').stderr).toBe('');
-    full.cleanup();
   });
 });
 
 describe('blocked-by', () => {
   it('BLOCKED-BY-1: a packet whose blocked-by ids are not all in done/ is skipped and reported once; it is claimable once they are', () => {
-    world = new World(install);
+    const world = fixture.world();
     world.write('inbox/1-later.md', packet({ id: 'LATER', blockedBy: ['FIRST', 'SECOND'] }));
     world.write('inbox/2-first.md', packet({ id: 'FIRST' }));
     world.write('done/vm_1_second.md', packet({ id: 'SECOND' }));
@@ -238,7 +231,7 @@ describe('blocked-by', () => {
 
 describe('location', () => {
   it('LAYOUT-1: the bus is found from a subdirectory and from a linked worktree as the main checkout\'s .agents', () => {
-    world = new World(install);
+    const world = fixture.world();
     world.write('inbox/a.md', packet({ id: 'A' }));
     world.write('inbox/b.md', packet({ id: 'B' }));
     fs.mkdirSync(path.join(world.repo, 'src', 'deep'), { recursive: true });
@@ -252,7 +245,7 @@ describe('location', () => {
   });
 
   it('LAYOUT-1: outside any git work tree claim fails with a message, exit 1', () => {
-    world = new World(install);
+    const world = fixture.world();
     const r = world.tool('claim', [], { cwd: world.home });
     expect(r.code).toBe(1);
     expect(r.stderr).toContain('not inside a git work tree');
@@ -260,7 +253,7 @@ describe('location', () => {
   });
 
   it('LAYOUT-2: a missing bus directory is named and nothing is moved or written', () => {
-    world = new World(install);
+    const world = fixture.world();
     world.write('inbox/a.md', packet({ id: 'A' }));
     fs.rmSync(path.join(world.bus, 'approvals'), { recursive: true });
     const r = world.tool('claim');

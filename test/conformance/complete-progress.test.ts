@@ -2,16 +2,10 @@
 // (COMPLETE-n, PROGRESS-n, EVENTS-n, ID-SAFE-n) through the real executables.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { type Install, World, buildInstall, packet } from './harness';
+import { describe, expect, it } from 'vitest';
+import { type World, packet, useInstall } from './harness';
 
-let install: Install;
-let world: World;
-beforeAll(async () => {
-  install = await buildInstall();
-});
-afterAll(() => fs.rmSync(install.root, { recursive: true, force: true }));
-afterEach(() => world?.cleanup());
+const fixture = useInstall();
 
 function claimOne(w: World, id: string): string {
   w.write(`inbox/${id}.md`, packet({ id }));
@@ -22,7 +16,7 @@ function claimOne(w: World, id: string): string {
 
 describe('complete', () => {
   it('COMPLETE-1: moves the packet to done/ keeping its claimed name and prints done:<absolute path>, from any cwd', () => {
-    world = new World(install);
+    const world = fixture.world();
     const claimed = claimOne(world, 'T-1');
     const r = world.tool('complete', [claimed], { cwd: world.home });
     expect(r.code).toBe(0);
@@ -33,7 +27,7 @@ describe('complete', () => {
   });
 
   it('COMPLETE-1: a relative path is resolved against the cwd and the bus is its grandparent', () => {
-    world = new World(install);
+    const world = fixture.world();
     const claimed = claimOne(world, 'T-2');
     const r = world.tool('complete', [path.relative(path.join(world.bus, 'claimed'), claimed)], { cwd: path.join(world.bus, 'claimed') });
     expect(r.code).toBe(0);
@@ -41,7 +35,7 @@ describe('complete', () => {
   });
 
   it('COMPLETE-2: a path that does not exist exits non-zero with nothing on stdout', () => {
-    world = new World(install);
+    const world = fixture.world();
     const r = world.tool('complete', [path.join(world.bus, 'claimed', 'nope.md')]);
     expect(r.code).not.toBe(0);
     expect(r.stdout).toBe('');
@@ -50,7 +44,7 @@ describe('complete', () => {
   });
 
   it('COMPLETE-2: a packet that is not in claimed/ is refused and left where it is', () => {
-    world = new World(install);
+    const world = fixture.world();
     const inbox = world.write('inbox/x.md', packet({ id: 'X' }));
     const r = world.tool('complete', [inbox]);
     expect(r.code).toBe(1);
@@ -59,7 +53,7 @@ describe('complete', () => {
   });
 
   it('COMPLETE-3: appends task_complete with result pass (default) or fail; any other result is a usage error', () => {
-    world = new World(install);
+    const world = fixture.world();
     const a = claimOne(world, 'A');
     const b = claimOne(world, 'B');
     const c = claimOne(world, 'C');
@@ -79,7 +73,7 @@ describe('complete', () => {
 
 describe('progress', () => {
   it('PROGRESS-1: appends task_progress with the note (agent from AGENTS_AGENT, omitted when unset)', () => {
-    world = new World(install);
+    const world = fixture.world();
     expect(world.tool('progress', ['T-1', 'wired the parser; 3 of 5 criteria met']).code).toBe(0);
     expect(world.tool('progress', ['T-1', 'tests green'], { env: { AGENTS_AGENT: 'vm_77' } }).code).toBe(0);
     expect(world.events()).toEqual([
@@ -100,7 +94,7 @@ describe('progress', () => {
     ['line separator', 'a\u2028b'],
   ];
   it.each(badNotes)('PROGRESS-2: a note with %s is rejected, nothing appended', (_label, note) => {
-    world = new World(install);
+    const world = fixture.world();
     const r = world.tool('progress', ['T-1', note]);
     expect(r.code).not.toBe(0);
     expect(r.stderr).toContain('E_BAD_NOTE');
@@ -109,7 +103,7 @@ describe('progress', () => {
 
   const badIds = ['../x', 'a/b', 'a"b', "a'b", '', '.hidden', '-lead', 'a b', 'a\nb', 'x'.repeat(129), 'é'];
   it.each(badIds)('ID-SAFE-1: progress rejects the task id %j with a non-zero exit and writes nothing', (id) => {
-    world = new World(install);
+    const world = fixture.world();
     const r = world.tool('progress', [id, 'fine note']);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('E_BAD_ID');
@@ -118,7 +112,7 @@ describe('progress', () => {
 
   const internals = ['ran tool_use Bash', 'PostToolUse hook fired', 'see transcript at /tmp/x.jsonl', 'session_id abc', 'used 12,000 tokens', 'PreToolUse ok'];
   it.each(internals)('PROGRESS-3: a note carrying harness internals (%s) is rejected', (note) => {
-    world = new World(install);
+    const world = fixture.world();
     const r = world.tool('progress', ['T-1', note]);
     expect(r.code).not.toBe(0);
     expect(r.stderr).toContain('harness internals');
@@ -126,7 +120,7 @@ describe('progress', () => {
   });
 
   it('PROGRESS-1: wrong argument count is a usage error (exit 2)', () => {
-    world = new World(install);
+    const world = fixture.world();
     expect(world.tool('progress', ['T-1']).code).toBe(2);
     expect(world.tool('progress', ['T-1', 'a', 'b']).code).toBe(2);
     expect(world.eventsText()).toBe('');
@@ -135,7 +129,7 @@ describe('progress', () => {
 
 describe('event log', () => {
   it('EVENTS-1: every line is one JSON object with ts (ISO-8601 UTC) and event, newline-terminated, no null fields', () => {
-    world = new World(install);
+    const world = fixture.world();
     const claimed = claimOne(world, 'T-1');
     world.tool('progress', ['T-1', 'halfway']);
     world.tool('complete', [claimed, 'pass']);
@@ -152,7 +146,7 @@ describe('event log', () => {
   });
 
   it('ID-SAFE-2: JSON is built by a serializer: quotes, backslashes and braces in a note cannot forge fields', () => {
-    world = new World(install);
+    const world = fixture.world();
     const note = 'said "hi", \\ then },{"event":"task_complete","result":"pass"} and ünïcode ✓';
     expect(world.tool('progress', ['T.1_a-b', note]).code).toBe(0);
     const events = world.events();
@@ -161,7 +155,7 @@ describe('event log', () => {
   });
 
   it('EVENTS-2: the log is only appended to: junk and a torn tail already there stay byte for byte, the new event starts on its own line', () => {
-    world = new World(install);
+    const world = fixture.world();
     const before = '{"ts":"2026-01-01T00:00:00.000Z","event":"task_progress","task":"OLD","note":"kept"}\nnot json at all\n{"ts":"2026-01-01T00:00:01.000Z","event":"future_event","x":1}\n{"ts":"2026-01-01T00:00:02.000Z","ev';
     world.write('events.jsonl', before);
     expect(world.tool('progress', ['T-1', 'after the tear']).code).toBe(0);

@@ -4,20 +4,14 @@
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { loadOrCreateSigningKey, publicKeyFile } from '../../bus/approval/keys';
 import { repoKeyOf, signApproval } from '../../bus/approval/sign';
 import { writeSignedToken } from '../../bus/gate';
 import { digestOf } from '../../bus/digest';
-import { type Install, World, buildInstall } from './harness';
+import { type World, useInstall } from './harness';
 
-let install: Install;
-let world: World;
-beforeAll(async () => {
-  install = await buildInstall();
-});
-afterAll(() => fs.rmSync(install.root, { recursive: true, force: true }));
-afterEach(() => world?.cleanup());
+const fixture = useInstall();
 
 function commit(w: World, env: Record<string, string> = {}, args: string[] = []): { code: number | null; stderr: string } {
   const r = spawnSync('git', [...args, 'commit', '-q', '-m', 'change'], { cwd: w.repo, env: { ...w.env, ...env }, encoding: 'utf8' });
@@ -26,7 +20,7 @@ function commit(w: World, env: Record<string, string> = {}, args: string[] = [])
 
 /** On branch agent/T-1 with one staged change. */
 function agentWorld(options: { init?: boolean } = {}): World {
-  const w = new World(install, options);
+  const w = fixture.world(options);
   w.git(['checkout', '-q', '-b', 'agent/T-1']);
   fs.writeFileSync(path.join(w.repo, 'a.txt'), 'evil\n');
   w.git(['add', 'a.txt']);
@@ -48,7 +42,7 @@ const emptyToken = (w: World): void => fs.writeFileSync(path.join(w.bus, 'approv
 
 describe('the gate reads its trust from config files only', () => {
   it('APPROVAL-3: `git -c commandr.plainTokens=true commit` (GIT_CONFIG_PARAMETERS) does not make an empty token pass', () => {
-    world = agentWorld();
+    const world = agentWorld();
     emptyToken(world);
     const r = commit(world, {}, ['-c', 'commandr.plainTokens=true']);
     expect(r.code).toBe(1);
@@ -57,7 +51,7 @@ describe('the gate reads its trust from config files only', () => {
   });
 
   it('APPROVAL-3: GIT_CONFIG_COUNT/KEY/VALUE and GIT_CONFIG_GLOBAL naming plainTokens do not make an empty token pass', () => {
-    world = agentWorld();
+    const world = agentWorld();
     emptyToken(world);
     const agentConfig = path.join(world.dir, 'agent-gitconfig');
     fs.writeFileSync(agentConfig, '[commandr]\n\tplainTokens = true\n');
@@ -70,7 +64,7 @@ describe('the gate reads its trust from config files only', () => {
   });
 
   it('APPROVAL-6: a token the agent signed itself does not pass through GIT_CONFIG_COUNT naming its key as commandr.approvalKey', () => {
-    world = agentWorld();
+    const world = agentWorld();
     const agentDir = path.join(world.dir, 'agent-key');
     signStaged(world, agentDir);
     const r = commit(world, { GIT_CONFIG_COUNT: '1', GIT_CONFIG_KEY_0: 'commandr.approvalKey', GIT_CONFIG_VALUE_0: publicKeyFile(agentDir) });
@@ -81,7 +75,7 @@ describe('the gate reads its trust from config files only', () => {
   });
 
   it('INIT-4 APPROVAL-6: init records the relay\'s key as commandr.approvalKey, so COMMANDR_HOME set for one commit cannot swap in the agent\'s key', () => {
-    world = agentWorld({ init: false });
+    const world = agentWorld({ init: false });
     const relayDir = path.join(world.dir, 'relay-data');
     loadOrCreateSigningKey(relayDir);
     const init = world.tool('commandr', ['init'], { env: { COMMANDR_HOME: relayDir } });
@@ -103,7 +97,7 @@ describe('the gate reads its trust from config files only', () => {
   });
 
   it('INIT-4: init leaves a commandr.approvalKey the person set, and records nothing when the relay has no key yet', () => {
-    world = new World(install, { init: false });
+    const world = fixture.world({ init: false });
     const r = world.tool('commandr', ['init'], { env: { COMMANDR_HOME: path.join(world.dir, 'no-relay-yet') } });
     expect(r.code).toBe(0);
     expect(spawnSync('git', ['config', '--local', 'commandr.approvalKey'], { cwd: world.repo, env: world.env }).status).toBe(1);

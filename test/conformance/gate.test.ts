@@ -4,21 +4,15 @@ import { createHash } from 'node:crypto';
 import { execFileSync, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { writeApprovalToken } from '../../bus/gate';
-import { type Install, World, buildInstall, packet } from './harness';
+import { type World, packet, useInstall } from './harness';
 
-let install: Install;
-let world: World;
-beforeAll(async () => {
-  install = await buildInstall();
-});
-afterAll(() => fs.rmSync(install.root, { recursive: true, force: true }));
-afterEach(() => world?.cleanup());
+const fixture = useInstall();
 
 /** A world whose person opted in to the seed's plain tokens (APPROVAL-3): these tests are about their format. */
 function plainWorld(): World {
-  const w = new World(install);
+  const w = fixture.world();
   w.git(['config', 'commandr.plainTokens', 'true']);
   return w;
 }
@@ -45,7 +39,7 @@ const requests = (w: World) => w.events().filter((e) => e.event === 'approval_re
 
 describe('gate through git commit', () => {
   it('GATE-2: identity and no token blocks the commit, names the missing token and appends one approval_requested', () => {
-    world = plainWorld();
+    const world = plainWorld();
     world.git(['checkout', '-q', '-b', 'agent/T-1']);
     stage(world, world.repo, 'a.txt', 'one\n');
     const digest = expectedDigest(world, world.repo);
@@ -59,7 +53,7 @@ describe('gate through git commit', () => {
   });
 
   it('GATE-DIGEST-2: an empty token approves whatever is staged', () => {
-    world = plainWorld();
+    const world = plainWorld();
     world.git(['checkout', '-q', '-b', 'agent/T-1']);
     fs.writeFileSync(path.join(world.bus, 'approvals', 'T-1.approved'), '');
     stage(world, world.repo, 'a.txt', 'anything\n');
@@ -70,7 +64,7 @@ describe('gate through git commit', () => {
   });
 
   it('GATE-DIGEST-3: a JSON token passes exactly its digest; a different staged change is blocked as differing', () => {
-    world = plainWorld();
+    const world = plainWorld();
     world.git(['checkout', '-q', '-b', 'agent/T-1']);
     stage(world, world.repo, 'a.txt', 'reviewed\n');
     writeApprovalToken(world.bus, 'T-1', { digest: expectedDigest(world, world.repo), by: 'phone' });
@@ -89,7 +83,7 @@ describe('gate through git commit', () => {
   });
 
   it('GATE-DIGEST-1: the digest is sha256 of `git diff --cached --binary` in the committing worktree, binary files included', () => {
-    world = plainWorld();
+    const world = plainWorld();
     const wt = world.worktree('wt', 'agent/BIN');
     stage(world, wt, 'blob.bin', Buffer.from([0, 1, 2, 255, 254, 0, 10, 13]));
     stage(world, wt, 'text.txt', 'x\n');
@@ -101,7 +95,7 @@ describe('gate through git commit', () => {
   });
 
   it('GATE-5: a commit in a linked worktree is gated with the main checkout\'s bus by the one installed hook', () => {
-    world = plainWorld();
+    const world = plainWorld();
     const wt = world.worktree('wt-a', 'agent/W-1');
     stage(world, wt, 'w.txt', 'w\n');
     const r = commit(world, wt);
@@ -113,7 +107,7 @@ describe('gate through git commit', () => {
   });
 
   it('GATE-5: `git commit -a` is gated on what that commit stages (the hook\'s index)', () => {
-    world = plainWorld();
+    const world = plainWorld();
     world.git(['checkout', '-q', '-b', 'agent/CA']);
     stage(world, world.repo, 'a.txt', 'v1\n');
     fs.writeFileSync(path.join(world.bus, 'approvals', 'CA.approved'), '');
@@ -129,7 +123,7 @@ describe('gate through git commit', () => {
 
 describe('task identity', () => {
   it('GATE-1: AGENTS_TASK_ID wins over the branch and the difference is warned about', () => {
-    world = plainWorld();
+    const world = plainWorld();
     world.git(['checkout', '-q', '-b', 'agent/BRANCH']);
     fs.writeFileSync(path.join(world.bus, 'approvals', 'BRANCH.approved'), '');
     stage(world, world.repo, 'a.txt', 'a\n');
@@ -142,7 +136,7 @@ describe('task identity', () => {
   });
 
   it('GATE-1: a blank AGENTS_TASK_ID is ignored and the agent/<id> branch decides', () => {
-    world = plainWorld();
+    const world = plainWorld();
     world.git(['checkout', '-q', '-b', 'agent/B-1']);
     stage(world, world.repo, 'a.txt', 'a\n');
     const r = commit(world, world.repo, { AGENTS_TASK_ID: '  \t ' });
@@ -151,7 +145,7 @@ describe('task identity', () => {
   });
 
   it('GATE-1: the branch must be exactly agent/<id>: agent/T-1-hotfix is task T-1-hotfix, Agent/T-1 is no task', () => {
-    world = plainWorld();
+    const world = plainWorld();
     fs.writeFileSync(path.join(world.bus, 'approvals', 'T-1.approved'), '');
     world.git(['checkout', '-q', '-b', 'agent/T-1-hotfix']);
     stage(world, world.repo, 'a.txt', 'a\n');
@@ -163,7 +157,7 @@ describe('task identity', () => {
   });
 
   it('GATE-1: an unsafe AGENTS_TASK_ID blocks the commit with a message and writes nothing', () => {
-    world = plainWorld();
+    const world = plainWorld();
     stage(world, world.repo, 'a.txt', 'a\n');
     const r = commit(world, world.repo, { AGENTS_TASK_ID: '../../etc/passwd' });
     expect(r.code).not.toBe(0);
@@ -172,7 +166,7 @@ describe('task identity', () => {
   });
 
   it('GATE-3: no identity allows the commit; with tasks in claimed/ it warns (word "warn") on stderr', () => {
-    world = plainWorld();
+    const world = plainWorld();
     stage(world, world.repo, 'a.txt', 'a\n');
     const quiet = commit(world, world.repo);
     expect(quiet.code).toBe(0);
@@ -187,7 +181,7 @@ describe('task identity', () => {
   });
 
   it('GATE-4: only approvals/<front-matter id>.approved counts; a token named after the packet file does not', () => {
-    world = plainWorld();
+    const world = plainWorld();
     world.git(['checkout', '-q', '-b', 'agent/T-7']);
     fs.writeFileSync(path.join(world.bus, 'approvals', 'vm_1_T-7.md.approved'), '');
     fs.writeFileSync(path.join(world.bus, 'approvals', 't-7.approved'), '');
@@ -198,7 +192,7 @@ describe('task identity', () => {
 
 describe('approval tokens', () => {
   it('APPROVAL-1: writeApprovalToken writes exactly {digest, ts, by}, mode 0600, by exclusive create, leaving no temp file', () => {
-    world = plainWorld();
+    const world = plainWorld();
     const digest = 'sha256:' + 'a'.repeat(64);
     const file = writeApprovalToken(world.bus, 'T-1', { digest, by: 'pixel "7"' });
     expect(file).toBe(path.join(world.bus, 'approvals', 'T-1.approved'));
@@ -212,14 +206,14 @@ describe('approval tokens', () => {
   });
 
   it('APPROVAL-2: a malformed digest or unsafe task id is refused and nothing is written', () => {
-    world = plainWorld();
+    const world = plainWorld();
     expect(() => writeApprovalToken(world.bus, 'T-1', { digest: 'sha256:xyz', by: 'x' })).toThrow(expect.objectContaining({ code: 'E_BAD_DIGEST' }));
     expect(() => writeApprovalToken(world.bus, '../T', { digest: 'sha256:' + 'a'.repeat(64), by: 'x' })).toThrow(expect.objectContaining({ code: 'E_BAD_ID' }));
     expect(world.list('approvals')).toEqual([]);
   });
 
   it('APPROVAL-3: a token that is neither empty nor a valid JSON token approves nothing', () => {
-    world = plainWorld();
+    const world = plainWorld();
     world.git(['checkout', '-q', '-b', 'agent/T-1']);
     fs.writeFileSync(path.join(world.bus, 'approvals', 'T-1.approved'), 'yes please');
     stage(world, world.repo, 'a.txt', 'a\n');

@@ -4,6 +4,7 @@ import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { afterAll, beforeAll, onTestFinished } from 'vitest';
 
 const ROOT = path.join(__dirname, '..', '..');
 export const BUS_TOOLS = ['claim', 'complete', 'progress', 'pre-commit-gate', 'index', 'annotate-write', 'commandr', 'verify'] as const;
@@ -33,6 +34,43 @@ export async function buildInstall(): Promise<Install> {
   for (const tool of BUS_TOOLS) fs.copyFileSync(path.join(ROOT, 'bin', tool), path.join(root, 'bin', tool));
   for (const tool of BUS_TOOLS) fs.chmodSync(path.join(root, 'bin', tool), 0o755);
   return { root, bin: (tool) => path.join(root, 'bin', tool) };
+}
+
+export interface Fixture {
+  /** This file's private install; built in beforeAll, so read it inside a test. */
+  readonly install: Install;
+  /** A fresh World over the install, removed when the test that made it finishes. */
+  world: (options?: { init?: boolean }) => World;
+}
+
+/**
+ * For a test file: builds one private install before its tests and removes it after
+ * them. Each world ends with the test that made it, so a test may make several and
+ * none outlives a failure; a teardown the test registers later (onTestFinished) runs
+ * before its worlds are removed.
+ */
+export function useInstall(): Fixture {
+  let install: Install | undefined;
+  beforeAll(async () => {
+    install = await buildInstall();
+  });
+  afterAll(() => {
+    if (install) fs.rmSync(install.root, { recursive: true, force: true });
+  });
+  const built = (): Install => {
+    if (!install) throw new Error('useInstall: the install is built in beforeAll; use it inside a test');
+    return install;
+  };
+  return {
+    get install() {
+      return built();
+    },
+    world(options = {}) {
+      const world = new World(built(), options);
+      onTestFinished(() => world.cleanup());
+      return world;
+    },
+  };
 }
 
 export interface Result {

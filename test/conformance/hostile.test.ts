@@ -3,33 +3,27 @@
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { type Install, World, buildInstall, packet, snapshot, strayEntries } from './harness';
+import { describe, expect, it, onTestFinished } from 'vitest';
+import { packet, snapshot, strayEntries, useInstall } from './harness';
 
-let install: Install;
-let world: World;
-let mounted: string | undefined;
-beforeAll(async () => {
-  install = await buildInstall();
-});
-afterAll(() => fs.rmSync(install.root, { recursive: true, force: true }));
-afterEach(() => {
-  if (mounted) spawnSync('umount', [mounted]);
-  mounted = undefined;
-  world?.cleanup();
-});
+const fixture = useInstall();
 
-/** Root ignores mode bits, so read-only means a read-only bind mount of the bus onto itself. */
+/**
+ * Root ignores mode bits, so read-only means a read-only bind mount of the bus onto itself.
+ * Unmounted when the test finishes, before its world is removed (hooks run last-registered first).
+ */
 function makeReadOnly(dir: string): boolean {
   const bind = spawnSync('mount', ['--bind', dir, dir]);
   if (bind.status !== 0) return false;
-  mounted = dir;
+  onTestFinished(() => {
+    spawnSync('umount', [dir]);
+  });
   return spawnSync('mount', ['-o', 'remount,bind,ro', dir]).status === 0;
 }
 
 describe('hostile conditions', () => {
   it('LAYOUT-5: on a read-only bus every writing tool fails with a message naming the path; nothing on the bus is lost or changed', () => {
-    world = new World(install);
+    const world = fixture.world();
     world.write('inbox/a.md', packet({ id: 'A' }));
     world.write('claimed/vm_1_b.md', packet({ id: 'B' }));
     world.write('events.jsonl', '{"ts":"2026-01-01T00:00:00.000Z","event":"task_progress","task":"A","note":"kept"}\n');
@@ -59,7 +53,7 @@ describe('hostile conditions', () => {
   });
 
   it('LAYOUT-2: every tool refuses a bus with a missing directory, naming it, and writes nothing', () => {
-    world = new World(install);
+    const world = fixture.world();
     world.write('inbox/a.md', packet({ id: 'A' }));
     const claimed = world.tool('claim').stdout.split('\n')[0]!.slice('claimed:'.length);
     fs.rmSync(path.join(world.bus, 'done'), { recursive: true });
@@ -77,7 +71,7 @@ describe('hostile conditions', () => {
   });
 
   it('LAYOUT-4: a whole session (claim, progress, annotate, gate, complete, index) leaves only allowed entries, no temp files', () => {
-    world = new World(install);
+    const world = fixture.world();
     world.write('inbox/a.md', packet({ id: 'A' }));
     const claimed = world.tool('claim').stdout.split('\n')[0]!.slice('claimed:'.length);
     world.tool('progress', ['A', 'working']);

@@ -2,17 +2,11 @@
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { IndexFile } from '../../protocol/bus/index-file';
-import { type Install, World, buildInstall, packet, snapshot } from './harness';
+import { type World, packet, snapshot, useInstall } from './harness';
 
-let install: Install;
-let world: World;
-beforeAll(async () => {
-  install = await buildInstall();
-});
-afterAll(() => fs.rmSync(install.root, { recursive: true, force: true }));
-afterEach(() => world?.cleanup());
+const fixture = useInstall();
 
 const readIndex = (w: World) => JSON.parse(fs.readFileSync(w.env.AGENTS_INDEX_FILE!, 'utf8')) as IndexFile;
 
@@ -39,7 +33,7 @@ function populate(w: World): void {
 
 describe('index refresh', () => {
   it('INDEX-1: folds the given repos, prints index:<output path>, exit 0', () => {
-    world = new World(install);
+    const world = fixture.world();
     populate(world);
     const r = world.tool('index', ['refresh', world.repo], { cwd: world.home });
     expect(r.code).toBe(0);
@@ -48,7 +42,7 @@ describe('index refresh', () => {
   });
 
   it('INDEX-1: without arguments the registry is read (blank and # lines skipped); a missing or other verb exits 2', () => {
-    world = new World(install);
+    const world = fixture.world();
     populate(world);
     fs.appendFileSync(world.env.AGENTS_INDEX_REPOS!, '\n# comment\n\n');
     const r = world.tool('index', ['refresh'], { cwd: world.home });
@@ -59,7 +53,7 @@ describe('index refresh', () => {
   });
 
   it('INDEX-2: repos carry path as given, scanned_at, ok, events_mtime; tasks have exactly the seven keys with null for absent values', () => {
-    world = new World(install);
+    const world = fixture.world();
     populate(world);
     const given = path.relative(world.home, world.repo);
     world.tool('index', ['refresh', given], { cwd: world.home });
@@ -76,7 +70,7 @@ describe('index refresh', () => {
   });
 
   it('INDEX-3: a missing repo and a repo without a bus are recorded ok:false with an error; the fold goes on', () => {
-    world = new World(install);
+    const world = fixture.world();
     populate(world);
     const nobus = path.join(world.dir, 'nobus');
     fs.mkdirSync(nobus);
@@ -88,7 +82,7 @@ describe('index refresh', () => {
   });
 
   it('INDEX-4: the write is atomic (parent dirs created, no residue), never inside a bus, and the fold is idempotent', () => {
-    world = new World(install);
+    const world = fixture.world();
     populate(world);
     const out = path.join(world.dir, 'deep', 'er', 'index.json');
     const env = { AGENTS_INDEX_FILE: out };
@@ -108,16 +102,12 @@ describe('index refresh', () => {
     expect(viaLink.stderr).toContain('E_INDEX_IN_BUS');
     expect(snapshot(world.bus)).toEqual(busBefore);
     // Nor inside the bus of a repo that is not being folded.
-    const other = new World(install);
-    try {
-      const otherBefore = snapshot(other.bus);
-      const intoOther = world.tool('index', ['refresh', world.repo], { env: { AGENTS_INDEX_FILE: path.join(other.bus, 'index.json') } });
-      expect(intoOther.code).toBe(1);
-      expect(intoOther.stderr).toContain(`inside the bus ${fs.realpathSync(other.bus)}`);
-      expect(snapshot(other.bus)).toEqual(otherBefore);
-    } finally {
-      other.cleanup();
-    }
+    const other = fixture.world();
+    const otherBefore = snapshot(other.bus);
+    const intoOther = world.tool('index', ['refresh', world.repo], { env: { AGENTS_INDEX_FILE: path.join(other.bus, 'index.json') } });
+    expect(intoOther.code).toBe(1);
+    expect(intoOther.stderr).toContain(`inside the bus ${fs.realpathSync(other.bus)}`);
+    expect(snapshot(other.bus)).toEqual(otherBefore);
   });
 
   it('INDEX-5: one pass per bus — events.jsonl is opened once per repo whatever the number of packets', () => {
@@ -126,11 +116,11 @@ describe('index refresh', () => {
       console.warn('INDEX-5 skipped: strace is not available');
       return;
     }
-    world = new World(install);
+    const world = fixture.world();
     for (let i = 0; i < 40; i++) world.write(`inbox/${i}.md`, packet({ id: `T-${i}` }));
     world.write('events.jsonl', Array.from({ length: 400 }, (_, i) => JSON.stringify({ ts: new Date(i).toISOString(), event: 'task_progress', task: `T-${i % 40}`, note: `note ${i}` }) + '\n').join(''));
     const log = path.join(world.dir, 'strace.log');
-    const r = spawnSync('strace', ['-f', '-e', 'trace=open,openat', '-o', log, install.bin('index'), 'refresh', world.repo], { cwd: world.home, env: world.env, encoding: 'utf8' });
+    const r = spawnSync('strace', ['-f', '-e', 'trace=open,openat', '-o', log, fixture.install.bin('index'), 'refresh', world.repo], { cwd: world.home, env: world.env, encoding: 'utf8' });
     expect(r.status).toBe(0);
     const opens = fs.readFileSync(log, 'utf8').split('\n').filter((l) => l.includes('events.jsonl"'));
     expect(opens).toHaveLength(1);
@@ -138,7 +128,7 @@ describe('index refresh', () => {
   });
 
   it('EVENTS-3: junk lines and a torn last line are skipped with a warning; later lines and unknown events are still read', () => {
-    world = new World(install);
+    const world = fixture.world();
     world.write('inbox/a.md', packet({ id: 'A' }));
     world.write('events.jsonl', [
       '{"ts":"2026-01-01T00:00:00.000Z","event":"task_progress","task":"A","note":"early"}',
@@ -158,7 +148,7 @@ describe('index refresh', () => {
   });
 
   it('INDEX-6: a log over 2 GiB folds in bounded memory: the line over the limit is skipped with a warning, later lines are read, a long note is cut to what a follower shows', () => {
-    world = new World(install);
+    const world = fixture.world();
     world.write('inbox/a.md', packet({ id: 'A' }));
     const log = world.write('events.jsonl', '{"ts":"2026-01-01T00:00:00.000Z","event":"task_progress","task":"A","note":"before"}\n');
     // A hole of 2.1 GiB (a sparse file: no disk used) ends the first line's successor: one huge line.

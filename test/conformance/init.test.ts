@@ -1,22 +1,16 @@
 // Conformance of `commandr init` and the umbrella command (INIT-n, LAYOUT-3, CLI-n).
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { type Install, World, buildInstall, packet, snapshot } from './harness';
+import { describe, expect, it } from 'vitest';
+import { packet, snapshot, useInstall } from './harness';
 
-let install: Install;
-let world: World;
-beforeAll(async () => {
-  install = await buildInstall();
-});
-afterAll(() => fs.rmSync(install.root, { recursive: true, force: true }));
-afterEach(() => world?.cleanup());
+const fixture = useInstall();
 
 const GITIGNORE = ['.agents/claimed/', '.agents/approvals/', '.agents/events.jsonl', '.agents/council/', '.agents/annotations/'];
 
 describe('commandr init', () => {
   it('INIT-1: creates inbox, claimed, done, approvals with .gitkeep, and prints init:<bus>', () => {
-    world = new World(install, { init: false });
+    const world = fixture.world({ init: false });
     const r = world.tool('commandr', ['init']);
     expect(r.code).toBe(0);
     expect(r.stdout).toBe(`init:${world.bus}\n`);
@@ -24,7 +18,7 @@ describe('commandr init', () => {
   });
 
   it('LAYOUT-3: .gitignore gets exactly the five bus lines, appended to what was there, never duplicated', () => {
-    world = new World(install, { init: false });
+    const world = fixture.world({ init: false });
     fs.writeFileSync(path.join(world.repo, '.gitignore'), 'node_modules/\n.agents/council/\nlast-line-without-newline');
     expect(world.tool('commandr', ['init']).code).toBe(0);
     expect(world.tool('commandr', ['init']).code).toBe(0);
@@ -41,7 +35,7 @@ describe('commandr init', () => {
   });
 
   it('INIT-1: a second run changes nothing (idempotent)', () => {
-    world = new World(install);
+    const world = fixture.world();
     world.write('inbox/a.md', packet({ id: 'A' }));
     const before = snapshot(world.repo + '/.git/hooks');
     const busBefore = snapshot(world.bus);
@@ -57,16 +51,16 @@ describe('commandr init', () => {
   });
 
   it('INIT-2: the pre-commit hook runs this install\'s gate by absolute path and is executable', () => {
-    world = new World(install);
+    const world = fixture.world();
     const hook = path.join(world.repo, '.git', 'hooks', 'pre-commit');
     const text = fs.readFileSync(hook, 'utf8');
     expect(text.startsWith('#!/bin/sh\n')).toBe(true);
-    expect(text).toContain(`exec '${install.bin('pre-commit-gate')}'`);
+    expect(text).toContain(`exec '${fixture.install.bin('pre-commit-gate')}'`);
     expect(fs.statSync(hook).mode & 0o111).toBe(0o111);
   });
 
   it('INIT-2: run from a linked worktree it sets up the main checkout\'s bus and the shared hooks dir', () => {
-    world = new World(install, { init: false });
+    const world = fixture.world({ init: false });
     const wt = world.worktree('wt', 'feature');
     const r = world.tool('commandr', ['init'], { cwd: wt });
     expect(r.code).toBe(0);
@@ -78,7 +72,7 @@ describe('commandr init', () => {
   });
 
   it('INIT-2: core.hooksPath is honoured', () => {
-    world = new World(install, { init: false });
+    const world = fixture.world({ init: false });
     world.git(['config', 'core.hooksPath', 'my-hooks']);
     expect(world.tool('commandr', ['init']).code).toBe(0);
     expect(fs.existsSync(path.join(world.repo, 'my-hooks', 'pre-commit'))).toBe(true);
@@ -86,7 +80,7 @@ describe('commandr init', () => {
   });
 
   it('INIT-2: a pre-commit hook that is not commandr\'s is never overwritten and nothing else is set up', () => {
-    world = new World(install, { init: false });
+    const world = fixture.world({ init: false });
     const hook = path.join(world.repo, '.git', 'hooks', 'pre-commit');
     fs.writeFileSync(hook, '#!/bin/sh\necho mine\n', { mode: 0o755 });
     const r = world.tool('commandr', ['init']);
@@ -98,7 +92,7 @@ describe('commandr init', () => {
   });
 
   it('INIT-1 LAYOUT-3: a .gitignore that is a symlink (a cloned repo can track one) is refused: init never appends to the file it points at, and creates nothing', () => {
-    world = new World(install, { init: false });
+    const world = fixture.world({ init: false });
     const outside = path.join(world.dir, 'victim.rc');
     fs.writeFileSync(outside, 'precious\n');
     fs.symlinkSync(outside, path.join(world.repo, '.gitignore'));
@@ -110,7 +104,7 @@ describe('commandr init', () => {
   });
 
   it('INIT-3: registers the main checkout once in $AGENTS_INDEX_REPOS, keeping existing entries', () => {
-    world = new World(install, { init: false });
+    const world = fixture.world({ init: false });
     const registry = world.env.AGENTS_INDEX_REPOS!;
     fs.mkdirSync(path.dirname(registry), { recursive: true });
     fs.writeFileSync(registry, '# my repos\n/somewhere/else');
@@ -120,7 +114,7 @@ describe('commandr init', () => {
   });
 
   it('INIT-1: outside a git repository init fails with a message and creates nothing', () => {
-    world = new World(install, { init: false });
+    const world = fixture.world({ init: false });
     const plain = path.join(world.dir, 'plain');
     fs.mkdirSync(plain);
     const r = world.tool('commandr', ['init', plain], { cwd: world.dir });
@@ -132,7 +126,7 @@ describe('commandr init', () => {
 
 describe('commandr umbrella', () => {
   it('CLI-1: `commandr <tool> args…` runs the bus tool with the same output and exit code', () => {
-    world = new World(install);
+    const world = fixture.world();
     world.write('inbox/a.md', packet({ id: 'A' }));
     const r = world.tool('commandr', ['claim']);
     expect(r.code).toBe(0);
@@ -145,7 +139,7 @@ describe('commandr umbrella', () => {
   });
 
   it('CLI-1: unknown or missing subcommand exits 2 with usage; --help and --version exit 0', () => {
-    world = new World(install);
+    const world = fixture.world();
     const unknown = world.tool('commandr', ['frobnicate']);
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toContain('unknown subcommand "frobnicate"');
@@ -160,7 +154,7 @@ describe('commandr umbrella', () => {
   });
 
   it('CLI-2: usage errors exit 2, runtime errors exit 1 with a message naming the problem', () => {
-    world = new World(install);
+    const world = fixture.world();
     // Every usage error names its code and what is wrong, then the usage.
     for (const [tool, args, what] of [
       ['claim', ['--remote'], '--remote'], ['complete', [], 'usage: complete'], ['index', [], 'missing verb'], ['index', ['fold'], 'unknown verb "fold"'],

@@ -4,41 +4,33 @@ import * as fs from 'node:fs';
 import * as http from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import * as path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { writeAnnotation } from '../../bus/annotations';
-import type { MessagesApi } from '../stand-ins/messages-api';
 import { planTurn } from './claude-script';
-import { busEvents, CLAUDE_BIN, claudeEnv, cleanup, eventually, ROOT, runProcess, type Home, type TestRelay } from './harness';
-import { claudeWorld } from './world';
+import { busEvents, CLAUDE_BIN, claudeEnv, eventually, ROOT, runProcess } from './harness';
+import { useClaudeWorld } from './world';
 
-let api: MessagesApi;
-let relay: TestRelay;
-let h: Home;
-let repo: string;
-let bus: string;
+const w = useClaudeWorld();
 
-beforeAll(async () => {
-  ({ api, h, relay, repo, bus } = await claudeWorld());
+beforeAll(() => {
   // These tests are about the reporting hooks; the permission hook (PERM-HOOK-n) waits for a
   // person by design and has its own relay-down rules and tests, so it is left out here.
-  const file = path.join(repo, '.claude', 'settings.local.json');
+  const file = path.join(w.repo, '.claude', 'settings.local.json');
   const settings = JSON.parse(fs.readFileSync(file, 'utf8'));
   settings.hooks.PreToolUse = settings.hooks.PreToolUse.filter((e: any) => !e.hooks.some((x: any) => x.command.includes('/hooks/permission')));
   fs.writeFileSync(file, JSON.stringify(settings, null, 2));
 });
 
-afterAll(cleanup);
-
 const SHIMS = ['user-prompt-submit', 'pre-tool-use', 'post-tool-use', 'stop', 'session-end'];
 
 describe('claude hooks fail open', () => {
   it('HOOK-4: a payload that is not a JSON object makes every hook exit 0 and write nothing', async () => {
-    const eventsFile = path.join(bus, 'events.jsonl');
+    const eventsFile = path.join(w.bus, 'events.jsonl');
     const before = fs.existsSync(eventsFile) ? fs.readFileSync(eventsFile, 'utf8') : '';
     for (const shim of SHIMS) {
       for (const input of ['not json at all {', '[1,2,3]', '', '{"session_id": 5}', '"just a string"']) {
         const ran = await runProcess(path.join(ROOT, 'adapters', 'claude', 'hooks', shim), [], {
-          cwd: repo, input, env: { PATH: process.env.PATH, HOME: h.home, COMMANDR_HOME: h.commandrHome, AGENTS_TASK_ID: 'T-junk' },
+          cwd: w.repo, input, env: { PATH: process.env.PATH, HOME: w.h.home, COMMANDR_HOME: w.h.commandrHome, AGENTS_TASK_ID: 'T-junk' },
         });
         expect(ran.code, `${shim} <- ${input}`).toBe(0);
         expect(ran.stdout).toBe('');
@@ -47,31 +39,31 @@ describe('claude hooks fail open', () => {
     const detach = path.join(ROOT, 'adapters', 'claude', 'hooks', 'detach');
     const started = Date.now();
     const bg = await runProcess(detach, [path.join(ROOT, 'adapters', 'claude', 'hooks', 'stop')], {
-      cwd: repo, input: '{"session_id": "s-bg", "cwd": 7}', env: { PATH: process.env.PATH, HOME: h.home, COMMANDR_HOME: h.commandrHome },
+      cwd: w.repo, input: '{"session_id": "s-bg", "cwd": 7}', env: { PATH: process.env.PATH, HOME: w.h.home, COMMANDR_HOME: w.h.commandrHome },
     });
     expect(bg.code).toBe(0);
     expect(Date.now() - started).toBeLessThan(5000);
     expect(fs.existsSync(eventsFile) ? fs.readFileSync(eventsFile, 'utf8') : '').toBe(before);
-    expect(relay.live()).toHaveLength(0);
+    expect(w.relay.live()).toHaveLength(0);
     // Through the spool (ORDER-1): junk records are dropped by the poster; a good record after them still posts.
     const spool = path.join(ROOT, 'adapters', 'claude', 'hooks', 'spool');
-    const env = { PATH: process.env.PATH, HOME: h.home, COMMANDR_HOME: h.commandrHome };
+    const env = { PATH: process.env.PATH, HOME: w.h.home, COMMANDR_HOME: w.h.commandrHome };
     for (const input of ['not json at all {', '[1,2,3]', '', '{"session_id": 5}']) {
-      const ran = await runProcess(spool, ['Stop', path.join(ROOT, 'adapters', 'claude', 'hooks', 'stop')], { cwd: repo, input, env });
+      const ran = await runProcess(spool, ['Stop', path.join(ROOT, 'adapters', 'claude', 'hooks', 'stop')], { cwd: w.repo, input, env });
       expect(ran.code).toBe(0);
       expect(ran.stdout).toBe('');
     }
-    expect((await runProcess(spool, ['SessionEnd'], { cwd: repo, input: JSON.stringify({ session_id: 's-good', cwd: repo }), env })).code).toBe(0);
-    await eventually(() => relay.live().some((e) => e.session === 's-good' && e.kind === 'end') || undefined, 15_000, 'the good record');
-    expect(relay.live().map((e) => e.session)).toEqual(['s-good']);
+    expect((await runProcess(spool, ['SessionEnd'], { cwd: w.repo, input: JSON.stringify({ session_id: 's-good', cwd: w.repo }), env })).code).toBe(0);
+    await eventually(() => w.relay.live().some((e) => e.session === 's-good' && e.kind === 'end') || undefined, 15_000, 'the good record');
+    expect(w.relay.live().map((e) => e.session)).toEqual(['s-good']);
     expect(fs.existsSync(eventsFile) ? fs.readFileSync(eventsFile, 'utf8') : '').toBe(before);
   });
 
   it('HOOK-4: a bad AGENTS_TASK_ID or an unknown tool never breaks a hook', async () => {
-    const payload = JSON.stringify({ session_id: 's-1', cwd: repo, hook_event_name: 'PreToolUse', tool_name: 'Mystery', tool_input: { x: 1 } });
+    const payload = JSON.stringify({ session_id: 's-1', cwd: w.repo, hook_event_name: 'PreToolUse', tool_name: 'Mystery', tool_input: { x: 1 } });
     for (const shim of SHIMS) {
       const ran = await runProcess(path.join(ROOT, 'adapters', 'claude', 'hooks', shim), [], {
-        cwd: repo, input: payload, env: { PATH: process.env.PATH, HOME: h.home, COMMANDR_HOME: h.commandrHome, AGENTS_TASK_ID: '../../etc' },
+        cwd: w.repo, input: payload, env: { PATH: process.env.PATH, HOME: w.h.home, COMMANDR_HOME: w.h.commandrHome, AGENTS_TASK_ID: '../../etc' },
       });
       expect(ran.code, shim).toBe(0);
     }
@@ -81,19 +73,19 @@ describe('claude hooks fail open', () => {
 describe('prompt gate', () => {
   it('HOOK-7: the prompt hook starts node only when the task has an unconsumed annotation', async () => {
     const gate = path.join(ROOT, 'adapters', 'claude', 'hooks', 'prompt-gate');
-    const missing = path.join(repo, 'no-such-hook'); // exec'ing it fails: proof the gate let it through
-    const env = (task: string, extra: Record<string, string> = {}) => ({ PATH: process.env.PATH, CLAUDE_PROJECT_DIR: repo, AGENTS_TASK_ID: task, ...extra });
-    expect((await runProcess(gate, [missing], { cwd: repo, env: env('T-gate'), input: '{}' })).code).toBe(0);
-    const { path: note } = writeAnnotation(bus, { task: 'T-gate', turn: 1, body: 'hello' });
-    expect((await runProcess(gate, [missing], { cwd: repo, env: env('T-gate'), input: '{}' })).code).not.toBe(0);
+    const missing = path.join(w.repo, 'no-such-hook'); // exec'ing it fails: proof the gate let it through
+    const env = (task: string, extra: Record<string, string> = {}) => ({ PATH: process.env.PATH, CLAUDE_PROJECT_DIR: w.repo, AGENTS_TASK_ID: task, ...extra });
+    expect((await runProcess(gate, [missing], { cwd: w.repo, env: env('T-gate'), input: '{}' })).code).toBe(0);
+    const { path: note } = writeAnnotation(w.bus, { task: 'T-gate', turn: 1, body: 'hello' });
+    expect((await runProcess(gate, [missing], { cwd: w.repo, env: env('T-gate'), input: '{}' })).code).not.toBe(0);
     fs.writeFileSync(note, fs.readFileSync(note, 'utf8').replace('"consumed": false', '"consumed": true'));
-    expect((await runProcess(gate, [missing], { cwd: repo, env: env('T-gate'), input: '{}' })).code).toBe(0);
+    expect((await runProcess(gate, [missing], { cwd: w.repo, env: env('T-gate'), input: '{}' })).code).toBe(0);
     // Cases it cannot decide go to the hook: no project dir, a linked worktree, GIT_DIR, odd ids.
-    expect((await runProcess(gate, [missing], { cwd: repo, env: { PATH: process.env.PATH, AGENTS_TASK_ID: 'T-gate' }, input: '{}' })).code).not.toBe(0);
-    expect((await runProcess(gate, [missing], { cwd: repo, env: env('T-gate', { GIT_DIR: path.join(repo, '.git') }), input: '{}' })).code).not.toBe(0);
-    expect((await runProcess(gate, [missing], { cwd: repo, env: env('../x'), input: '{}' })).code).not.toBe(0);
+    expect((await runProcess(gate, [missing], { cwd: w.repo, env: { PATH: process.env.PATH, AGENTS_TASK_ID: 'T-gate' }, input: '{}' })).code).not.toBe(0);
+    expect((await runProcess(gate, [missing], { cwd: w.repo, env: env('T-gate', { GIT_DIR: path.join(w.repo, '.git') }), input: '{}' })).code).not.toBe(0);
+    expect((await runProcess(gate, [missing], { cwd: w.repo, env: env('../x'), input: '{}' })).code).not.toBe(0);
     // No task identity at all: nothing to inject, node not started.
-    expect((await runProcess(gate, [missing], { cwd: repo, env: env(''), input: '{}' })).code).toBe(0);
+    expect((await runProcess(gate, [missing], { cwd: w.repo, env: env(''), input: '{}' })).code).toBe(0);
   });
 });
 
@@ -115,12 +107,12 @@ async function closedPortUrl(): Promise<string> {
   return url;
 }
 
-const progressOf = (task: string) => busEvents(bus).filter((e) => e.event === 'task_progress' && e.task === task);
+const progressOf = (task: string) => busEvents(w.bus).filter((e) => e.event === 'task_progress' && e.task === task);
 
 async function timedTurn(task: string, extra: Record<string, string>): Promise<number> {
-  planTurn(api, [{ name: 'Bash', input: { command: `touch ${task}-${Date.now()}.txt` } }]);
+  planTurn(w.api, [{ name: 'Bash', input: { command: `touch ${task}-${Date.now()}.txt` } }]);
   const args = ['-p', 'go', '--output-format', 'stream-json', '--verbose', '--allowedTools', 'Bash(touch:*)'];
-  const ran = await runProcess(CLAUDE_BIN, args, { cwd: repo, env: claudeEnv(h, api.url, { AGENTS_TASK_ID: task, ...extra }) });
+  const ran = await runProcess(CLAUDE_BIN, args, { cwd: w.repo, env: claudeEnv(w.h, w.api.url, { AGENTS_TASK_ID: task, ...extra }) });
   expect(ran.code, ran.stderr).toBe(0);
   return ran.ms;
 }
@@ -129,14 +121,14 @@ describe('relay down', () => {
   it('HOOK-5: with the relay down or hung a turn still completes within about 1 s of its normal time, and the bus still gets the checkpoint', { timeout: 240_000 }, async () => {
     const normal = Math.min(await timedTurn('T-up', {}), await timedTurn('T-up', {}));
     const refused = await closedPortUrl();
-    fs.rmSync(path.join(h.commandrHome, 'hook-state', 'relay-down'), { force: true });
+    fs.rmSync(path.join(w.h.commandrHome, 'hook-state', 'relay-down'), { force: true });
     const down1 = await timedTurn('T-down', { COMMANDR_URL: refused });
     await eventually(() => progressOf('T-down').length === 1 || undefined, 10_000, 'the first checkpoint');
     const down = Math.min(down1, await timedTurn('T-down', { COMMANDR_URL: refused }));
     await eventually(() => progressOf('T-down').length === 2 || undefined, 10_000, 'the second checkpoint');
     const hung = await hungServer();
     try {
-      fs.rmSync(path.join(h.commandrHome, 'hook-state', 'relay-down'), { force: true });
+      fs.rmSync(path.join(w.h.commandrHome, 'hook-state', 'relay-down'), { force: true });
       const slow = await timedTurn('T-hung', { COMMANDR_URL: hung.url });
       expect(slow).toBeLessThan(normal + 1000);
     } finally {

@@ -2,27 +2,16 @@
 // relay: 20 fast turns, each changing the work and with one denied call. When `claude -p`
 // exits the turn's checkpoint and session_end are already on the bus, in that order; the
 // relay and the task timeline show every live event in the order it happened.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { busItems, mergeTimeline } from '../../app/task/timeline';
 import { readEvents } from '../../bus/event-log';
-import type { MessagesApi } from '../stand-ins/messages-api';
 import { planTurn } from './claude-script';
-import { CLAUDE_BIN, claudeEnv, cleanup, eventually, runProcess, type Home, type TestRelay } from './harness';
-import { claudeWorld } from './world';
+import { CLAUDE_BIN, claudeEnv, eventually, runProcess } from './harness';
+import { useClaudeWorld } from './world';
 
 const TASK = 'T-order-1';
 const TURNS = 20;
-let api: MessagesApi;
-let relay: TestRelay;
-let h: Home;
-let repo: string;
-let bus: string;
-
-beforeAll(async () => {
-  ({ api, h, relay, repo, bus } = await claudeWorld());
-});
-
-afterAll(cleanup);
+const w = useClaudeWorld();
 
 /** A label per timeline row, enough to check order: bus event name or live kind+command. */
 function label(item: ReturnType<typeof mergeTimeline>['items'][number]): string {
@@ -34,15 +23,15 @@ describe('claude hook order', () => {
     for (let i = 0; i < TURNS; i++) {
       const touch = `touch order-${i}.txt`;
       const denied = `mkdir denied-${i}`;
-      planTurn(api, [{ name: 'Bash', input: { command: touch } }, { name: 'Bash', input: { command: denied } }]);
+      planTurn(w.api, [{ name: 'Bash', input: { command: touch } }, { name: 'Bash', input: { command: denied } }]);
       const ran = await runProcess(CLAUDE_BIN, ['-p', `turn ${i}`, '--output-format', 'stream-json', '--verbose', '--allowedTools', 'Bash(touch:*)'], {
-        cwd: repo, env: claudeEnv(h, api.url, { AGENTS_TASK_ID: TASK, AGENT_COMMANDS: 'touch' }), // no phone is paired: the policy itself allows touch (GUARD-6)
+        cwd: w.repo, env: claudeEnv(w.h, w.api.url, { AGENTS_TASK_ID: TASK, AGENT_COMMANDS: 'touch' }), // no phone is paired: the policy itself allows touch (GUARD-6)
       });
       expect(ran.code, ran.stderr).toBe(0);
       const session = ran.stdout.split('\n').filter(Boolean).map((l) => JSON.parse(l)).find((o) => o.type === 'system').session_id as string;
 
       // The bus, read the moment the CLI is gone: this turn's checkpoint, then its session_end.
-      const entries = readEvents(bus).events;
+      const entries = readEvents(w.bus).events;
       const progress = entries.filter((e) => e.event === 'task_progress' && e.task === TASK);
       expect(progress, `turn ${i}: one checkpoint per changing turn`).toHaveLength(i + 1);
       expect(String(progress.at(-1)!.note)).toContain(`${i + 1} file${i === 0 ? '' : 's'} changed`);
@@ -51,11 +40,11 @@ describe('claude hook order', () => {
       expect(end, `turn ${i}: session_end is on the bus`).toBeGreaterThan(lastProgress);
 
       // Live: the relay got them in order (the poster posts one after the other) and keeps them in order.
-      await eventually(() => relay.live().some((e) => e.session === session && e.kind === 'end') || undefined, 20_000, `turn ${i}: the end event`);
+      await eventually(() => w.relay.live().some((e) => e.session === session && e.kind === 'end') || undefined, 20_000, `turn ${i}: the end event`);
       const expected = [`command:${touch}:running`, `command:${touch}`, `command:${denied}:running`, `command:${denied}:failed`, 'idle', 'end'];
       const show = (e: { kind: string; cmd?: string; running?: boolean; ok?: boolean }) => `${e.kind}${e.cmd ? `:${e.cmd}` : ''}${e.running ? ':running' : ''}${e.ok === false ? ':failed' : ''}`;
-      expect(relay.live().filter((e) => e.session === session).map(show), `turn ${i}: arrival order`).toEqual(expected);
-      const stored = relay.relay.services.live.recent(session);
+      expect(w.relay.live().filter((e) => e.session === session).map(show), `turn ${i}: arrival order`).toEqual(expected);
+      const stored = w.relay.relay.services.live.recent(session);
       expect(stored.map((s) => show(s.event)), `turn ${i}: stored order`).toEqual(expected);
       const seqs = stored.map((s) => s.event.seq!);
       expect(seqs.every((s, k) => Number.isInteger(s) && (k === 0 || s > seqs[k - 1]!)), `turn ${i}: seq rises`).toBe(true);

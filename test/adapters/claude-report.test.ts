@@ -6,32 +6,21 @@
 import * as fs from 'node:fs';
 import * as net from 'node:net';
 import * as path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { MessagesApi } from '../stand-ins/messages-api';
+import { describe, expect, it } from 'vitest';
 import { planTurn } from './claude-script';
-import { busEvents, CLAUDE_BIN, claudeEnv, cleanup, eventually, ROOT, runProcess, type Home, type TestRelay } from './harness';
-import { claudeWorld } from './world';
+import { busEvents, CLAUDE_BIN, claudeEnv, eventually, ROOT, runProcess } from './harness';
+import { useClaudeWorld } from './world';
 
 const HOOKS = path.join(ROOT, 'adapters', 'claude', 'hooks');
 const TASK = 'T-report-1';
-let api: MessagesApi;
-let relay: TestRelay;
-let h: Home;
-let repo: string;
-let bus: string;
+const w = useClaudeWorld();
 
-beforeAll(async () => {
-  ({ api, h, relay, repo, bus } = await claudeWorld());
-});
-
-afterAll(cleanup);
-
-const spoolDir = () => path.join(h.commandrHome, 'hook-state', 'spool');
-const token = () => fs.readFileSync(path.join(h.commandrHome, 'hook-token'), 'utf8').trim();
-const url = () => relay.relay.url;
-const hookEnv = (extra: Record<string, string> = {}) => ({ PATH: process.env.PATH, HOME: h.home, COMMANDR_HOME: h.commandrHome, AGENTS_TASK_ID: TASK, ...extra });
+const spoolDir = () => path.join(w.h.commandrHome, 'hook-state', 'spool');
+const token = () => fs.readFileSync(path.join(w.h.commandrHome, 'hook-token'), 'utf8').trim();
+const url = () => w.relay.relay.url;
+const hookEnv = (extra: Record<string, string> = {}) => ({ PATH: process.env.PATH, HOME: w.h.home, COMMANDR_HOME: w.h.commandrHome, AGENTS_TASK_ID: TASK, ...extra });
 const payload = (event: string, session: string, extra: Record<string, unknown> = {}) =>
-  JSON.stringify({ session_id: session, cwd: repo, hook_event_name: event, tool_name: 'Bash', tool_input: { command: 'echo hi' }, tool_use_id: `tu-${session}`, tool_response: { stdout: 'hi' }, ...extra });
+  JSON.stringify({ session_id: session, cwd: w.repo, hook_event_name: event, tool_name: 'Bash', tool_input: { command: 'echo hi' }, tool_use_id: `tu-${session}`, tool_response: { stdout: 'hi' }, ...extra });
 /** The body `hooks/report` sends: NUL-terminated fields, an empty field, the payload. */
 const record = (fields: Record<string, string>, body: string): string => Object.entries(fields).map(([k, v]) => `${k}=${v}\0`).join('') + '\0' + body;
 const post = (body: string, headers: Record<string, string> = { authorization: `Bearer ${token()}` }) =>
@@ -39,23 +28,23 @@ const post = (body: string, headers: Record<string, string> = { authorization: `
 
 describe('reporting hooks straight to the relay', () => {
   it('REPORT-1 REPORT-2 REPORT-4: with the relay up a real turn never uses the spool; the bus part and every live event are done when claude exits', async () => {
-    planTurn(api, [{ name: 'Bash', input: { command: 'touch reported.txt' } }]);
+    planTurn(w.api, [{ name: 'Bash', input: { command: 'touch reported.txt' } }]);
     const ran = await runProcess(CLAUDE_BIN, ['-p', 'go', '--output-format', 'stream-json', '--verbose', '--allowedTools', 'Bash(touch:*)'], {
-      cwd: repo, env: claudeEnv(h, api.url, { AGENTS_TASK_ID: TASK, AGENT_COMMANDS: 'touch' }),
+      cwd: w.repo, env: claudeEnv(w.h, w.api.url, { AGENTS_TASK_ID: TASK, AGENT_COMMANDS: 'touch' }),
     });
     expect(ran.code, ran.stderr).toBe(0);
     const session = ran.stdout.split('\n').filter(Boolean).map((l) => JSON.parse(l)).find((o) => o.type === 'system').session_id as string;
     // Everything is there the moment the CLI is gone: nothing was left to a background poster.
-    const kinds = relay.live().filter((e) => e.session === session).map((e) => `${e.kind}${e.running ? ':running' : ''}`);
+    const kinds = w.relay.live().filter((e) => e.session === session).map((e) => `${e.kind}${e.running ? ':running' : ''}`);
     expect(kinds).toEqual(['command:running', 'command', 'idle', 'end']);
-    const mine = busEvents(bus).filter((e) => e.task === TASK || e.session === session);
+    const mine = busEvents(w.bus).filter((e) => e.task === TASK || e.session === session);
     expect(mine.map((e) => e.event)).toEqual(['task_progress', 'session_end']);
     expect(String(mine[0]!.note)).toContain('reported.txt');
     expect(fs.existsSync(spoolDir()), 'the spool was never used').toBe(false);
   }, 120_000);
 
   it('REPORT-3: the route takes only the hook credential from a non-browser client and a well-formed record; a call left open is closed before idle', async () => {
-    const good = record({ HOOK: 'PostToolUse', AT: String(Date.now() * 1000), CLAUDE_PROJECT_DIR: repo }, payload('PostToolUse', 's-route'));
+    const good = record({ HOOK: 'PostToolUse', AT: String(Date.now() * 1000), CLAUDE_PROJECT_DIR: w.repo }, payload('PostToolUse', 's-route'));
     expect((await post(good, {})).status).toBe(401);
     expect((await post(good, { authorization: 'Bearer nope' })).status).toBe(401);
     expect((await post(good, { authorization: `Bearer ${token()}`, origin: 'http://evil.example' })).status).toBe(401);
@@ -65,7 +54,7 @@ describe('reporting hooks straight to the relay', () => {
     expect((await post(record({ HOOK: 'PostToolUse' }, 'not json'))).status).toBe(400);
     expect((await post(record({ HOOK: 'PostToolUse' }, '[1]'))).status).toBe(400);
     expect((await post(record({ HOOK: 'PostToolUse' }, `{"x":"${'a'.repeat(1024 * 1024)}"}`))).status).toBe(413);
-    expect(relay.live().filter((e) => e.session === 's-route')).toEqual([]);
+    expect(w.relay.live().filter((e) => e.session === 's-route')).toEqual([]);
     // A start (the permission check reports it, REPORT-4) with no end, then the turn's end.
     const at = Date.now() * 1000;
     const check = await fetch(new URL('/api/permissions/check', url()), {
@@ -73,7 +62,7 @@ describe('reporting hooks straight to the relay', () => {
     });
     expect(check.status).toBe(200);
     expect((await post(record({ HOOK: 'Stop', AT: String(at + 10), AGENTS_TASK_ID: TASK }, payload('Stop', 's-open')))).status).toBe(200);
-    const seen = relay.live().filter((e) => e.session === 's-open');
+    const seen = w.relay.live().filter((e) => e.session === 's-open');
     expect(seen.map((e) => [e.kind, e.running ?? false, e.ok ?? null])).toEqual([['git', true, null], ['git', false, false], ['idle', false, null]]);
     expect(seen[1]!.seq).toBe(at + 1);
   });
@@ -81,12 +70,12 @@ describe('reporting hooks straight to the relay', () => {
   it('REPORT-1: records still in the spool go first — the hook spools behind them and the poster posts both in order', async () => {
     fs.mkdirSync(spoolDir(), { recursive: true, mode: 0o700 });
     const earlier = Date.now() * 1000;
-    const fields = `HOOK=PostToolUse\0CLAUDE_PROJECT_DIR=${repo}\0AGENTS_TASK_ID=${TASK}\0COMMANDR_URL=\0COMMANDR_AGENT_ID=\0COMMANDR_TASK=\0\0`;
+    const fields = `HOOK=PostToolUse\0CLAUDE_PROJECT_DIR=${w.repo}\0AGENTS_TASK_ID=${TASK}\0COMMANDR_URL=\0COMMANDR_AGENT_ID=\0COMMANDR_TASK=\0\0`;
     fs.writeFileSync(path.join(spoolDir(), `${earlier}.1`), fields + payload('PostToolUse', 's-behind', { tool_input: { command: 'echo first' }, tool_use_id: 'a' }));
-    const ran = await runProcess(path.join(HOOKS, 'report'), ['PostToolUse'], { cwd: repo, env: hookEnv(), input: payload('PostToolUse', 's-behind', { tool_input: { command: 'echo second' }, tool_use_id: 'b' }) });
+    const ran = await runProcess(path.join(HOOKS, 'report'), ['PostToolUse'], { cwd: w.repo, env: hookEnv(), input: payload('PostToolUse', 's-behind', { tool_input: { command: 'echo second' }, tool_use_id: 'b' }) });
     expect(ran.code).toBe(0);
     const cmds = await eventually(() => {
-      const got = relay.live().filter((e) => e.session === 's-behind').map((e) => e.cmd);
+      const got = w.relay.live().filter((e) => e.session === 's-behind').map((e) => e.cmd);
       return got.length === 2 ? got : undefined;
     }, 15_000, 'both spooled records posted');
     expect(cmds).toEqual(['echo first', 'echo second']);
@@ -97,14 +86,14 @@ describe('reporting hooks straight to the relay', () => {
     const twice = record({ HOOK: 'PostToolUse', AT: at, AGENTS_TASK_ID: TASK }, payload('PostToolUse', 's-twice'));
     expect((await post(twice)).status).toBe(200);
     expect((await post(twice)).status).toBe(200);
-    expect(relay.live().filter((e) => e.session === 's-twice')).toHaveLength(1);
+    expect(w.relay.live().filter((e) => e.session === 's-twice')).toHaveLength(1);
     // A mark left by a hook that gave up: the poster, which nobody waits for, still delivers.
     fs.mkdirSync(spoolDir(), { recursive: true, mode: 0o700 });
-    fs.writeFileSync(path.join(h.commandrHome, 'hook-state', 'relay-down'), `${Math.floor(Date.now() / 1000)}\n`);
-    const ran = await runProcess(path.join(HOOKS, 'report'), ['PostToolUse'], { cwd: repo, env: hookEnv(), input: payload('PostToolUse', 's-marked') });
+    fs.writeFileSync(path.join(w.h.commandrHome, 'hook-state', 'relay-down'), `${Math.floor(Date.now() / 1000)}\n`);
+    const ran = await runProcess(path.join(HOOKS, 'report'), ['PostToolUse'], { cwd: w.repo, env: hookEnv(), input: payload('PostToolUse', 's-marked') });
     expect(ran.code).toBe(0);
-    await eventually(() => relay.live().some((e) => e.session === 's-marked') || undefined, 15_000, 'the spooled event posted');
-    fs.rmSync(path.join(h.commandrHome, 'hook-state', 'relay-down'), { force: true });
+    await eventually(() => w.relay.live().some((e) => e.session === 's-marked') || undefined, 15_000, 'the spooled event posted');
+    fs.rmSync(path.join(w.h.commandrHome, 'hook-state', 'relay-down'), { force: true });
   });
 
   it('REPORT-1: with the relay refused, Stop still writes its checkpoint in the foreground and the record waits in the spool; a hung relay is given 0.3 s, then 5 s of rest', async () => {
@@ -112,12 +101,12 @@ describe('reporting hooks straight to the relay', () => {
     await new Promise<void>((r) => closed.listen(0, '127.0.0.1', r));
     const refusedPort = (closed.address() as net.AddressInfo).port;
     await new Promise((r) => closed.close(r));
-    fs.writeFileSync(path.join(repo, 'stop-fallback.txt'), 'x');
+    fs.writeFileSync(path.join(w.repo, 'stop-fallback.txt'), 'x');
     const env = hookEnv({ COMMANDR_URL: `http://127.0.0.1:${refusedPort}` });
-    const before = busEvents(bus).length;
-    const stopped = await runProcess(path.join(HOOKS, 'report'), ['Stop', path.join(HOOKS, 'stop')], { cwd: repo, env, input: payload('Stop', 's-down') });
+    const before = busEvents(w.bus).length;
+    const stopped = await runProcess(path.join(HOOKS, 'report'), ['Stop', path.join(HOOKS, 'stop')], { cwd: w.repo, env, input: payload('Stop', 's-down') });
     expect(stopped.code).toBe(0);
-    const written = busEvents(bus).slice(before);
+    const written = busEvents(w.bus).slice(before);
     expect(written.map((e) => e.event)).toEqual(['task_progress']);
     expect(String(written[0]!.note)).toContain('stop-fallback.txt');
 
@@ -128,14 +117,14 @@ describe('reporting hooks straight to the relay', () => {
     const hungEnv = hookEnv({ COMMANDR_URL: `http://127.0.0.1:${(hung.address() as net.AddressInfo).port}` });
     // The poster posting the refused records gone, and with it the mark it left.
     await eventually(() => fs.readdirSync(spoolDir()).every((f) => !/^\d/.test(f) && f !== 'poster.pid') || undefined, 20_000, 'the spool drained');
-    fs.rmSync(path.join(h.commandrHome, 'hook-state', 'relay-down'), { force: true });
-    const first = await runProcess(path.join(HOOKS, 'report'), ['PostToolUse'], { cwd: repo, env: hungEnv, input: payload('PostToolUse', 's-hung') });
+    fs.rmSync(path.join(w.h.commandrHome, 'hook-state', 'relay-down'), { force: true });
+    const first = await runProcess(path.join(HOOKS, 'report'), ['PostToolUse'], { cwd: w.repo, env: hungEnv, input: payload('PostToolUse', 's-hung') });
     expect(first.code).toBe(0);
     expect(first.ms, 'the hook waited for the hung relay').toBeGreaterThanOrEqual(290);
     expect(sockets.length).toBeGreaterThanOrEqual(1);
-    expect(Number(fs.readFileSync(path.join(h.commandrHome, 'hook-state', 'relay-down'), 'utf8'))).toBeGreaterThan(Date.now() / 1000 - 60);
+    expect(Number(fs.readFileSync(path.join(w.h.commandrHome, 'hook-state', 'relay-down'), 'utf8'))).toBeGreaterThan(Date.now() / 1000 - 60);
     // Within 5 s a Stop does not try it at all (it would wait 2 s): its bus part runs here and it spools.
-    const second = await runProcess(path.join(HOOKS, 'report'), ['Stop', path.join(HOOKS, 'stop')], { cwd: repo, env: hungEnv, input: payload('Stop', 's-hung') });
+    const second = await runProcess(path.join(HOOKS, 'report'), ['Stop', path.join(HOOKS, 'stop')], { cwd: w.repo, env: hungEnv, input: payload('Stop', 's-hung') });
     expect(second.code).toBe(0);
     expect(second.ms).toBeLessThan(1500);
     for (const s of sockets) s.destroy();

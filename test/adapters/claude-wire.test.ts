@@ -2,60 +2,47 @@
 // stand-in and a real relay: checkpoints, session_end, annotations, live events, checks.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { writeAnnotation } from '../../bus/annotations';
 import { noteProblem } from '../../bus/progress';
 import { BusEvent } from '../../protocol/bus/events';
-import type { MessagesApi } from '../stand-ins/messages-api';
 import { planTurn, requestText, type PlannedTool } from './claude-script';
-import {
-  adapterBin, busEvents, CLAUDE_BIN, claudeEnv, cleanup, eventually, makeRepo, runProcess, type Home, type TestRelay,
-} from './harness';
-import { claudeWorld } from './world';
+import { adapterBin, busEvents, CLAUDE_BIN, claudeEnv, eventually, makeRepo, runProcess } from './harness';
+import { useClaudeWorld } from './world';
 
 const TASK = 'T-wire-1';
-let api: MessagesApi;
-let relay: TestRelay;
-let h: Home;
-let repo: string;
-let bus: string;
-
-beforeAll(async () => {
-  // Not wired: the first tests wire it (WIREUP-1).
-  ({ api, h, relay, repo, bus } = await claudeWorld({ wired: false, npmTest: true }));
-});
-
-afterAll(cleanup);
+// Not wired: the first tests wire it (WIREUP-1).
+const w = useClaudeWorld({ wired: false, npmTest: true });
 
 async function turn(tools: PlannedTool[], prompt = 'carry on', extraEnv: Record<string, string> = {}) {
-  planTurn(api, tools);
+  planTurn(w.api, tools);
   const args = ['-p', prompt, '--output-format', 'stream-json', '--verbose', '--allowedTools', 'Bash(touch:*)', 'Bash(npm test:*)'];
-  const ran = await runProcess(CLAUDE_BIN, args, { cwd: repo, env: claudeEnv(h, api.url, { AGENTS_TASK_ID: TASK, AGENT_COMMANDS: 'touch', ...extraEnv }) }); // no phone is paired: the policy itself allows touch (GUARD-6)
+  const ran = await runProcess(CLAUDE_BIN, args, { cwd: w.repo, env: claudeEnv(w.h, w.api.url, { AGENTS_TASK_ID: TASK, AGENT_COMMANDS: 'touch', ...extraEnv }) }); // no phone is paired: the policy itself allows touch (GUARD-6)
   expect(ran.code, ran.stderr).toBe(0);
   const init = ran.stdout.split('\n').filter(Boolean).map((l) => JSON.parse(l)).find((o) => o.type === 'system' && o.subtype === 'init');
   const session = init.session_id as string;
   // The reporting hooks run detached; each posts its live event after its bus write.
-  await eventually(() => relay.live().some((e) => e.session === session && e.kind === 'idle') || undefined, 15_000, 'the idle event');
-  await eventually(() => relay.live().some((e) => e.session === session && e.kind === 'end') || undefined, 15_000, 'the end event');
+  await eventually(() => w.relay.live().some((e) => e.session === session && e.kind === 'idle') || undefined, 15_000, 'the idle event');
+  await eventually(() => w.relay.live().some((e) => e.session === session && e.kind === 'end') || undefined, 15_000, 'the end event');
   return { ...ran, session };
 }
 
-const progressOf = (task: string) => busEvents(bus).filter((e) => e.event === 'task_progress' && e.task === task);
+const progressOf = (task: string) => busEvents(w.bus).filter((e) => e.event === 'task_progress' && e.task === task);
 
 describe('claude wire', () => {
   it('WIREUP-1 WIREPATH-2: wire merges the hooks into the local .claude/settings.local.json, keeps every other setting, and a second run changes nothing', async () => {
-    const shared = path.join(repo, '.claude', 'settings.json');
-    const file = path.join(repo, '.claude', 'settings.local.json');
+    const shared = path.join(w.repo, '.claude', 'settings.json');
+    const file = path.join(w.repo, '.claude', 'settings.local.json');
     fs.mkdirSync(path.dirname(file), { recursive: true });
     const mine = { type: 'command', command: 'echo mine' };
     fs.writeFileSync(shared, JSON.stringify({ model: 'keep-me', hooks: { Stop: [{ hooks: [mine] }] } }, null, 2));
     fs.writeFileSync(file, JSON.stringify({ model: 'keep-me-too', hooks: { Stop: [{ hooks: [mine] }], Notification: [{ hooks: [mine] }] } }, null, 2));
-    const dry = await runProcess(adapterBin('claude', 'wire'), [repo, '--dry-run'], { cwd: repo, env: { PATH: process.env.PATH } });
+    const dry = await runProcess(adapterBin('claude', 'wire'), [w.repo, '--dry-run'], { cwd: w.repo, env: { PATH: process.env.PATH } });
     expect(dry.code).toBe(0);
     expect(dry.stdout).toContain('would fix');
     expect(JSON.parse(fs.readFileSync(file, 'utf8')).hooks.PreToolUse).toBeUndefined();
 
-    const first = await runProcess(adapterBin('claude', 'wire'), [repo], { cwd: repo, env: { PATH: process.env.PATH } });
+    const first = await runProcess(adapterBin('claude', 'wire'), [w.repo], { cwd: w.repo, env: { PATH: process.env.PATH } });
     expect(first.code, first.stderr).toBe(0);
     expect(first.stdout).toMatch(/fixed/);
     const settings = JSON.parse(fs.readFileSync(file, 'utf8'));
@@ -76,7 +63,7 @@ describe('claude wire', () => {
     expect(committed.hooks).toEqual({ Stop: [{ hooks: [mine] }] });
     expect(fs.readFileSync(shared, 'utf8')).not.toContain('/adapters/claude/hooks/');
     const before = [fs.readFileSync(file, 'utf8'), fs.readFileSync(shared, 'utf8')];
-    const second = await runProcess(adapterBin('claude', 'wire'), [repo], { cwd: repo, env: { PATH: process.env.PATH } });
+    const second = await runProcess(adapterBin('claude', 'wire'), [w.repo], { cwd: w.repo, env: { PATH: process.env.PATH } });
     expect(second.code).toBe(0);
     expect(second.stdout).toMatch(/: ok$/m);
     expect(second.stdout).not.toMatch(/fixed/);
@@ -84,7 +71,7 @@ describe('claude wire', () => {
   });
 
   it('WIREUP-1 WIREPATH-2 HOOK-8: wire replaces the retired detached and spooling hooks of older installs and moves ours out of the committed file, keeping the person\'s own', async () => {
-    const file = path.join(repo, '.claude', 'settings.json');
+    const file = path.join(w.repo, '.claude', 'settings.json');
     const hooks = path.join(path.dirname(adapterBin('claude', 'wire')), 'hooks');
     const old = (shim: string) => ({ type: 'command', command: `'${hooks}/detach' '${hooks}/${shim}'`, timeout: 10 });
     const mine = { type: 'command', command: 'echo mine' };
@@ -94,15 +81,15 @@ describe('claude wire', () => {
     } }, null, 2));
     // The spool era's local entries (shell form, a PreToolUse reporting hook) are replaced too.
     const spooled = (event: string, shim = '') => ({ type: 'command', command: `'${hooks}/spool' ${event}${shim ? ` '${hooks}/${shim}'` : ''}`, timeout: 10 });
-    fs.writeFileSync(path.join(repo, '.claude', 'settings.local.json'), JSON.stringify({ hooks: {
+    fs.writeFileSync(path.join(w.repo, '.claude', 'settings.local.json'), JSON.stringify({ hooks: {
       PreToolUse: [{ matcher: '*', hooks: [spooled('PreToolUse')] }], PostToolUse: [{ matcher: '*', hooks: [spooled('PostToolUse')] }], Stop: [{ hooks: [spooled('Stop', 'stop')] }],
     } }));
-    const ran = await runProcess(adapterBin('claude', 'wire'), [repo], { cwd: repo, env: { PATH: process.env.PATH } });
+    const ran = await runProcess(adapterBin('claude', 'wire'), [w.repo], { cwd: w.repo, env: { PATH: process.env.PATH } });
     expect(ran.code, ran.stderr).toBe(0);
     const committed = JSON.parse(fs.readFileSync(file, 'utf8'));
     const left = Object.values(committed.hooks).flatMap((entries: any) => entries.flatMap((e: any) => e.hooks));
     expect(left, JSON.stringify(committed)).toEqual([mine]); // ours moved to the local file (WIREPATH-2), the person's own stays
-    const settings = JSON.parse(fs.readFileSync(path.join(repo, '.claude', 'settings.local.json'), 'utf8'));
+    const settings = JSON.parse(fs.readFileSync(path.join(w.repo, '.claude', 'settings.local.json'), 'utf8'));
     const all = Object.values(settings.hooks).flatMap((entries: any) => entries.flatMap((e: any) => e.hooks));
     expect(all.filter((h: any) => h.command.includes('/hooks/detach'))).toEqual([]);
     expect(all.filter((h: any) => h.command.includes('/hooks/spool'))).toEqual([]);
@@ -129,7 +116,7 @@ describe('claude hooks in a real session', () => {
   it('HOOK-1: a turn that changed the work state lands one neutral task_progress on the bus', async () => {
     const t = await turn([{ name: 'Bash', input: { command: 'touch made-1.txt', description: 'make a file' } }]);
     firstSession = t.session;
-    expect(fs.existsSync(path.join(repo, 'made-1.txt'))).toBe(true);
+    expect(fs.existsSync(path.join(w.repo, 'made-1.txt'))).toBe(true);
     const notes = progressOf(TASK);
     expect(notes).toHaveLength(1);
     expect(noteProblem(String(notes[0]!.note))).toBeUndefined();
@@ -137,8 +124,8 @@ describe('claude hooks in a real session', () => {
   });
 
   it('LIVE-EMIT-1: the relay receives running:true then the completed event for the tool call, classified, with the task', async () => {
-    await eventually(() => relay.live().some((e) => e.session === firstSession && e.cmd === 'touch made-1.txt' && e.running === undefined) || undefined, 10_000, 'the completed event');
-    const mine = relay.live().filter((e) => e.session === firstSession);
+    await eventually(() => w.relay.live().some((e) => e.session === firstSession && e.cmd === 'touch made-1.txt' && e.running === undefined) || undefined, 10_000, 'the completed event');
+    const mine = w.relay.live().filter((e) => e.session === firstSession);
     const running = mine.findIndex((e) => e.running === true && e.kind === 'command' && e.cmd === 'touch made-1.txt');
     const done = mine.findIndex((e) => e.running === undefined && e.kind === 'command' && e.cmd === 'touch made-1.txt');
     expect(running).toBeGreaterThanOrEqual(0);
@@ -149,10 +136,10 @@ describe('claude hooks in a real session', () => {
   });
 
   it('HOOK-2: SessionEnd appends session_end for the session and posts the end live event', () => {
-    const ends = busEvents(bus).filter((e) => e.event === 'session_end');
+    const ends = busEvents(w.bus).filter((e) => e.event === 'session_end');
     expect(ends.map((e) => e.session)).toContain(firstSession);
     expect(ends.find((e) => e.session === firstSession)!.task).toBe(TASK);
-    expect(relay.live().some((e) => e.session === firstSession && e.kind === 'end')).toBe(true);
+    expect(w.relay.live().some((e) => e.session === firstSession && e.kind === 'end')).toBe(true);
   });
 
   it('HOOK-1: a second turn with an unchanged work state adds no checkpoint; a changed one adds exactly one', async () => {
@@ -163,53 +150,53 @@ describe('claude hooks in a real session', () => {
   });
 
   it('HOOK-3: unconsumed annotations are injected into the next prompt as one labelled block, then marked consumed', async () => {
-    const first = writeAnnotation(bus, { task: TASK, turn: 1, body: 'Please rename foo to bar-ZEBRA-42.' });
-    const second = writeAnnotation(bus, { task: TASK, turn: 1, anchor: 'card:src/a.ts', body: 'And keep the tests green.' });
-    const from = api.messageRequests().length;
+    const first = writeAnnotation(w.bus, { task: TASK, turn: 1, body: 'Please rename foo to bar-ZEBRA-42.' });
+    const second = writeAnnotation(w.bus, { task: TASK, turn: 1, anchor: 'card:src/a.ts', body: 'And keep the tests green.' });
+    const from = w.api.messageRequests().length;
     await turn([], 'next step');
-    const sent = requestText(api, from);
+    const sent = requestText(w.api, from);
     expect(sent).toContain('bar-ZEBRA-42');
     expect(sent).toContain('keep the tests green');
     expect(sent).toContain('commandr-annotations');
     expect(sent.indexOf('bar-ZEBRA-42')).toBeLessThan(sent.indexOf('keep the tests green'));
     for (const file of [first.path, second.path]) expect(JSON.parse(fs.readFileSync(file, 'utf8')).consumed).toBe(true);
-    const again = api.messageRequests().length;
+    const again = w.api.messageRequests().length;
     await turn([], 'and again');
-    expect(requestText(api, again)).not.toContain('bar-ZEBRA-42');
+    expect(requestText(w.api, again)).not.toContain('bar-ZEBRA-42');
   });
 
   it('CHECKS-1: a command matching the checks file is a live event of kind check with its label and verdict', async () => {
     const t = await turn([{ name: 'Bash', input: { command: 'npm test' } }]);
-    const check = await eventually(() => relay.live().find((e) => e.session === t.session && e.kind === 'check' && e.running === undefined), 10_000, 'the check event');
+    const check = await eventually(() => w.relay.live().find((e) => e.session === t.session && e.kind === 'check' && e.running === undefined), 10_000, 'the check event');
     expect(check).toMatchObject({ label: 'tests', ok: true, cmd: 'npm test' });
   });
 
   it('CHECKS-2: a checks file in COMMANDR_HOME replaces the default wholesale and is read fresh', async () => {
-    fs.writeFileSync(path.join(h.commandrHome, 'checks'), '# local\nsmoke: ^touch smoke\n');
+    fs.writeFileSync(path.join(w.h.commandrHome, 'checks'), '# local\nsmoke: ^touch smoke\n');
     try {
       const t = await turn([{ name: 'Bash', input: { command: 'touch smoke.txt' } }, { name: 'Bash', input: { command: 'npm test' } }]);
       const mine = await eventually(() => {
-        const done = relay.live().filter((e) => e.session === t.session && e.running === undefined && e.cmd !== undefined);
+        const done = w.relay.live().filter((e) => e.session === t.session && e.running === undefined && e.cmd !== undefined);
         return done.length >= 2 ? done : undefined;
       }, 10_000, 'both completed events');
       expect(mine.find((e) => e.cmd === 'touch smoke.txt')).toMatchObject({ kind: 'check', label: 'smoke' });
       expect(mine.find((e) => e.cmd === 'npm test')?.kind).toBe('test');
     } finally {
-      fs.rmSync(path.join(h.commandrHome, 'checks'));
+      fs.rmSync(path.join(w.h.commandrHome, 'checks'));
     }
   });
 
   it('LIVE-EMIT-5: a call the agent denied still gets its completed event (failed) at turn end, so no line stays running', async () => {
     const t = await turn([{ name: 'Bash', input: { command: 'mkdir denied-dir' } }]);
-    expect(fs.existsSync(path.join(repo, 'denied-dir'))).toBe(false);
-    expect(relay.live().some((e) => e.session === t.session && e.running === true && e.cmd === 'mkdir denied-dir')).toBe(true);
-    const closed = await eventually(() => relay.live().find((e) => e.session === t.session && e.running === undefined && e.cmd === 'mkdir denied-dir'), 15_000, 'the closing event');
+    expect(fs.existsSync(path.join(w.repo, 'denied-dir'))).toBe(false);
+    expect(w.relay.live().some((e) => e.session === t.session && e.running === true && e.cmd === 'mkdir denied-dir')).toBe(true);
+    const closed = await eventually(() => w.relay.live().find((e) => e.session === t.session && e.running === undefined && e.cmd === 'mkdir denied-dir'), 15_000, 'the closing event');
     expect(closed).toMatchObject({ kind: 'command', ok: false });
-    expect(relay.live().filter((e) => e.session === t.session && e.running === undefined && e.cmd === 'mkdir denied-dir')).toHaveLength(1);
+    expect(w.relay.live().filter((e) => e.session === t.session && e.running === undefined && e.cmd === 'mkdir denied-dir')).toHaveLength(1);
   });
 
   it('LIVE-EMIT-2: nothing vendor-specific lands on the bus: only defined events, neutral notes', () => {
-    const raw = fs.readFileSync(path.join(bus, 'events.jsonl'), 'utf8');
+    const raw = fs.readFileSync(path.join(w.bus, 'events.jsonl'), 'utf8');
     for (const line of raw.split('\n').filter(Boolean)) {
       expect(BusEvent.safeParse(JSON.parse(line)).success, line).toBe(true);
       expect(line).not.toMatch(/tool_use|PreToolUse|PostToolUse|transcript|hook_event|Bash\(/);

@@ -3,36 +3,26 @@
 // turn's checkpoint and the relay's last event of the session is its one `end`.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { OpenAiChat, ScriptedToolCall } from '../stand-ins/openai-chat';
-import { busEvents, cleanup, eventually, OPENCODE_BIN, opencodeEnv, runProcess, type Home, type TestRelay } from './harness';
+import { describe, expect, it } from 'vitest';
+import type { ScriptedToolCall } from '../stand-ins/openai-chat';
+import { busEvents, eventually, OPENCODE_BIN, opencodeEnv, runProcess } from './harness';
 import { openCodeSession, planChat } from './opencode-script';
-import { openCodeWorld } from './world';
+import { useOpenCodeWorld } from './world';
 
 const TASK = 'T-oc-end';
-let api: OpenAiChat;
-let relay: TestRelay;
-let h: Home;
-let repo: string;
-let bus: string;
-
-beforeAll(async () => {
-  ({ api, h, relay, repo, bus } = await openCodeWorld());
-});
-
-afterAll(cleanup);
+const w = useOpenCodeWorld();
 
 async function run(calls: ScriptedToolCall[]): Promise<string> {
-  planChat(api, calls);
+  planChat(w.api, calls);
   const ran = await runProcess(OPENCODE_BIN, ['run', 'carry on', '--format', 'json'], {
-    cwd: repo, env: opencodeEnv(h, api.url, { AGENTS_TASK_ID: TASK, AGENT_COMMANDS: 'touch' }), timeoutMs: 120_000,
+    cwd: w.repo, env: opencodeEnv(w.h, w.api.url, { AGENTS_TASK_ID: TASK, AGENT_COMMANDS: 'touch' }), timeoutMs: 120_000,
   });
   expect(ran.code, ran.stderr).toBe(0);
   return openCodeSession(ran.stdout);
 }
 
-const endsOnBus = (session: string) => busEvents(bus).filter((e) => e.event === 'session_end' && (e as { session?: string }).session === session);
-const liveOf = (session: string) => relay.live().filter((e) => e.session === session);
+const endsOnBus = (session: string) => busEvents(w.bus).filter((e) => e.event === 'session_end' && (e as { session?: string }).session === session);
+const liveOf = (session: string) => w.relay.live().filter((e) => e.session === session);
 
 describe('opencode session end', () => {
   it('OCEND-1 OCEND-2: after `opencode run` exits, session_end is on the bus after the checkpoint and `end` is the last live event, once per session', { timeout: 300_000 }, async () => {
@@ -42,13 +32,13 @@ describe('opencode session end', () => {
       { name: 'bash', arguments: { command: 'touch oc-end-1.txt', description: 'make a file' } },
       { name: 'bash', arguments: { command: 'mkdir oc-end-denied', description: 'make a dir' } },
     ]);
-    expect(fs.existsSync(path.join(repo, 'oc-end-denied'))).toBe(false);
-    expect(fs.existsSync(path.join(repo, 'oc-end-1.txt'))).toBe(true);
+    expect(fs.existsSync(path.join(w.repo, 'oc-end-denied'))).toBe(false);
+    expect(fs.existsSync(path.join(w.repo, 'oc-end-1.txt'))).toBe(true);
     await eventually(() => endsOnBus(first).length > 0 || undefined, 30_000, 'session_end on the bus');
     await eventually(() => liveOf(first).some((e) => e.kind === 'end') || undefined, 30_000, 'the end live event');
 
     // Bus order: the turn's checkpoint, then session_end.
-    const events = busEvents(bus);
+    const events = busEvents(w.bus);
     const checkpoint = events.findIndex((e) => e.event === 'task_progress' && e.task === TASK);
     const end = events.findIndex((e) => e.event === 'session_end' && (e as { session?: string }).session === first);
     expect(checkpoint).toBeGreaterThanOrEqual(0);

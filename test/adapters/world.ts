@@ -1,12 +1,16 @@
 // The world an adapter test starts from, built in one call and closed by cleanup(): the
 // model stand-in an agent CLI talks to, a fresh HOME and COMMANDR_HOME, a real relay on
 // that home, a repo with a bus, wired for the CLI or not. Options say what a file differs in.
+// A file whose tests all share one world gets it from a use…World(), which builds it in beforeAll.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { afterAll, beforeAll } from 'vitest';
 import { connectDevice, type DeviceClient } from '../helpers/device';
 import { startMessagesApi, type MessagesApi } from '../stand-ins/messages-api';
 import { startOpenAiChat, type OpenAiChat } from '../stand-ins/openai-chat';
-import { adapterBin, git, makeHome, makeRepo, onCleanup, runProcess, startRelay, type Home, type Ran, type TestRelay } from './harness';
+import {
+  adapterBin, cleanup, git, makeHome, makeRepo, onCleanup, runProcess, startRelay, type Home, type Ran, type TestRelay,
+} from './harness';
 
 export type Adapter = 'claude' | 'opencode';
 
@@ -71,4 +75,33 @@ export async function pairPhone(relay: TestRelay): Promise<DeviceClient> {
   const phone = await connectDevice(relay.relay, 'phone');
   onCleanup(() => phone.close());
   return phone;
+}
+
+/**
+ * The world `build` makes, built in beforeAll and closed by cleanup() in afterAll, for a file whose tests all
+ * share it. The object is there at once, so the file declares nothing else; tests read its fields (`w.api`,
+ * `w.repo`). Reading one before beforeAll has built it throws, naming the field.
+ */
+export function useWorld<T extends object>(build: () => Promise<T>): T {
+  let built: T | undefined;
+  beforeAll(async () => {
+    built = await build();
+  });
+  afterAll(cleanup);
+  return new Proxy({} as T, {
+    get(_, field) {
+      if (!built) throw new Error(`the world's ${String(field)} was read before beforeAll built it`);
+      return built[field as keyof T];
+    },
+  });
+}
+
+/** claudeWorld(options) for the whole file: see useWorld. */
+export function useClaudeWorld<O extends WorldOptions = {}>(options?: O): World<O> & { api: MessagesApi } {
+  return useWorld(() => claudeWorld(options));
+}
+
+/** openCodeWorld(options) for the whole file: see useWorld. */
+export function useOpenCodeWorld<O extends WorldOptions = {}>(options?: O): World<O> & { api: OpenAiChat } {
+  return useWorld(() => openCodeWorld(options));
 }

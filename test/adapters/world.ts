@@ -5,11 +5,13 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { afterAll, beforeAll } from 'vitest';
+import type { RelayOptions } from '../../relay/options';
+import { createRelay, type Relay } from '../../relay/server';
 import { connectDevice, type DeviceClient } from '../helpers/device';
 import { startMessagesApi, type MessagesApi } from '../stand-ins/messages-api';
 import { startOpenAiChat, type OpenAiChat } from '../stand-ins/openai-chat';
 import {
-  adapterBin, cleanup, git, makeHome, makeRepo, onCleanup, runProcess, startRelay, type Home, type Ran, type TestRelay,
+  adapterBin, cleanup, CLAUDE_BIN, git, makeHome, makeRepo, onCleanup, runProcess, startRelay, tempDir, type Home, type Ran, type TestRelay,
 } from './harness';
 
 export type Adapter = 'claude' | 'opencode';
@@ -104,4 +106,56 @@ export function useClaudeWorld<O extends WorldOptions = {}>(options?: O): World<
 /** openCodeWorld(options) for the whole file: see useWorld. */
 export function useOpenCodeWorld<O extends WorldOptions = {}>(options?: O): World<O> & { api: OpenAiChat } {
   return useWorld(() => openCodeWorld(options));
+}
+
+/** What a relay running in this test process needs to start the REAL Claude Code itself. */
+export interface ClaudeRelayWorld {
+  api: MessagesApi;
+  relay: Relay;
+  phone: DeviceClient;
+  /** The temp dir everything lives in. */
+  tmp: string;
+  /** HOME for the relay and the Claude Code it starts (tmp/home): its transcripts land here. */
+  home: string;
+  /** The relay's data dir (tmp/data). */
+  dataDir: string;
+}
+
+/**
+ * A relay run in this process whose commanders and jobs start the REAL Claude Code through the claude
+ * adapter's `run`, against the Messages API stand-in, and a phone paired with it. The relay's children inherit
+ * process.env, so that is what is pointed at the stand-in and a HOME in the temp dir. `lay(tmp)` lays out the
+ * rest of the temp dir and returns what the relay differs in (`relayOptions`) and whatever else the file wants
+ * in its world. Closed by cleanup(): phone, relay, stand-in, then the temp dir.
+ */
+export async function claudeRelayWorld<X extends object = {}>(
+  prefix: string, lay: (tmp: string) => X & { relayOptions: Pick<RelayOptions, 'repos' | 'allowRoots'> },
+): Promise<ClaudeRelayWorld & Omit<X, 'relayOptions'>> {
+  const tmp = tempDir(prefix);
+  const api = await startMessagesApi({ apiKey: 'sk-test' });
+  onCleanup(() => api.close());
+  const home = path.join(tmp, 'home');
+  const dataDir = path.join(tmp, 'data');
+  fs.mkdirSync(home);
+  const { relayOptions, ...extra } = lay(tmp);
+  Object.assign(process.env, {
+    HOME: home, ANTHROPIC_BASE_URL: api.url, ANTHROPIC_API_KEY: 'sk-test', DISABLE_TELEMETRY: '1', DISABLE_AUTOUPDATER: '1',
+    DISABLE_ERROR_REPORTING: '1', CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1', CLAUDE_CODE_MAX_RETRIES: '0',
+    COMMANDR_CLAUDE_BIN: CLAUDE_BIN, COMMANDR_AGENT_ADAPTER: 'claude',
+  });
+  const relay = await createRelay({
+    port: 0, host: '127.0.0.1', dataDir, registryFile: path.join(tmp, 'no-registry'), demo: false, appDir: path.join(tmp, 'no-app'),
+    ...relayOptions,
+  });
+  onCleanup(() => relay.close());
+  const phone = await connectDevice(relay);
+  onCleanup(() => phone.close());
+  return { ...extra, api, relay, phone, tmp, home, dataDir };
+}
+
+/** claudeRelayWorld(prefix, lay) for the whole file: see useWorld. */
+export function useClaudeRelayWorld<X extends object = {}>(
+  prefix: string, lay: (tmp: string) => X & { relayOptions: Pick<RelayOptions, 'repos' | 'allowRoots'> },
+): ClaudeRelayWorld & Omit<X, 'relayOptions'> {
+  return useWorld(() => claudeRelayWorld(prefix, lay));
 }

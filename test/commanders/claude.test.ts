@@ -2,69 +2,38 @@
 // adapter's `run`) against the Messages API stand-in, from a paired device over the
 // real socket: directory first, session recorded, resume, death, replacement, delete.
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { CommanderView } from '../../protocol/wire/views';
-import { createRelay, type Relay } from '../../relay/server';
 import { planTurn, requestText } from '../adapters/claude-script';
-import { connectDevice, type DeviceClient } from '../helpers/device';
-import { startMessagesApi, type MessagesApi, type RecordedRequest } from '../stand-ins/messages-api';
+import { useClaudeRelayWorld } from '../adapters/world';
+import type { RecordedRequest } from '../stand-ins/messages-api';
 
 const ROOT = path.resolve(__dirname, '../..');
-const CLAUDE_BIN = path.join(ROOT, 'node_modules', '.bin', 'claude');
 
-let api: MessagesApi;
-let relay: Relay;
-let phone: DeviceClient;
-let tmp: string;
-let dataDir: string;
-let memos: string;
-let home: string;
+const w = useClaudeRelayWorld('cmdr-claude-', (tmp) => {
+  if (!fs.existsSync(path.join(ROOT, 'dist', 'adapters', 'claude', 'run.cjs'))) throw new Error('run `node scripts/build.mjs` first');
+  const memos = path.join(tmp, 'allowed', 'memos');
+  fs.mkdirSync(memos, { recursive: true });
+  return { memos, relayOptions: { repos: [], allowRoots: [path.join(tmp, 'allowed')] } };
+});
+
 let id: string;
 let dir: string;
 let firstSession: string;
 
-beforeAll(async () => {
-  if (!fs.existsSync(path.join(ROOT, 'dist', 'adapters', 'claude', 'run.cjs'))) throw new Error('run `node scripts/build.mjs` first');
-  api = await startMessagesApi({ apiKey: 'sk-test' });
-  tmp = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'cmdr-claude-')));
-  dataDir = path.join(tmp, 'data');
-  home = path.join(tmp, 'home');
-  memos = path.join(tmp, 'allowed', 'memos');
-  fs.mkdirSync(memos, { recursive: true });
-  fs.mkdirSync(home);
-  Object.assign(process.env, {
-    HOME: home, ANTHROPIC_BASE_URL: api.url, ANTHROPIC_API_KEY: 'sk-test', DISABLE_TELEMETRY: '1', DISABLE_AUTOUPDATER: '1',
-    DISABLE_ERROR_REPORTING: '1', CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1', CLAUDE_CODE_MAX_RETRIES: '0',
-    COMMANDR_CLAUDE_BIN: CLAUDE_BIN, COMMANDR_AGENT_ADAPTER: 'claude',
-  });
-  relay = await createRelay({
-    port: 0, host: '127.0.0.1', dataDir, repos: [], registryFile: path.join(tmp, 'no-registry'), demo: false,
-    allowRoots: [path.join(tmp, 'allowed')], appDir: path.join(tmp, 'no-app'),
-  });
-  phone = await connectDevice(relay);
-});
-
-afterAll(async () => {
-  await phone?.close();
-  await relay?.close();
-  await api?.close();
-  fs.rmSync(tmp, { recursive: true, force: true });
-});
-
 const state = (check: (c: CommanderView) => boolean) =>
-  phone.next('commander.state', (f) => f.commander.id === id && check(f.commander), 60_000).then((f) => f.commander);
+  w.phone.next('commander.state', (f) => f.commander.id === id && check(f.commander), 60_000).then((f) => f.commander);
 const record = () => JSON.parse(fs.readFileSync(path.join(dir, 'commander.json'), 'utf8')) as { session: string | null; status: string };
 const spawned = () => fs.readFileSync(path.join(dir, 'spawned'), 'utf8').trim().split('\n');
 const transcripts = () => {
-  const projects = path.join(home, '.claude', 'projects');
+  const projects = path.join(w.home, '.claude', 'projects');
   return fs.existsSync(projects) ? fs.readdirSync(projects).flatMap((p) => fs.readdirSync(path.join(projects, p)).map((f) => path.join(projects, p, f))) : [];
 };
 
 /** The vendor CLI processes the adapter's `run` (pid in the relay's pid file) started. */
 function cliChildren(): number[] {
-  const runPid = Number(fs.readFileSync(path.join(dataDir, 'commander-logs', `${id}.pid`), 'utf8'));
+  const runPid = Number(fs.readFileSync(path.join(w.dataDir, 'commander-logs', `${id}.pid`), 'utf8'));
   return fs.readdirSync('/proc').filter((e) => /^\d+$/.test(e)).filter((e) => {
     try {
       return Number(fs.readFileSync(`/proc/${e}/stat`, 'utf8').split(') ')[1]!.split(' ')[1]) === runPid;
@@ -77,28 +46,28 @@ function cliChildren(): number[] {
 describe('a commander on the real Claude Code CLI', () => {
   it('CMDR-START-1: the directory and CLAUDE.md exist before the CLI starts; the CLI runs there and reads them; its session id is recorded', async () => {
     let seenAtFirstRequest: string[] | null = null;
-    api.setReply((req: RecordedRequest) => {
+    w.api.setReply((req: RecordedRequest) => {
       if (!Array.isArray(req.body?.tools) || req.body.tools.length === 0) return { text: 'side answer' };
-      const dirs = fs.readdirSync(path.join(dataDir, 'commanders'));
-      seenAtFirstRequest ??= dirs.flatMap((d) => fs.readdirSync(path.join(dataDir, 'commanders', d)));
+      const dirs = fs.readdirSync(path.join(w.dataDir, 'commanders'));
+      seenAtFirstRequest ??= dirs.flatMap((d) => fs.readdirSync(path.join(w.dataDir, 'commanders', d)));
       const done = JSON.stringify(req.body.messages).includes('tool_result');
-      if (!done) return { content: [{ type: 'tool_use', name: 'Write', input: { file_path: path.join(dataDir, 'commanders', dirs[0]!, 'procedure.md'), content: 'step 1: transcribe\n' } }] };
+      if (!done) return { content: [{ type: 'tool_use', name: 'Write', input: { file_path: path.join(w.dataDir, 'commanders', dirs[0]!, 'procedure.md'), content: 'step 1: transcribe\n' } }] };
       return { text: 'I read the memos folder.\nNOT READY: which mailbox should I watch?' };
     });
-    const from = api.messageRequests().length;
-    const ack = await phone.request({ type: 'commander.create', name: 'Voice memos', referencePath: memos });
+    const from = w.api.messageRequests().length;
+    const ack = await w.phone.request({ type: 'commander.create', name: 'Voice memos', referencePath: w.memos });
     const created = (ack.result as { commander: CommanderView }).commander;
     id = created.id;
-    dir = path.join(dataDir, 'commanders', id);
-    const first = await phone.next('commander.output', (f) => f.commander === id, 30_000);
+    dir = path.join(w.dataDir, 'commanders', id);
+    const first = await w.phone.next('commander.output', (f) => f.commander === id, 30_000);
     expect(first.chunk).toMatch(/^SESSION: [0-9a-f-]{36}/);
     const waiting = await state((c) => c.status === 'waiting');
     expect(waiting.waitingFor).toBe('which mailbox should I watch?');
     expect(seenAtFirstRequest).toEqual(expect.arrayContaining(['CLAUDE.md', 'commander.json']));
     // Claude Code read the CLAUDE.md from its working directory: its text reached the model.
-    const sent = requestText(api, from);
+    const sent = requestText(w.api, from);
     expect(sent).toContain('This is your FIRST turn');
-    expect(sent).toContain(memos);
+    expect(sent).toContain(w.memos);
     firstSession = waiting.session!;
     expect(firstSession).toMatch(/^[0-9a-f-]{36}$/);
     expect(record().session).toBe(firstSession);
@@ -108,15 +77,15 @@ describe('a commander on the real Claude Code CLI', () => {
   });
 
   it('CMDR-MSG-1: a second message resumes the same session (the model sees the history)', async () => {
-    planTurn(api, [], 'Watching the mailbox now.');
-    const from = api.messageRequests().length;
-    await phone.request({ type: 'commander.message', commander: id, text: 'watch ~/mail; $(rm -rf /) `id`' });
+    planTurn(w.api, [], 'Watching the mailbox now.');
+    const from = w.api.messageRequests().length;
+    await w.phone.request({ type: 'commander.message', commander: id, text: 'watch ~/mail; $(rm -rf /) `id`' });
     const idle = await state((c) => c.status === 'idle');
     expect(idle.session).toBe(firstSession);
-    const sent = requestText(api, from);
+    const sent = requestText(w.api, from);
     expect(sent).toContain('which mailbox should I watch?');
     // Claude Code tags every request with its session: the resumed turn carries the same id.
-    const tagged = api.messageRequests().slice(from).map((r) => JSON.stringify(r.body.metadata ?? {}));
+    const tagged = w.api.messageRequests().slice(from).map((r) => JSON.stringify(r.body.metadata ?? {}));
     expect(tagged.some((m) => m.includes(firstSession))).toBe(true);
     expect(sent).toContain('watch ~/mail; $(rm -rf /) `id`');
     expect(spawned()).toEqual([firstSession]);
@@ -125,29 +94,29 @@ describe('a commander on the real Claude Code CLI', () => {
   it('CMDR-DEAD-1: killing the CLI mid-turn marks the commander as needing a new session', async () => {
     let arrived!: () => void;
     const requestArrived = new Promise<void>((resolve) => (arrived = resolve));
-    api.setReply((req) => {
+    w.api.setReply((req) => {
       if (!Array.isArray(req.body?.tools) || req.body.tools.length === 0) return { text: 'side answer' };
       arrived();
       return { text: 'too late', delayMs: 120_000 };
     });
-    await phone.request({ type: 'commander.message', commander: id, text: 'take your time' });
+    await w.phone.request({ type: 'commander.message', commander: id, text: 'take your time' });
     await requestArrived;
     const children = cliChildren();
     expect(children.length).toBeGreaterThan(0);
     for (const pid of children) process.kill(pid, 'SIGKILL');
     const dead = await state((c) => c.status === 'dead');
     expect(dead.session).toBe(firstSession);
-    await expect(phone.request({ type: 'commander.message', commander: id, text: 'hello?' })).rejects.toMatchObject({ code: 'E_CONFLICT' });
+    await expect(w.phone.request({ type: 'commander.message', commander: id, text: 'hello?' })).rejects.toMatchObject({ code: 'E_CONFLICT' });
   });
 
   it('CMDR-REPLACE-1: replace starts a new Claude session in the same directory; what it wrote is intact; CLAUDE.md says so', async () => {
-    planTurn(api, [], 'Back. I see procedure.md.');
-    const from = api.messageRequests().length;
-    await phone.request({ type: 'commander.replace', commander: id });
+    planTurn(w.api, [], 'Back. I see procedure.md.');
+    const from = w.api.messageRequests().length;
+    await w.phone.request({ type: 'commander.replace', commander: id });
     const idle = await state((c) => c.status === 'idle' && c.session !== null && c.session !== firstSession);
     expect(spawned()).toEqual([firstSession, idle.session]);
     expect(fs.readFileSync(path.join(dir, 'procedure.md'), 'utf8')).toBe('step 1: transcribe\n');
-    const sent = requestText(api, from);
+    const sent = requestText(w.api, from);
     expect(sent).toContain('REPLACEMENT session, not your first turn');
     expect(sent).not.toContain('which mailbox should I watch?');
   });
@@ -155,20 +124,20 @@ describe('a commander on the real Claude Code CLI', () => {
   it('CMDR-DEAD-2: a session whose transcript is gone fails to resume and is marked dead', async () => {
     const current = record().session!;
     for (const t of transcripts().filter((f) => f.endsWith(`${current}.jsonl`))) fs.rmSync(t);
-    planTurn(api, [], 'should not be reached');
-    await phone.request({ type: 'commander.message', commander: id, text: 'still there?' });
+    planTurn(w.api, [], 'should not be reached');
+    await w.phone.request({ type: 'commander.message', commander: id, text: 'still there?' });
     await state((c) => c.status === 'dead');
-    const out = phone.received.filter((f) => f.type === 'commander.output' && f.commander === id).map((f) => f.chunk as string).join('');
+    const out = w.phone.received.filter((f) => f.type === 'commander.output' && f.commander === id).map((f) => f.chunk as string).join('');
     expect(out).toContain('needs a new session');
   });
 
   it('CMDR-DEL-1: delete removes the directory, its log and the Claude Code transcripts of its sessions; nothing is left', async () => {
-    const transcripts = path.join(home, '.claude', 'projects', dir.replace(/[^A-Za-z0-9]/g, '-'));
+    const transcripts = path.join(w.home, '.claude', 'projects', dir.replace(/[^A-Za-z0-9]/g, '-'));
     expect(fs.readdirSync(transcripts).some((f) => f.endsWith('.jsonl'))).toBe(true);
-    await phone.request({ type: 'commander.delete', commander: id });
+    await w.phone.request({ type: 'commander.delete', commander: id });
     expect(fs.existsSync(transcripts)).toBe(false);
     expect(fs.existsSync(dir)).toBe(false);
-    expect(fs.readdirSync(path.join(dataDir, 'commander-logs'))).toEqual([]);
-    expect(fs.readdirSync(path.join(dataDir, 'commanders'))).toEqual([]);
+    expect(fs.readdirSync(path.join(w.dataDir, 'commander-logs'))).toEqual([]);
+    expect(fs.readdirSync(path.join(w.dataDir, 'commanders'))).toEqual([]);
   });
 });

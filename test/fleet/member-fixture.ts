@@ -2,26 +2,23 @@
 // bus-ready git repo (FLEETX-4, FLEETX-5), joined with a real one-time code; the
 // home's phone subscribes to push through the local Web Push stand-in; hand-driven
 // members for the hostile cases; and plain relays with joined members (fleetRelays).
-import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { afterEach } from 'vitest';
 import type { HomeFrame } from '../../protocol/wire/fleet';
-import { initRepo } from '../../bus/init';
 import { repoIdOf } from '../../relay/watch/repo-id';
 import type { Relay } from '../../relay/server';
 import { labelRepo } from '../../relay/fleet/home';
 import { createJoinCode } from '../../relay/fleet/machines';
 import { joinHome, openLink, type Welcomed } from '../../relay/fleet/member';
 import { makeRepo, packetText, TempDirs, writePacket } from '../council/fixtures';
+import { busRepoIn } from '../helpers/bus-repo';
 import type { DeviceClient } from '../helpers/device';
 import { startRelayFixture, type RelayFixture } from '../commanders/relay-fixture';
 import { repoIdFor, startRelay, subscribedClient } from '../relay-watch/fixture';
 import { PushService } from '../stand-ins/push-service';
 import { type PushDevice, pushDevice } from '../push/fixture';
-
-const git = (cwd: string, ...args: string[]) => execFileSync('git', args, { cwd, encoding: 'utf8' }).trim();
 
 export function taskPacket(id: string, body: string): string {
   return `---\nid: ${id}\ntype: implementation\nscope: src/**\n---\n# ${id}\n\n## Context\n${body}\n`;
@@ -46,14 +43,8 @@ export interface FleetPair {
 
 export async function startFleetPair(tasks: Record<string, string>): Promise<FleetPair> {
   const base = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'fleetx-')));
-  const repo = path.join(base, 'repo');
-  fs.mkdirSync(repo);
-  git(repo, 'init', '-q', '-b', 'main');
-  fs.writeFileSync(path.join(repo, 'README.md'), 'hello\n');
-  git(repo, 'add', 'README.md');
-  git(repo, '-c', 'user.name=t', '-c', 'user.email=t@t', 'commit', '-q', '-m', 'init');
-  const bus = initRepo(repo, { gateBin: '/bin/false', registryFile: path.join(base, 'registry') }).bus;
-  for (const [id, body] of Object.entries(tasks)) fs.writeFileSync(path.join(bus, 'inbox', `${id}.md`), taskPacket(id, body));
+  const inbox = Object.fromEntries(Object.entries(tasks).map(([id, body]) => [id, taskPacket(id, body)]));
+  const { repo, bus } = busRepoIn(base, { commit: true, inbox });
   const endpoint = await new PushService().start();
   const caFile = path.join(base, 'push-ca.pem');
   fs.writeFileSync(caFile, endpoint.certificate.cert);

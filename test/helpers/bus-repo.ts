@@ -18,7 +18,11 @@ export interface BusRepoOptions {
 }
 
 export function busRepo(prefix: string, options: BusRepoOptions = {}): BusRepo {
-  const dir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), prefix)));
+  return busRepoIn(fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), prefix))), options);
+}
+
+/** The same repo in a directory the caller already has (a world's temp dir): `<dir>/repo`, registry `<dir>/registry`. */
+export function busRepoIn(dir: string, options: BusRepoOptions = {}): BusRepo {
   const repo = path.join(dir, 'repo');
   fs.mkdirSync(repo);
   git(repo, 'init', '-q', '-b', 'main');

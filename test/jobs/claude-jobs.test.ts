@@ -5,25 +5,17 @@ import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { initRepo } from '../../bus/init';
 import { readEvents } from '../../bus/event-log';
 import { repoIdOf } from '../../relay/watch/repo-id';
 import { planTurn } from '../adapters/claude-script';
 import { useClaudeRelayWorld } from '../adapters/world';
+import { busRepoIn } from '../helpers/bus-repo';
 
 const git = (cwd: string, ...args: string[]) => execFileSync('git', args, { cwd, encoding: 'utf8' }).trim();
 
 const w = useClaudeRelayWorld('jobs-claude-', (tmp) => {
-  const repo = path.join(tmp, 'repo');
-  fs.mkdirSync(repo);
-  git(repo, 'init', '-q', '-b', 'main');
-  fs.writeFileSync(path.join(repo, 'README.md'), 'hello\n');
-  git(repo, 'add', 'README.md');
-  git(repo, '-c', 'user.name=t', '-c', 'user.email=t@t', 'commit', '-q', '-m', 'init');
-  const bus = initRepo(repo, { gateBin: '/bin/false', registryFile: path.join(tmp, 'registry') }).bus;
-  for (const id of ['T-edit', 'T-broken']) {
-    fs.writeFileSync(path.join(bus, 'inbox', `${id}.md`), `---\nid: ${id}\ntype: implementation\nscope: src/**\n---\n# ${id}\n`);
-  }
+  const packet = (id: string) => `---\nid: ${id}\ntype: implementation\nscope: src/**\n---\n# ${id}\n`;
+  const { repo, bus } = busRepoIn(tmp, { commit: true, inbox: { 'T-edit': packet('T-edit'), 'T-broken': packet('T-broken') } });
   return { repo, bus, repoId: repoIdOf(repo), relayOptions: { repos: [repo] } };
 });
 

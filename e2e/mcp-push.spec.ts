@@ -104,3 +104,34 @@ test('ASK-9: a question answered in the app closes its notification, which no pu
   expect(((await (await answered).json()) as { request: { answer: string } }).request.answer).toBe('9090');
   await expect.poll(async () => (await shown(sw, `question:${key}`)).length).toBe(0);
 });
+
+test('ASK-9: a request settled while the app is in the background keeps its notification for the relay\'s quiet push; the page closes nothing it could race the worker for', async ({ paired: page, relayEnv }) => {
+  startTask(relayEnv, 'T-46', 'Pick a host');
+  await controlledByWorker(page);
+  const sub = pushService.endpoint.subscribe();
+  await subscribeThroughSettings(page, relayEnv, sub.json);
+  await page.getByTestId('nav-inbox').click();
+  await hideApp(page);
+  const token = readFileSync(path.join(relayEnv.relay.dataDir, 'hook-token'), 'utf8').trim();
+  const key = `q-${randomBytes(10).toString('hex')}`;
+  const tag = `question:${key}`;
+  const body = { kind: 'question', key, task: 'T-46', cwd: relayEnv.repo, timeoutMs: 120_000, question: 'Which host?', choices: ['alpha', 'beta'] };
+  const answered = fetch(`${relayEnv.url}/api/questions`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const received = await pushService.endpoint.waitFor((p) => p.subscription === sub.id, 30_000);
+  const sw = await deliverUntilShown(page, relayEnv.url, received.text, tag);
+  // The settled frame reaches the page while it is in the background. (The answer is sent from
+  // this page with its visibility faked hidden: the one way to have the frame arrive exactly then.)
+  const card = page.getByTestId('question-card').filter({ hasText: 'Which host?' });
+  await card.getByTestId('question-choice').filter({ hasText: 'beta' }).click();
+  expect(((await (await answered).json()) as { request: { answer: string } }).request.answer).toBe('beta');
+  await expect(card).toHaveAttribute('data-status', 'answered'); // the page has the settled frame
+  // Two reads in turn from the page: anything the page asked to close after the frame is closed by the second.
+  const fromPage = () => page.evaluate(async (t) => (await (await navigator.serviceWorker.getRegistration())!.getNotifications({ tag: t })).length, tag);
+  await fromPage();
+  expect(await fromPage()).toBe(1);
+  expect((await shown(sw, tag))[0]!.actions.map((a) => a.action)).toEqual(['choice-0', 'choice-1']);
+  // The relay's quiet push is what replaces it, as on a phone whose app is closed.
+  const quiet = await pushService.endpoint.waitFor((p) => p.subscription === sub.id && (p.payload as { quiet?: boolean }).quiet === true, 30_000);
+  await deliverPush(page, relayEnv.url, quiet.text);
+  await expect.poll(async () => (await shown(sw, tag)).map((n) => [n.title, n.actions.length])).toEqual([['Answered by E2E Phone · T-46', 0]]);
+});

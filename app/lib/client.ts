@@ -111,8 +111,13 @@ function persistOnChange(store: Store): void {
  * A request settled while this phone had the app on screen gets no push that replaces its
  * notification (PUSH-5, ASK-9): the page closes it, unless it is already one without buttons
  * (the worker's confirmation of a tap, or the relay's quiet notice), which says what happened.
+ * Only while the page is on screen: otherwise the relay's quiet push replaces it, and the page
+ * must not race the worker. A person who taps a button while the app is in the background makes
+ * the worker show its confirmation under the same tag just as this frame arrives; a Notification
+ * the page read a moment before is closed by its tag, and would take the confirmation with it.
  */
 function closeSettledNotification(frame: Parameters<Store['dispatch']>[0]): void {
+  if (document.visibilityState !== 'visible') return;
   const tag = frame.type === 'question.request' && frame.request.status !== 'pending' ? `question:${frame.request.id}`
     : frame.type === 'permission.request' && frame.request.status !== 'pending' ? `permission:${frame.request.id}` : null;
   if (!tag) return;

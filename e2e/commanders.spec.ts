@@ -2,7 +2,8 @@
 // (test/stand-ins/fake-adapter, installed as the relay's local adapter "fake").
 import { cpSync } from 'node:fs';
 import path from 'node:path';
-import { test, expect } from './fixtures';
+import type { Page } from '@playwright/test';
+import { test, expect, gapBetween } from './fixtures';
 
 const FAKE_ADAPTER = path.resolve(__dirname, '..', 'test', 'stand-ins', 'fake-adapter');
 const saved = process.env.COMMANDR_AGENT_ADAPTER;
@@ -17,6 +18,15 @@ test.afterEach(() => {
   else process.env.COMMANDR_AGENT_ADAPTER = saved;
   delete process.env.FAKE_ADAPTER_HOME;
 });
+
+/** Starts a commander named `name` from the Commanders tab and waits for its screen. */
+async function startCommander(page: Page, name: string): Promise<void> {
+  await page.getByTestId('nav-commanders').click();
+  await page.getByTestId('cmdr-new').click();
+  await page.getByTestId('cmdr-name').fill(name);
+  await page.getByTestId('cmdr-start').click();
+  await expect(page).toHaveURL(/\/commander\?id=c-/);
+}
 
 test('CMDR-UI-2: start a commander on an allowed root; CMDR-UI-3: exchange a message with streamed output; CMDR-UI-4: the waiting state shows', async ({ paired: page, relayEnv }) => {
   await page.getByTestId('nav-commanders').click();
@@ -38,11 +48,7 @@ test('CMDR-UI-2: start a commander on an allowed root; CMDR-UI-3: exchange a mes
 });
 
 test('CMDR-UI-5: deleting asks first, then removes the commander from the list', async ({ paired: page }) => {
-  await page.getByTestId('nav-commanders').click();
-  await page.getByTestId('cmdr-new').click();
-  await page.getByTestId('cmdr-name').fill('Short lived');
-  await page.getByTestId('cmdr-start').click();
-  await expect(page).toHaveURL(/\/commander\?id=c-/);
+  await startCommander(page, 'Short lived');
   await page.getByTestId('cmdr-delete').click();
   await expect(page.getByTestId('delete-sheet')).toBeVisible();
   await page.getByTestId('delete-confirm').click();
@@ -51,11 +57,7 @@ test('CMDR-UI-5: deleting asks first, then removes the commander from the list',
 });
 
 test('CMDR-UI-4: a commander whose session is lost needs a new session; the button starts one in the same folder', async ({ paired: page }) => {
-  await page.getByTestId('nav-commanders').click();
-  await page.getByTestId('cmdr-new').click();
-  await page.getByTestId('cmdr-name').fill('Forgetful');
-  await page.getByTestId('cmdr-start').click();
-  await expect(page).toHaveURL(/\/commander\?id=c-/);
+  await startCommander(page, 'Forgetful');
   await expect(page.getByTestId('cmdr-status')).toHaveText(/idle|waiting for you/);
   await page.getByTestId('cmdr-message').fill('Remember this. FAKE:lose-session');
   await page.getByTestId('cmdr-send').click();
@@ -72,16 +74,9 @@ test('CMDR-UI-4: a commander whose session is lost needs a new session; the butt
 });
 
 test('UX-10: the composer\'s controls keep their gap: hold-to-talk does not touch the message field, nor Send the button above it', async ({ paired: page }) => {
-  await page.getByTestId('nav-commanders').click();
-  await page.getByTestId('cmdr-new').click();
-  await page.getByTestId('cmdr-name').fill('Spacing');
-  await page.getByTestId('cmdr-start').click();
-  await expect(page).toHaveURL(/\/commander\?id=c-/);
+  await startCommander(page, 'Spacing');
   const talk = page.getByTestId('voice-talk');
   await expect(talk).toBeVisible(); // this Chromium has Web Speech: the button is there
-  const field = (await page.getByTestId('cmdr-message').boundingBox())!;
-  const button = (await talk.boundingBox())!;
-  const send = (await page.getByTestId('cmdr-send').boundingBox())!;
-  expect(button.y - (field.y + field.height)).toBeGreaterThanOrEqual(4);
-  expect(send.y - (button.y + button.height)).toBeGreaterThanOrEqual(4);
+  expect(await gapBetween(page.getByTestId('cmdr-message'), talk)).toBeGreaterThanOrEqual(4);
+  expect(await gapBetween(talk, page.getByTestId('cmdr-send'))).toBeGreaterThanOrEqual(4);
 });

@@ -5,7 +5,7 @@ import { execFileSync } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { test as base, expect, type Page } from '@playwright/test';
+import { test as base, expect, type Locator, type Page } from '@playwright/test';
 import { createRelay, type Relay } from '../relay/server';
 import { createPairingCode } from '../relay/devices/pairing';
 
@@ -121,6 +121,13 @@ export async function controlledByWorker(page: Page): Promise<void> {
   });
   if (!(await page.evaluate(() => Boolean(navigator.serviceWorker.controller)))) await page.reload();
   await expect.poll(() => page.evaluate(() => Boolean(navigator.serviceWorker.controller))).toBe(true);
+}
+
+/** The vertical space between the bottom of `upper` and the top of `lower`, in CSS pixels (negative: they overlap). */
+export async function gapBetween(upper: Locator, lower: Locator): Promise<number> {
+  const a = (await upper.boundingBox())!;
+  const b = (await lower.boundingBox())!;
+  return b.y - (a.y + a.height);
 }
 
 export { expect };

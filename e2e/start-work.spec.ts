@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parsePacket } from '../bus/packet';
 import { startMessagesApi, type MessagesApi } from '../test/stand-ins/messages-api';
-import { test, expect } from './fixtures';
+import { test, expect, gapBetween } from './fixtures';
 
 const ROOT = path.resolve(__dirname, '..');
 const CLAUDE_ENV = ['HOME', 'ANTHROPIC_BASE_URL', 'ANTHROPIC_API_KEY', 'DISABLE_TELEMETRY', 'DISABLE_AUTOUPDATER', 'DISABLE_ERROR_REPORTING',
@@ -108,9 +108,6 @@ test('UX-10: in the New task sheet hold-to-talk keeps its gap to the Context box
   await expect(page.getByTestId('new-task-sheet')).toBeVisible();
   const talk = page.getByTestId('new-task-sheet').getByTestId('voice-talk');
   await expect(talk).toBeVisible(); // this Chromium has Web Speech: the button is there
-  const box = (await page.getByTestId('new-task-context').boundingBox())!;
-  const button = (await talk.boundingBox())!;
-  const next = (await page.locator('label[for="nt-acceptance"]').boundingBox())!;
-  expect(button.y - (box.y + box.height)).toBeGreaterThanOrEqual(4);
-  expect(next.y - (button.y + button.height)).toBeGreaterThanOrEqual(8);
+  expect(await gapBetween(page.getByTestId('new-task-context'), talk)).toBeGreaterThanOrEqual(4);
+  expect(await gapBetween(talk, page.locator('label[for="nt-acceptance"]'))).toBeGreaterThanOrEqual(8);
 });

@@ -7,7 +7,7 @@
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { test, expect, controlledByWorker } from './fixtures';
+import { test, expect, controlledByWorker, type RelayFixture } from './fixtures';
 import { startAgent, textOf, type Agent } from './mcp-agent';
 import { deliverPush, deliverUntilShown, hideApp, usePushStandIn, shown, subscribeThroughSettings, tap } from './notifications';
 import { startTask } from './task-setup';
@@ -16,6 +16,15 @@ const pushService = usePushStandIn('e2e-mcp-push-ca-');
 let agent: Agent | undefined;
 
 test.afterEach(async () => { await agent?.close(); agent = undefined; });
+
+/** A hook's question over `POST /api/questions` (as the permission hook asks); `answered` is its long-poll's answer. */
+function askOverHook(relayEnv: RelayFixture, task: string, question: string, choices: string[]) {
+  const token = readFileSync(path.join(relayEnv.relay.dataDir, 'hook-token'), 'utf8').trim();
+  const key = `q-${randomBytes(10).toString('hex')}`;
+  const body = { kind: 'question', key, task, cwd: relayEnv.repo, timeoutMs: 120_000, question, choices };
+  const answered = fetch(`${relayEnv.url}/api/questions`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  return { key, answered };
+}
 
 test('ASK-4: an agent\'s ask is pushed with its choices as actions; a choice tapped in the service worker is the agent\'s tool result', async ({ paired: page, relayEnv }) => {
   const task = startTask(relayEnv, 'T-43', 'Deploy the preview');
@@ -86,10 +95,7 @@ test('ASK-9: a question answered in the app closes its notification, which no pu
   const sub = pushService.endpoint.subscribe();
   await subscribeThroughSettings(page, relayEnv, sub.json);
   await hideApp(page);
-  const token = readFileSync(path.join(relayEnv.relay.dataDir, 'hook-token'), 'utf8').trim();
-  const key = `q-${randomBytes(10).toString('hex')}`;
-  const body = { kind: 'question', key, task: 'T-45', cwd: relayEnv.repo, timeoutMs: 120_000, question: 'Which port?', choices: ['8080', '9090'] };
-  const answered = fetch(`${relayEnv.url}/api/questions`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const { key, answered } = askOverHook(relayEnv, 'T-45', 'Which port?', ['8080', '9090']);
   const received = await pushService.endpoint.waitFor((p) => p.subscription === sub.id, 30_000);
   const sw = await deliverUntilShown(page, relayEnv.url, received.text, `question:${key}`);
   expect((await shown(sw, `question:${key}`))[0]!.actions.map((a) => a.action)).toEqual(['choice-0', 'choice-1']);
@@ -112,11 +118,8 @@ test('ASK-9: a request settled while the app is in the background keeps its noti
   await subscribeThroughSettings(page, relayEnv, sub.json);
   await page.getByTestId('nav-inbox').click();
   await hideApp(page);
-  const token = readFileSync(path.join(relayEnv.relay.dataDir, 'hook-token'), 'utf8').trim();
-  const key = `q-${randomBytes(10).toString('hex')}`;
+  const { key, answered } = askOverHook(relayEnv, 'T-46', 'Which host?', ['alpha', 'beta']);
   const tag = `question:${key}`;
-  const body = { kind: 'question', key, task: 'T-46', cwd: relayEnv.repo, timeoutMs: 120_000, question: 'Which host?', choices: ['alpha', 'beta'] };
-  const answered = fetch(`${relayEnv.url}/api/questions`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
   const received = await pushService.endpoint.waitFor((p) => p.subscription === sub.id, 30_000);
   const sw = await deliverUntilShown(page, relayEnv.url, received.text, tag);
   // The settled frame reaches the page while it is in the background. (The answer is sent from

@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { test, expect, controlledByWorker, type RelayFixture } from './fixtures';
 import { startAgent, textOf, type Agent } from './mcp-agent';
-import { deliverPush, deliverUntilShown, hideApp, usePushStandIn, shown, subscribeThroughSettings, tap } from './notifications';
+import { deliverPush, deliverUntilShown, hideApp, showApp, usePushStandIn, shown, subscribeThroughSettings, tap } from './notifications';
 import { startTask } from './task-setup';
 
 const pushService = usePushStandIn('e2e-mcp-push-ca-');
@@ -100,15 +100,35 @@ test('ASK-9: a question answered in the app closes its notification, which no pu
   const sw = await deliverUntilShown(page, relayEnv.url, received.text, `question:${key}`);
   expect((await shown(sw, `question:${key}`))[0]!.actions.map((a) => a.action)).toEqual(['choice-0', 'choice-1']);
   // The person opens the app instead and answers there.
-  await page.evaluate(() => {
-    Object.defineProperty(document, 'visibilityState', { value: 'visible', configurable: true });
-    document.dispatchEvent(new Event('visibilitychange'));
-  });
+  await showApp(page);
   await page.getByTestId('nav-inbox').click();
   const card = page.getByTestId('question-card').filter({ hasText: 'Which port?' });
   await card.getByTestId('question-choice').filter({ hasText: '9090' }).click();
   expect(((await (await answered).json()) as { request: { answer: string } }).request.answer).toBe('9090');
   await expect.poll(async () => (await shown(sw, `question:${key}`)).length).toBe(0);
+});
+
+test('ASK-9: a button tapped on the notification while the app is on screen leaves the worker\'s confirmation, which the page\'s close of the settled request does not take', async ({ paired: page, relayEnv }) => {
+  startTask(relayEnv, 'T-47', 'Pick a region');
+  await controlledByWorker(page);
+  const sub = pushService.endpoint.subscribe();
+  await subscribeThroughSettings(page, relayEnv, sub.json);
+  await page.getByTestId('nav-inbox').click();
+  await hideApp(page);
+  const { key, answered } = askOverHook(relayEnv, 'T-47', 'Which region?', ['eu', 'us']);
+  const tag = `question:${key}`;
+  const received = await pushService.endpoint.waitFor((p) => p.subscription === sub.id, 30_000);
+  const sw = await deliverUntilShown(page, relayEnv.url, received.text, tag);
+  // The app is on screen and the person answers from the notification shade pulled over it.
+  await showApp(page);
+  const card = page.getByTestId('question-card').filter({ hasText: 'Which region?' });
+  await expect(card).toHaveAttribute('data-status', 'pending');
+  await tap(sw, tag, 'choice-1');
+  expect(((await (await answered).json()) as { request: { answer: string } }).request.answer).toBe('us');
+  // The page gets the settled frame and asks the worker to close the notification; the
+  // worker's confirmation of the tap, shown under the same tag, is what stays.
+  await expect(card).toHaveAttribute('data-status', 'answered');
+  await expect.poll(async () => (await shown(sw, tag)).map((n) => [n.title, n.actions.length])).toEqual([['Answered T-47', 0]]);
 });
 
 test('ASK-9: a request settled while the app is in the background keeps its notification for the relay\'s quiet push; the page closes nothing it could race the worker for', async ({ paired: page, relayEnv }) => {

@@ -107,8 +107,17 @@ export async function subscribeThroughSettings(page: Page, env: { url: string },
 
 /** The app goes to the background: the relay stops treating this device as looking, so it pushes. */
 export async function hideApp(page: Page): Promise<void> {
-  await page.evaluate(() => {
-    Object.defineProperty(document, 'visibilityState', { value: 'hidden', configurable: true });
+  await setVisibility(page, 'hidden');
+}
+
+/** The app back on screen (after hideApp): the page says so to the relay, which stops pushing to it. */
+export async function showApp(page: Page): Promise<void> {
+  await setVisibility(page, 'visible');
+}
+
+function setVisibility(page: Page, state: DocumentVisibilityState): Promise<void> {
+  return page.evaluate((value) => {
+    Object.defineProperty(document, 'visibilityState', { value, configurable: true });
     document.dispatchEvent(new Event('visibilitychange'));
-  });
+  }, state);
 }

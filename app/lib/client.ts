@@ -14,10 +14,8 @@ import { RelayConnection, relaySocketUrl } from './socket';
 import { appStore, persistable, type Store } from './store';
 import { hydrateEarly } from './saved-state';
 import { loadServerFrame } from './wire-schema';
+import { CLOSE_SETTLED, OUTBOX_CHANGED, OUTBOX_SYNC_TAG } from './worker-messages';
 import type { Signer } from './sign';
-
-/** Must match app/sw/sw.ts (the worker's module is not imported here to keep it out of the page bundle). */
-const OUTBOX_SYNC_TAG = 'commandr-outbox';
 
 export interface Client {
   store: Store;
@@ -71,7 +69,7 @@ export function startClient(): Client {
   watchBrowser(connection);
   // The worker flushed the outbox while this page was away: show what is left.
   navigator.serviceWorker?.addEventListener('message', (event) => {
-    if ((event.data as { type?: string } | null)?.type === 'commandr.outbox') void outbox.list().then((items) => store.dispatch({ type: 'local.outbox', items }));
+    if ((event.data as { type?: string } | null)?.type === OUTBOX_CHANGED) void outbox.list().then((items) => store.dispatch({ type: 'local.outbox', items }));
   });
   // Saved state first: the subscribe then carries its cursors, and no late hydrate can
   // bring back a repo the relay has dropped meanwhile.
@@ -109,22 +107,17 @@ function persistOnChange(store: Store): void {
 
 /**
  * A request settled while this phone had the app on screen gets no push that replaces its
- * notification (PUSH-5, ASK-9): the page closes it, unless it is already one without buttons
- * (the worker's confirmation of a tap, or the relay's quiet notice), which says what happened.
- * Only while the page is on screen: otherwise the relay's quiet push replaces it, and the page
- * must not race the worker. A person who taps a button while the app is in the background makes
- * the worker show its confirmation under the same tag just as this frame arrives; a Notification
- * the page read a moment before is closed by its tag, and would take the confirmation with it.
+ * notification (PUSH-5, ASK-9): the worker closes it, unless it is already one without buttons
+ * (its confirmation of a tap, or the relay's quiet notice), which says what happened. The worker
+ * does it, not the page: Chromium closes a notification by its tag, and only the worker orders
+ * this close with the confirmation it shows under the same tag when a person taps a button.
+ * Only while the page is on screen: otherwise the relay's quiet push replaces it.
  */
 function closeSettledNotification(frame: Parameters<Store['dispatch']>[0]): void {
   if (document.visibilityState !== 'visible') return;
   const tag = frame.type === 'question.request' && frame.request.status !== 'pending' ? `question:${frame.request.id}`
     : frame.type === 'permission.request' && frame.request.status !== 'pending' ? `permission:${frame.request.id}` : null;
-  if (!tag) return;
-  void navigator.serviceWorker?.getRegistration()
-    .then((reg) => reg?.getNotifications({ tag }))
-    .then((list) => list?.forEach((n) => { if ((n as Notification & { actions?: unknown[] }).actions?.length) n.close(); }))
-    .catch(() => undefined);
+  if (tag) navigator.serviceWorker?.controller?.postMessage({ type: CLOSE_SETTLED, tag });
 }
 
 /** Asks the worker to flush the outbox when connectivity returns, even if the app is closed by then. */

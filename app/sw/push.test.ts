@@ -2,7 +2,7 @@
 // the confirmation text, and the notice added when an action failed.
 import { describe, expect, it } from 'vitest';
 import type { PushPayload } from '../../protocol/wire/push';
-import { actionFrameFor, confirmationOf, fitActions, parsePayload, showPush, withNotice } from './push';
+import { actionFrameFor, closeSettled, confirmationOf, createTagQueue, fitActions, parsePayload, showPush, withNotice } from './push';
 
 const digest = `sha256:${'a'.repeat(64)}`;
 const approval: PushPayload = {
@@ -48,12 +48,49 @@ describe('service worker push helpers', () => {
     const shown: { title: string; options: NotificationOptions & { renotify?: boolean; actions?: unknown[] } }[] = [];
     const registration = { showNotification: async (title: string, options: NotificationOptions) => void shown.push({ title, options }) } as unknown as ServiceWorkerRegistration;
     const settled: PushPayload = { ...permission, tag: 'question:q-0123456789abcdef0123', title: 'Answered by Desk · T-1', body: 'Which database?', actions: [], quiet: true };
-    await showPush(registration, data(JSON.stringify(permission)));
-    await showPush(registration, data(JSON.stringify(settled)));
+    const underTag = createTagQueue();
+    await showPush(registration, data(JSON.stringify(permission)), underTag);
+    await showPush(registration, data(JSON.stringify(settled)), underTag);
     expect(shown.map((n) => [n.title, n.options.tag, n.options.silent, n.options.renotify, n.options.actions?.length])).toEqual([
       [permission.title, permission.tag, false, true, permission.actions.length],
       ['Answered by Desk · T-1', settled.tag, true, false, 0],
     ]);
+  });
+
+  it('ASK-9: the page\'s close of a settled request and a tap\'s confirmation under the same tag run one after the other, so the confirmation stays', async () => {
+    // Chromium's semantics: one notification per tag (showing replaces), getNotifications answers
+    // later with what was shown when it was asked, and close() closes whatever the tag shows then.
+    const tray = new Map<string, { title: string; actions: unknown[] }>();
+    const registration = {
+      showNotification: async (title: string, options: NotificationOptions & { actions?: unknown[] }) => void tray.set(options.tag!, { title, actions: options.actions ?? [] }),
+      getNotifications: ({ tag }: { tag: string }) => {
+        const listed = tray.has(tag) ? [{ ...tray.get(tag)!, close: () => void tray.delete(tag) }] : [];
+        return new Promise((resolve) => setTimeout(() => resolve(listed), 0));
+      },
+    } as unknown as ServiceWorkerRegistration;
+    const tag = 'question:q-0123456789abcdef0123';
+    const confirm = (underTag: ReturnType<typeof createTagQueue>) => underTag(tag, () => registration.showNotification('Answered T-1', { tag }));
+    const question = { ...permission, tag, actions: [{ action: 'choice-0', title: 'sqlite' }] };
+
+    // The page's close is asked first, the worker's confirmation right after, before the close has read the list.
+    let underTag = createTagQueue();
+    await showPush(registration, data(JSON.stringify(question)), underTag);
+    await Promise.all([closeSettled(registration, tag, underTag), confirm(underTag)]);
+    expect([...tray.values()].map((n) => n.title)).toEqual(['Answered T-1']);
+    // The other order: the confirmation has no buttons, so the close leaves it.
+    underTag = createTagQueue();
+    await showPush(registration, data(JSON.stringify(question)), underTag);
+    await Promise.all([confirm(underTag), closeSettled(registration, tag, underTag)]);
+    expect([...tray.values()].map((n) => n.title)).toEqual(['Answered T-1']);
+    // A settled request nobody tapped: its notification with buttons is closed.
+    tray.clear();
+    await showPush(registration, data(JSON.stringify(question)), underTag);
+    await closeSettled(registration, tag, underTag);
+    expect(tray.size).toBe(0);
+    // A change that fails does not hold up the next one under its tag.
+    await expect(underTag(tag, () => Promise.reject(new Error('no permission')))).rejects.toThrow('no permission');
+    await confirm(underTag);
+    expect([...tray.values()].map((n) => n.title)).toEqual(['Answered T-1']);
   });
 
   it('PUSH-4: only a valid PushPayload is shown as sent; junk is rejected', () => {

@@ -2,22 +2,63 @@
 // (validated with protocol/wire/push), and answers its Approve/Deny/Allow buttons
 // right in the worker — signed with the device key, bound to the digest the
 // notification showed — so a person can decide from the lock screen without the app.
+// Every change to the notifications under one tag (a push shown, a tap's confirmation, the
+// page's close of a settled request) runs in the order it was asked, one at a time (ASK-9).
 import type { ActionFrame } from '../../protocol/wire/frames';
 import { NOTICE_PARAM, PushPayload } from '../../protocol/wire/push';
 import { loadDevice } from '../lib/device-key';
 import { toClientError } from '../lib/errors';
+import { CLOSE_SETTLED } from '../lib/worker-messages';
 import { newActionId, signAction, type UnsignedAction } from '../lib/sign';
 import { sendActionOverHttp } from './http-action';
 
 const ICON = '/icons/icon-192.png';
+const SETTLED_TAG = /^(?:question|permission):[A-Za-z0-9_-]{1,128}$/;
+
+/**
+ * Runs each change to a tag's notifications after the ones asked before it. Chromium closes
+ * a notification by its tag, so a close that read the list before a confirmation replaced
+ * it would take the confirmation with it; in one queue the read and the close come before
+ * the confirmation is shown, or after it, never around it.
+ */
+export function createTagQueue(): <T>(tag: string, change: () => Promise<T>) => Promise<T> {
+  const last = new Map<string, Promise<void>>();
+  return (tag, change) => {
+    const run = (last.get(tag) ?? Promise.resolve()).then(change);
+    const done = run.then(() => undefined, () => undefined);
+    last.set(tag, done);
+    void done.then(() => { if (last.get(tag) === done) last.delete(tag); });
+    return run;
+  };
+}
 
 export function installPushHandlers(sw: ServiceWorkerGlobalScope): void {
-  sw.addEventListener('push', (event) => event.waitUntil(showPush(sw.registration, event.data)));
+  const underTag = createTagQueue();
+  sw.addEventListener('push', (event) => event.waitUntil(showPush(sw.registration, event.data, underTag)));
   sw.addEventListener('notificationclick', (event) => {
     event.notification.close();
-    keepAlive(event, handleClick(sw, event.notification, event.action));
+    keepAlive(event, handleClick(sw, event.notification, event.action, underTag));
+  });
+  sw.addEventListener('message', (event) => {
+    const data = event.data as { type?: unknown; tag?: unknown } | null;
+    if (data?.type !== CLOSE_SETTLED || typeof data.tag !== 'string' || !SETTLED_TAG.test(data.tag)) return;
+    event.waitUntil(closeSettled(sw.registration, data.tag, underTag));
   });
 }
+
+/**
+ * Closes the notification of a request settled while the app was on screen, if it still has
+ * buttons (PUSH-5, ASK-9): one without (a tap's confirmation, the relay's quiet notice) stays.
+ */
+export function closeSettled(registration: ServiceWorkerRegistration, tag: string, underTag: TagQueue): Promise<void> {
+  return underTag(tag, async () => {
+    for (const n of await registration.getNotifications({ tag })) {
+      if ((n as Notification & { actions?: unknown[] }).actions?.length) n.close();
+    }
+  });
+}
+
+type TagQueue = ReturnType<typeof createTagQueue>;
 
 /** waitUntil throws for a script-dispatched (untrusted) event; the work runs either way. */
 function keepAlive(event: ExtendableEvent, work: Promise<void>): void {
@@ -29,14 +70,14 @@ function keepAlive(event: ExtendableEvent, work: Promise<void>): void {
 }
 
 /** Shows the payload; anything that is not a valid PushPayload becomes a plain "open the app" notice. */
-export async function showPush(registration: ServiceWorkerRegistration, data: PushMessageData | null): Promise<void> {
+export async function showPush(registration: ServiceWorkerRegistration, data: PushMessageData | null, underTag: TagQueue): Promise<void> {
   const payload = parsePayload(data);
   if (!payload) {
-    await registration.showNotification('Commandr', { body: 'Something needs your attention.', tag: 'commandr', icon: ICON, data: { url: '/' } });
+    await underTag('commandr', () => registration.showNotification('Commandr', { body: 'Something needs your attention.', tag: 'commandr', icon: ICON, data: { url: '/' } }));
     return;
   }
   const shown = fitActions(payload, maxActions());
-  await registration.showNotification(payload.title, {
+  await underTag(payload.tag, () => registration.showNotification(payload.title, {
     body: shown.body,
     tag: payload.tag,
     // A settled request's notice replaces its notification without a sound (ASK-9).
@@ -46,7 +87,7 @@ export async function showPush(registration: ServiceWorkerRegistration, data: Pu
     badge: ICON,
     data: payload,
     actions: shown.actions.map((a) => ({ action: a.action, title: a.title })),
-  } as NotificationOptions);
+  } as NotificationOptions));
 }
 
 /** How many buttons this browser shows on a notification (Chromium: 2). */
@@ -78,7 +119,7 @@ export function parsePayload(data: PushMessageData | null): PushPayload | null {
   return parsed.success ? parsed.data : null;
 }
 
-async function handleClick(sw: ServiceWorkerGlobalScope, notification: Notification, action: string): Promise<void> {
+async function handleClick(sw: ServiceWorkerGlobalScope, notification: Notification, action: string, underTag: TagQueue): Promise<void> {
   const parsed = PushPayload.safeParse(notification.data);
   if (!parsed.success) return openPage(sw, typeof notification.data?.url === 'string' ? notification.data.url : '/');
   const payload = parsed.data;
@@ -86,7 +127,7 @@ async function handleClick(sw: ServiceWorkerGlobalScope, notification: Notificat
   if (!frame) return openPage(sw, payload.url);
   const outcome = await postAction(frame);
   if (outcome.ok) {
-    await sw.registration.showNotification(confirmationOf(frame, payload), { tag: payload.tag, icon: ICON, data: { url: payload.url }, silent: true } as NotificationOptions);
+    await underTag(payload.tag, () => sw.registration.showNotification(confirmationOf(frame, payload), { tag: payload.tag, icon: ICON, data: { url: payload.url }, silent: true } as NotificationOptions));
     return;
   }
   await openPage(sw, withNotice(payload.url, outcome.code));

@@ -9,10 +9,9 @@ import type { ActionFrame } from '../../protocol/wire/frames';
 import { loadDevice } from '../lib/device-key';
 import { clientError } from '../lib/errors';
 import { Outbox } from '../lib/outbox';
+import { OUTBOX_CHANGED, OUTBOX_SYNC_TAG } from '../lib/worker-messages';
 import { sendActionOverHttp } from './http-action';
 import { installPushHandlers } from './push';
-
-export const OUTBOX_SYNC_TAG = 'commandr-outbox';
 
 const sw = self as unknown as ServiceWorkerGlobalScope;
 // Written out as `self.__WB_MANIFEST` so workbox-build finds the spot to inject the list.
@@ -56,7 +55,7 @@ async function flushOutbox(): Promise<void> {
     send: sendOverHttp,
   });
   await outbox.flush();
-  for (const client of await sw.clients.matchAll({ type: 'window' })) client.postMessage({ type: 'commandr.outbox' });
+  for (const client of await sw.clients.matchAll({ type: 'window' })) client.postMessage({ type: OUTBOX_CHANGED });
 }
 
 function isScript(response: Response): boolean {

@@ -73,10 +73,33 @@ test('CMDR-UI-4: a commander whose session is lost needs a new session; the butt
   await expect(page.getByTestId('cmdr-dead')).toHaveCount(0);
 });
 
-test('UX-10: the composer\'s controls keep their gap: hold-to-talk does not touch the message field, nor Send the button above it', async ({ paired: page }) => {
+test('UX-10: the composer is a chat\'s: the message box named Message, then hold-to-talk and Send side by side; at 200 % text they stack and it keeps most of the screen for the conversation', async ({ paired: page }) => {
+  await page.setViewportSize({ width: 412, height: 915 });
   await startCommander(page, 'Spacing');
+  const box = page.getByTestId('cmdr-message');
   const talk = page.getByTestId('voice-talk');
+  const send = page.getByTestId('cmdr-send');
   await expect(talk).toBeVisible(); // this Chromium has Web Speech: the button is there
-  expect(await gapBetween(page.getByTestId('cmdr-message'), talk)).toBeGreaterThanOrEqual(4);
-  expect(await gapBetween(talk, page.getByTestId('cmdr-send'))).toBeGreaterThanOrEqual(4);
+  // Its label is for screen readers; the box shows it as its placeholder.
+  await expect(page.getByLabel('Message')).toHaveAttribute('data-testid', 'cmdr-message');
+  await expect(box).toHaveAttribute('placeholder', 'Message');
+  const boxes = async () => Promise.all([box, talk, send, page.locator('.cmdr-composer')].map(async (l) => (await l.boundingBox())!));
+
+  let [field, hold, sendBox, composer] = await boxes();
+  expect(hold.y, 'hold-to-talk and Send on one line').toBe(sendBox.y);
+  expect(await gapBetween(box, talk)).toBeGreaterThanOrEqual(4);
+  expect(sendBox.x - (hold.x + hold.width), 'Send does not touch hold-to-talk').toBeGreaterThanOrEqual(4);
+  expect(field.height, 'an empty box is one line').toBeLessThan(60);
+  expect(composer.height / 915).toBeLessThan(0.15);
+
+  await page.evaluate(() => { document.documentElement.style.fontSize = '200%'; });
+  [field, hold, sendBox, composer] = await boxes();
+  expect(await gapBetween(talk, send), 'stacked, with their gap').toBeGreaterThanOrEqual(4);
+  expect(await gapBetween(box, talk)).toBeGreaterThanOrEqual(4);
+  expect(composer.height / 915, 'the composer\'s share of the screen at 200 % text').toBeLessThanOrEqual(0.3);
+  // The box grows with what is typed, up to a third of the screen, and no further.
+  await box.fill('one\ntwo\nthree');
+  expect((await box.boundingBox())!.height).toBeGreaterThan(field.height * 2);
+  await box.fill(Array.from({ length: 40 }, (_, i) => `line ${i}`).join('\n'));
+  expect((await box.boundingBox())!.height).toBeLessThanOrEqual(915 * 0.3 + 1);
 });

@@ -17,11 +17,13 @@ export interface VoiceInputProps {
   onChange(value: string): void;
   rows?: number;
   testId?: string;
+  /** The label is for screen readers only and the box shows it as its placeholder (a chat's composer). */
+  hideLabel?: boolean;
 }
 
 const FATAL_SPEECH = new Set(['not-allowed', 'service-not-allowed', 'audio-capture', 'network']);
 
-export function VoiceInput({ id, label, value, onChange, rows = 4, testId = 'voice-text' }: VoiceInputProps) {
+export function VoiceInput({ id, label, value, onChange, rows = 4, testId = 'voice-text', hideLabel = false }: VoiceInputProps) {
   const [capability, setCapability] = useState<Capability>('checking');
   const [canRecord, setCanRecord] = useState(false);
   const [phase, setPhase] = useState<Phase>('idle');
@@ -138,8 +140,8 @@ export function VoiceInput({ id, label, value, onChange, rows = 4, testId = 'voi
   return (
     <div className="voice">
       <div className="field">
-        <label htmlFor={id}>{label}</label>
-        <textarea id={id} rows={rows} value={value} onChange={(e) => onChange(e.target.value)} data-testid={testId} />
+        <label htmlFor={id} className={hideLabel ? 'visually-hidden' : undefined}>{label}</label>
+        <textarea id={id} rows={rows} value={value} onChange={(e) => onChange(e.target.value)} placeholder={hideLabel ? label : undefined} data-testid={testId} />
       </div>
       {capability === 'speech' || capability === 'record' ? (
         <button type="button" className="btn voice-talk" data-active={active} aria-pressed={active}

@@ -30,12 +30,15 @@ module.exports = {
       // The client core and the wire's schemas (zod) that the frame loads after the first
       // paint: one download, not a dozen small ones. Its modules still run only when
       // imported, the schemas in steps (app/lib/wire-schema.ts, FIRST-7).
+      // Whatever client.ts imports must be here, in app-frame, or in the layout's own chunk:
+      // a page's act() imports the core through its own chunk graph, and a module split into
+      // a chunk the frame never loaded is fetched on the first tap, which fails offline (APP-4).
       split.cacheGroups.clientCore = {
         name: 'client-core',
         chunks: 'async',
         enforce: true,
         priority: 10,
-        test: /[\\/]app[\\/]lib[\\/](client|socket|outbox|sign|wire-schema|pairing)\.ts$|[\\/]protocol[\\/]|[\\/]node_modules[\\/]zod[\\/]/,
+        test: /[\\/]app[\\/]lib[\\/](client|socket|outbox|sign|wire-schema|pairing|worker-messages)\.ts$|[\\/]protocol[\\/]|[\\/]node_modules[\\/]zod[\\/]/,
       };
     }
     return config;

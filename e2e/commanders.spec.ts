@@ -97,7 +97,7 @@ test('UX-10: the composer is a chat\'s: the message box named Message, then hold
   expect(await gapBetween(talk, send), 'stacked, with their gap').toBeGreaterThanOrEqual(4);
   expect(await gapBetween(box, talk)).toBeGreaterThanOrEqual(4);
   expect(composer.height / 915, 'the composer\'s share of the screen at 200 % text').toBeLessThanOrEqual(0.3);
-  // The box grows with what is typed, up to a third of the screen, and no further.
+  // The box grows with what is typed, up to 30 % of the screen, and no further.
   await box.fill('one\ntwo\nthree');
   expect((await box.boundingBox())!.height).toBeGreaterThan(field.height * 2);
   await box.fill(Array.from({ length: 40 }, (_, i) => `line ${i}`).join('\n'));

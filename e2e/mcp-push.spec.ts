@@ -7,6 +7,7 @@
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import type { Page } from '@playwright/test';
 import { test, expect, controlledByWorker, type RelayFixture } from './fixtures';
 import { startAgent, textOf, type Agent } from './mcp-agent';
 import { deliverPush, deliverUntilShown, hideApp, showApp, usePushStandIn, shown, subscribeThroughSettings, tap } from './notifications';
@@ -24,6 +25,26 @@ function askOverHook(relayEnv: RelayFixture, task: string, question: string, cho
   const body = { kind: 'question', key, task, cwd: relayEnv.repo, timeoutMs: 120_000, question, choices };
   const answered = fetch(`${relayEnv.url}/api/questions`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
   return { key, answered };
+}
+
+/**
+ * A hook's question on this phone's notification shade: the app subscribed to pushes and on
+ * the Inbox, in the background, when the question is asked; the relay's push shown by the worker.
+ */
+async function questionPushed(page: Page, relayEnv: RelayFixture, task: [id: string, title: string], question: string, choices: string[]) {
+  startTask(relayEnv, ...task);
+  await controlledByWorker(page);
+  const sub = pushService.endpoint.subscribe();
+  await subscribeThroughSettings(page, relayEnv, sub.json);
+  await page.getByTestId('nav-inbox').click();
+  await hideApp(page);
+  const { key, answered } = askOverHook(relayEnv, task[0], question, choices);
+  const tag = `question:${key}`;
+  const received = await pushService.endpoint.waitFor((p) => p.subscription === sub.id, 30_000);
+  const sw = await deliverUntilShown(page, relayEnv.url, received.text, tag);
+  /** The answer the hook's long poll got. */
+  const answer = async () => ((await (await answered).json()) as { request: { answer: string } }).request.answer;
+  return { sub, tag, sw, answer };
 }
 
 test('ASK-4: an agent\'s ask is pushed with its choices as actions; a choice tapped in the service worker is the agent\'s tool result', async ({ paired: page, relayEnv }) => {
@@ -90,41 +111,25 @@ test('ACTAPPROVE-2 ASK-4: an agent\'s request_approval is pushed with Approve / 
 });
 
 test('ASK-9: a question answered in the app closes its notification, which no push replaces while the app is on screen', async ({ paired: page, relayEnv }) => {
-  startTask(relayEnv, 'T-45', 'Pick a port');
-  await controlledByWorker(page);
-  const sub = pushService.endpoint.subscribe();
-  await subscribeThroughSettings(page, relayEnv, sub.json);
-  await hideApp(page);
-  const { key, answered } = askOverHook(relayEnv, 'T-45', 'Which port?', ['8080', '9090']);
-  const received = await pushService.endpoint.waitFor((p) => p.subscription === sub.id, 30_000);
-  const sw = await deliverUntilShown(page, relayEnv.url, received.text, `question:${key}`);
-  expect((await shown(sw, `question:${key}`))[0]!.actions.map((a) => a.action)).toEqual(['choice-0', 'choice-1']);
+  const { tag, sw, answer } = await questionPushed(page, relayEnv, ['T-45', 'Pick a port'], 'Which port?', ['8080', '9090']);
+  expect((await shown(sw, tag))[0]!.actions.map((a) => a.action)).toEqual(['choice-0', 'choice-1']);
   // The person opens the app instead and answers there.
   await showApp(page);
   await page.getByTestId('nav-inbox').click();
   const card = page.getByTestId('question-card').filter({ hasText: 'Which port?' });
   await card.getByTestId('question-choice').filter({ hasText: '9090' }).click();
-  expect(((await (await answered).json()) as { request: { answer: string } }).request.answer).toBe('9090');
-  await expect.poll(async () => (await shown(sw, `question:${key}`)).length).toBe(0);
+  expect(await answer()).toBe('9090');
+  await expect.poll(async () => (await shown(sw, tag)).length).toBe(0);
 });
 
 test('ASK-9: a button tapped on the notification while the app is on screen leaves the worker\'s confirmation, which the page\'s close of the settled request does not take', async ({ paired: page, relayEnv }) => {
-  startTask(relayEnv, 'T-47', 'Pick a region');
-  await controlledByWorker(page);
-  const sub = pushService.endpoint.subscribe();
-  await subscribeThroughSettings(page, relayEnv, sub.json);
-  await page.getByTestId('nav-inbox').click();
-  await hideApp(page);
-  const { key, answered } = askOverHook(relayEnv, 'T-47', 'Which region?', ['eu', 'us']);
-  const tag = `question:${key}`;
-  const received = await pushService.endpoint.waitFor((p) => p.subscription === sub.id, 30_000);
-  const sw = await deliverUntilShown(page, relayEnv.url, received.text, tag);
+  const { tag, sw, answer } = await questionPushed(page, relayEnv, ['T-47', 'Pick a region'], 'Which region?', ['eu', 'us']);
   // The app is on screen and the person answers from the notification shade pulled over it.
   await showApp(page);
   const card = page.getByTestId('question-card').filter({ hasText: 'Which region?' });
   await expect(card).toHaveAttribute('data-status', 'pending');
   await tap(sw, tag, 'choice-1');
-  expect(((await (await answered).json()) as { request: { answer: string } }).request.answer).toBe('us');
+  expect(await answer()).toBe('us');
   // The page gets the settled frame and asks the worker to close the notification; the
   // worker's confirmation of the tap, shown under the same tag, is what stays.
   await expect(card).toHaveAttribute('data-status', 'answered');
@@ -132,23 +137,14 @@ test('ASK-9: a button tapped on the notification while the app is on screen leav
 });
 
 test('ASK-9: a request settled while the app is in the background keeps its notification for the relay\'s quiet push; the page closes nothing it could race the worker for', async ({ paired: page, relayEnv }) => {
-  startTask(relayEnv, 'T-46', 'Pick a host');
-  await controlledByWorker(page);
-  const sub = pushService.endpoint.subscribe();
-  await subscribeThroughSettings(page, relayEnv, sub.json);
-  await page.getByTestId('nav-inbox').click();
-  await hideApp(page);
-  const { key, answered } = askOverHook(relayEnv, 'T-46', 'Which host?', ['alpha', 'beta']);
-  const tag = `question:${key}`;
-  const received = await pushService.endpoint.waitFor((p) => p.subscription === sub.id, 30_000);
-  const sw = await deliverUntilShown(page, relayEnv.url, received.text, tag);
+  const { sub, tag, sw, answer } = await questionPushed(page, relayEnv, ['T-46', 'Pick a host'], 'Which host?', ['alpha', 'beta']);
   // The settled frame reaches the page while it is in the background. (The answer is sent from
   // this page with its visibility faked hidden: the one way to have the frame arrive exactly then.)
   const card = page.getByTestId('question-card').filter({ hasText: 'Which host?' });
   await card.getByTestId('question-choice').filter({ hasText: 'beta' }).click();
-  expect(((await (await answered).json()) as { request: { answer: string } }).request.answer).toBe('beta');
+  expect(await answer()).toBe('beta');
   await expect(card).toHaveAttribute('data-status', 'answered'); // the page has the settled frame
-  // Two reads in turn from the page: anything the page asked to close after the frame is closed by the second.
+  // Two reads in turn from the page, after the frame: the page asked the worker to close nothing.
   const fromPage = () => page.evaluate(async (t) => (await (await navigator.serviceWorker.getRegistration())!.getNotifications({ tag: t })).length, tag);
   await fromPage();
   expect(await fromPage()).toBe(1);

@@ -117,7 +117,8 @@ function closeSettledNotification(frame: Parameters<Store['dispatch']>[0]): void
   if (document.visibilityState !== 'visible') return;
   const tag = frame.type === 'question.request' && frame.request.status !== 'pending' ? `question:${frame.request.id}`
     : frame.type === 'permission.request' && frame.request.status !== 'pending' ? `permission:${frame.request.id}` : null;
-  if (tag) navigator.serviceWorker?.controller?.postMessage({ type: CLOSE_SETTLED, tag });
+  // The active worker, whether or not it controls this page (a hard reload leaves it uncontrolled).
+  if (tag) void navigator.serviceWorker?.ready.then((reg) => reg.active?.postMessage({ type: CLOSE_SETTLED, tag })).catch(() => undefined);
 }
 
 /** Asks the worker to flush the outbox when connectivity returns, even if the app is closed by then. */

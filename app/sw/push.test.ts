@@ -2,7 +2,7 @@
 // the confirmation text, and the notice added when an action failed.
 import { describe, expect, it } from 'vitest';
 import type { PushPayload } from '../../protocol/wire/push';
-import { actionFrameFor, closeSettled, confirmationOf, createTagQueue, fitActions, parsePayload, showPush, withNotice } from './push';
+import { actionFrameFor, closeSettled, confirmationOf, createTagQueue, fitActions, parsePayload, showPush, withNotice, type TagQueue } from './push';
 
 const digest = `sha256:${'a'.repeat(64)}`;
 const approval: PushPayload = {
@@ -69,7 +69,7 @@ describe('service worker push helpers', () => {
       },
     } as unknown as ServiceWorkerRegistration;
     const tag = 'question:q-0123456789abcdef0123';
-    const confirm = (underTag: ReturnType<typeof createTagQueue>) => underTag(tag, () => registration.showNotification('Answered T-1', { tag }));
+    const confirm = (underTag: TagQueue) => underTag(tag, () => registration.showNotification('Answered T-1', { tag }));
     const question = { ...permission, tag, actions: [{ action: 'choice-0', title: 'sqlite' }] };
 
     // The page's close is asked first, the worker's confirmation right after, before the close has read the list.

@@ -21,7 +21,9 @@ const SETTLED_TAG = /^(?:question|permission):[A-Za-z0-9_-]{1,128}$/;
  * it would take the confirmation with it; in one queue the read and the close come before
  * the confirmation is shown, or after it, never around it.
  */
-export function createTagQueue(): <T>(tag: string, change: () => Promise<T>) => Promise<T> {
+export type TagQueue = <T>(tag: string, change: () => Promise<T>) => Promise<T>;
+
+export function createTagQueue(): TagQueue {
   const last = new Map<string, Promise<void>>();
   return (tag, change) => {
     const run = (last.get(tag) ?? Promise.resolve()).then(change);
@@ -57,8 +59,6 @@ export function closeSettled(registration: ServiceWorkerRegistration, tag: strin
     }
   });
 }
-
-type TagQueue = ReturnType<typeof createTagQueue>;
 
 /** waitUntil throws for a script-dispatched (untrusted) event; the work runs either way. */
 function keepAlive(event: ExtendableEvent, work: Promise<void>): void {

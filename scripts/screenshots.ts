@@ -5,7 +5,7 @@
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import type { Page } from '@playwright/test';
+import { devices, type Page } from '@playwright/test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { REVIEW_TASK } from '../relay/demo/packets';
@@ -206,13 +206,13 @@ async function shoot(scheme: 'light' | 'dark', bigText: boolean): Promise<string
       await page.screenshot({ path: path.join(OUT, file), animations: 'disabled' });
       written.push(file);
     }
-    // The pair screen is what an unpaired visitor sees: shoot it last, after forgetting the key.
+    // The pair screen is what an unpaired visitor sees: a browser profile that holds no device key.
     if (ONLY.length > 0 && !ONLY.includes('pair')) return written;
-    await session.context.clearCookies();
-    const pair = await session.context.newPage();
-    if (bigText) await pair.addStyleTag({ content: BIG_TEXT }).catch(() => undefined);
+    const fresh = await session.browser.newContext({ ...devices['Pixel 7'], serviceWorkers: 'block', colorScheme: scheme });
+    const pair = await fresh.newPage();
     await pair.goto(`${relay.url}/pair`);
     await pair.getByTestId('pair-name').waitFor();
+    await pair.evaluate(() => document.fonts.ready);
     if (bigText) await pair.addStyleTag({ content: BIG_TEXT });
     const file = `pair${bigText ? '-200' : ''}-${scheme}.png`;
     await pair.screenshot({ path: path.join(OUT, file), animations: 'disabled' });

@@ -96,7 +96,7 @@ export default function PairPage() {
 
   return (
     <section aria-labelledby="pair-title" className="stack">
-      <h1 id="pair-title">Pair this device</h1>
+      <h1 id="pair-title" className="page-title">Pair this device</h1>
       <p className="muted">
         Run <code>commandr pair</code> on the computer where the relay runs and open the link it shows on this device,
         or type the code below. This device makes its own key; only the public half is sent to the relay.

@@ -7,6 +7,7 @@ import type { ServerFrame } from '../../protocol/wire/frames';
 import { FLEET_FRAME_TYPES, type FleetFrame, ForwardId, HomeFrame, type MemberFrame } from '../../protocol/wire/fleet';
 import type { RelayServices } from '../context';
 import { RepoHub } from '../watch/hub';
+import { snapshotFrames } from '../watch/frames';
 import { linkUpFrames } from './resume';
 import { startFleetHome, type FleetHome } from './home';
 import { openLink, readHome } from './member';
@@ -44,6 +45,11 @@ export function startFleet(services: RelayServices, version: string): Fleet {
   hub?.on('events', (_repo, frame) => forward(frame));
   hub?.on('snapshot', (frames) => frames.forEach(forward));
   hub?.on('removed', (repo) => forward({ type: 'repo.removed', repo }));
+  // A repo this machine starts watching while linked: its whole state, before any event of it.
+  hub?.on('added', (repo) => {
+    const model = hub.model(repo);
+    if (model) snapshotFrames(model).forEach(forward);
+  });
   // While linked, what this machine's own services tell devices about permission
   // prompts, jobs and commanders also goes to the home (FLEETX-2).
   const feed = (frame: FleetFrame['frame']) => {

@@ -89,9 +89,7 @@ export class RepoHub extends EventEmitter<HubEvents> {
       this.emit('removed', id);
     }
     for (const place of places) {
-      if (this.watched.has(place.info.id)) continue;
-      await this.add(place);
-      this.emit('added', place.info.id);
+      if (!this.watched.has(place.info.id)) await this.add(place);
     }
   }
 
@@ -133,6 +131,8 @@ export class RepoHub extends EventEmitter<HubEvents> {
       return;
     }
     this.watched.set(id, { model, watcher });
+    // In the same step as it is listed: its state goes out before any event the model publishes.
+    this.emit('added', id);
   }
 
   private warnSkipped(model: RepoModel, skipped: ReadonlyArray<{ offset: number; reason: string }>): void {

@@ -139,6 +139,28 @@ describe('fleet link', () => {
     await client.close();
   });
 
+  it('FLEET-3: a repo the member starts watching while linked reaches the home device, and its events follow', async () => {
+    const home = await fleet.relay([]);
+    const { client, bus } = await subscribedClient(home);
+    const first = makeRepo(fleet.dirs);
+    writePacket(first.bus, 'inbox', 'EARLY-1.md', packetText('EARLY-1'));
+    const m = await fleet.relay([]);
+    fs.writeFileSync(registryOf(m.dataDir), `${first.repo}\n`);
+    const { code } = createJoinCode(home.dataDir, 'lab');
+    const { machine } = await joinHome(m.dataDir, home.url, code, 'lab');
+    // The first repo arrived over the link: it is up before the second is listed.
+    await bus.task(labelRepo(machine, repoIdFor(first.repo)), 'EARLY-1');
+    const second = makeRepo(fleet.dirs);
+    writePacket(second.bus, 'inbox', 'LATE-1.md', packetText('LATE-1'));
+    fs.writeFileSync(registryOf(m.dataDir), `${first.repo}\n${second.repo}\n`);
+    const label = labelRepo(machine, repoIdFor(second.repo));
+    await bus.task(label, 'LATE-1');
+    expect(bus.snapshots.find((s) => s.repo === label)!.tasks.map((t) => [t.repo, t.id])).toEqual([[label, 'LATE-1']]);
+    appendProgress(second.bus, 'LATE-1', 'after the add');
+    expect((await bus.event('task_progress', 'LATE-1')).repo).toBe(label);
+    await client.close();
+  });
+
   it('FLEET-22: a repo the member stops watching is removed on the home device and forgotten by the home', async () => {
     const home = await fleet.relay([]);
     const { client, bus } = await subscribedClient(home);

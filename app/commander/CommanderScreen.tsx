@@ -104,7 +104,7 @@ function MessageForm({ id, onOutcome }: { id: string; onOutcome(outcome: ActResu
     onOutcome(outcome);
   }
   return (
-    <form onSubmit={submit} className="cmdr-composer">
+    <form onSubmit={submit} className="composer cmdr-composer">
       <VoiceInput id="cmdr-message" label="Message" value={text} onChange={setText} rows={2} testId="cmdr-message" hideLabel />
       <Button type="submit" variant="primary" disabled={busy || !text.trim()} data-testid="cmdr-send">Send</Button>
     </form>

@@ -61,18 +61,17 @@ export function QuestionCard({ request, now }: { request: QuestionView; now: num
         </div>
       ) : null}
       {open ? (
-        <form className="stack" onSubmit={(e) => { e.preventDefault(); if (approval) void decide('deny'); else if (text.trim()) void answerText(); }}>
+        // An answer in the person's own words is a chat's composer: hold-to-talk and Send share a line.
+        <form className={approval ? 'stack' : 'composer'} onSubmit={(e) => { e.preventDefault(); if (approval) void decide('deny'); else if (text.trim()) void answerText(); }}>
           <VoiceInput id={`answer-${request.id}`} label={approval ? 'Reason for the agent (optional)' : 'Or answer in your own words'} value={text} onChange={setText} rows={2} testId="question-input" />
-          <div className="row">
-            {approval ? (
-              <>
-                <Button variant="primary" disabled={busy} onClick={() => void decide('approve')} data-testid="question-approve">Approve</Button>
-                <Button type="submit" variant="danger" disabled={busy} data-testid="question-deny">Deny</Button>
-              </>
-            ) : (
-              <Button type="submit" variant="primary" disabled={busy || !text.trim()} data-testid="question-send">Send answer</Button>
-            )}
-          </div>
+          {approval ? (
+            <div className="row">
+              <Button variant="primary" disabled={busy} onClick={() => void decide('approve')} data-testid="question-approve">Approve</Button>
+              <Button type="submit" variant="danger" disabled={busy} data-testid="question-deny">Deny</Button>
+            </div>
+          ) : (
+            <Button type="submit" variant="primary" disabled={busy || !text.trim()} data-testid="question-send">Send answer</Button>
+          )}
         </form>
       ) : null}
     </article>

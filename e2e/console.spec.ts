@@ -38,4 +38,9 @@ test('UX-12: every screen loads with no console error, no hydration warning and 
     await expect(page.getByTestId('connection-badge')).toHaveAttribute('data-state', 'live');
   }
   expect(seen.problems).toEqual([]);
+  // Browsers also ask for /favicon.ico by themselves (Chromium does after some navigations): it is there.
+  const favicon = await page.request.get(`${relayEnv.url}/favicon.ico`);
+  expect(favicon.status()).toBe(200);
+  expect(favicon.headers()['content-type']).toBe('image/x-icon');
+  expect([...(await favicon.body()).subarray(0, 4)], 'an ICONDIR header').toEqual([0, 0, 1, 0]);
 });

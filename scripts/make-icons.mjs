@@ -1,5 +1,6 @@
 // Draws the app's PNG icons (192, 512, maskable 512) into public/icons/ with no
-// image library: a rounded tile with a prompt glyph "›_", 4× supersampled, zlib-encoded.
+// image library: a rounded tile with a prompt glyph "›_", 4× supersampled, zlib-encoded;
+// and public/favicon.ico (16, 32 and 48 px PNGs), which browsers ask for by themselves.
 // Run: node scripts/make-icons.mjs (the PNGs are committed; rerun only to change them).
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -92,10 +93,30 @@ function png(width, height, rgba) {
   ]);
 }
 
+/** A Windows icon file whose images are PNGs (ICONDIR, one ICONDIRENTRY each, then the images). */
+function ico(images) {
+  const head = Buffer.alloc(6 + 16 * images.length);
+  head.writeUInt16LE(1, 2); // type 1: icon
+  head.writeUInt16LE(images.length, 4);
+  let offset = head.length;
+  images.forEach(({ size, png }, i) => {
+    const entry = 6 + 16 * i;
+    head[entry] = size;
+    head[entry + 1] = size;
+    head.writeUInt16LE(1, entry + 4); // colour planes
+    head.writeUInt16LE(32, entry + 6); // bits per pixel
+    head.writeUInt32LE(png.length, entry + 8);
+    head.writeUInt32LE(offset, entry + 12);
+    offset += png.length;
+  });
+  return Buffer.concat([head, ...images.map((image) => image.png)]);
+}
+
 const dir = path.join(root, 'public', 'icons');
 mkdirSync(dir, { recursive: true });
 writeFileSync(path.join(dir, 'icon-192.png'), render(192, { rounded: true, inset: 1 }));
 writeFileSync(path.join(dir, 'icon-512.png'), render(512, { rounded: true, inset: 1 }));
 // Maskable: full-bleed background, glyph inside the central 80 % safe zone.
 writeFileSync(path.join(dir, 'icon-maskable-512.png'), render(512, { rounded: false, inset: 0.72 }));
-console.log('icons written to public/icons/');
+writeFileSync(path.join(root, 'public', 'favicon.ico'), ico([16, 32, 48].map((size) => ({ size, png: render(size, { rounded: true, inset: 1 }) }))));
+console.log('icons written to public/icons/ and public/favicon.ico');

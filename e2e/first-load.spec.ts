@@ -130,12 +130,18 @@ test('FIRST-7: the Inbox\'s own scripts hold no zod schema (the client core come
   const inbox = page.getByTestId('group-inbox');
   await expect(inbox.getByTestId('task-card')).toHaveCount(30);
   // On a reload the 30 tasks arrive in one store update (the saved state or the relay's snapshot).
+  // The cards on the page are counted after each node React inserts, as it inserts it: React can run
+  // its first commit and the deferred one in one task, where a MutationObserver sees only the last.
   await page.addInitScript(() => {
+    localStorage.removeItem('commandr.inbox'); // no copy of the last Inbox (FIRST-9): React's own commits only
     const counts: number[] = ((window as unknown as { cardCounts: number[] }).cardCounts = []);
-    new MutationObserver(() => {
+    const count = () => {
       const n = document.querySelectorAll('[data-testid="group-inbox"] [data-testid="task-card"]').length;
       if (n > 0 && counts.at(-1) !== n) counts.push(n);
-    }).observe(document, { childList: true, subtree: true });
+    };
+    const { appendChild, insertBefore } = Node.prototype;
+    Node.prototype.appendChild = function <T extends Node>(this: Node, node: T): T { const r = appendChild.call(this, node) as T; count(); return r; };
+    Node.prototype.insertBefore = function <T extends Node>(this: Node, node: T, child: Node | null): T { const r = insertBefore.call(this, node, child) as T; count(); return r; };
   });
   const seen = recordResponses(page);
   await page.reload();

@@ -5,8 +5,10 @@
 // thousands of tasks costs the Inbox a bounded render, not one card per task.
 // A group that appears renders its first FIRST_CARDS cards at once (more than a phone's
 // screen holds) and the rest of its page right after, in a render React can pause for a
-// tap (FIRST-7).
-import { memo, useDeferredValue, useState } from 'react';
+// tap (FIRST-7). The second step is a transition its first commit's effect starts, not
+// useDeferredValue's initial value: React skips that in a render at offscreen priority,
+// which is how it hydrates a Suspense boundary, so after a reload the Inbox had one commit.
+import { memo, startTransition, useDeferredValue, useEffect, useState } from 'react';
 import type { RepoInfo, TaskSummary } from '../../protocol/wire/views';
 import type { GroupKey } from '../lib/inbox';
 import { TaskCard } from './TaskCard';
@@ -24,7 +26,11 @@ export function InboxGroup({ group, repos, showRepo, onNote }: {
   onNote: (task: TaskSummary) => void;
 }) {
   const [limit, setLimit] = useState(GROUP_PAGE);
-  const shownLimit = useDeferredValue(limit, FIRST_CARDS);
+  const [grown, setGrown] = useState(false);
+  useEffect(() => startTransition(() => setGrown(true)), []);
+  // "Show more" renders its next page in the background too.
+  const deferredLimit = useDeferredValue(limit);
+  const shownLimit = grown ? deferredLimit : Math.min(deferredLimit, FIRST_CARDS);
   const [open, setOpen] = useState(false);
   const heading = `${group.title} (${group.tasks.length})`;
   const shown = group.tasks.slice(0, shownLimit);

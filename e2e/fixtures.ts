@@ -130,4 +130,18 @@ export async function gapBetween(upper: Locator, lower: Locator): Promise<number
   return b.y - (a.y + a.height);
 }
 
+/**
+ * UX-10's composer at rest, the commander's and the question card's alike: an empty box one
+ * line tall, a gap below it, then hold-to-talk and Send on one line without touching.
+ * Returns the box's empty height, for the checks that type into it.
+ */
+export async function expectComposerAtRest(box: Locator, talk: Locator, send: Locator): Promise<number> {
+  const [field, hold, sendBox] = await Promise.all([box, talk, send].map(async (l) => (await l.boundingBox())!));
+  expect(hold.y, 'hold-to-talk and Send on one line').toBe(sendBox.y);
+  expect(sendBox.x - (hold.x + hold.width), 'Send does not touch hold-to-talk').toBeGreaterThanOrEqual(4);
+  expect(await gapBetween(box, talk), 'a gap between the box and hold-to-talk').toBeGreaterThanOrEqual(4);
+  expect(field.height, 'an empty box is one line').toBeLessThan(60);
+  return field.height;
+}
+
 export { expect };

@@ -20,6 +20,11 @@ export interface StagedFile {
   size: number;
   /** Too large to show at all (size over `maxFileBytes`). */
   too_large: boolean;
+  /** git's modes of the two sides (`000000` for a side that does not exist). */
+  old_mode: string;
+  new_mode: string;
+  /** Both sides are the same blob: only the mode changed. */
+  same_content: boolean;
 }
 
 const STATUS: Record<string, FileStatus> = { A: 'added', D: 'deleted', M: 'modified', R: 'renamed', C: 'copied', T: 'type-changed' };
@@ -29,28 +34,30 @@ const SNIFF_BYTES = 8000;
 /** Bytes of an over-limit section kept: enough for its header lines. */
 const HEADER_KEEP = 16 * 1024;
 
-interface RawEntry { status: FileStatus; path: string; old_path?: string; src: string; dst: string }
+interface RawEntry { status: FileStatus; path: string; old_path?: string; src: string; dst: string; m1: string; m2: string }
 
 /** `git diff --raw -z --no-abbrev`: `:m1 m2 src dst X\0path\0`, or `…R086\0old\0new\0`. */
 export function parseRaw(out: string): RawEntry[] {
   const parts = out.split('\0');
   const entries: RawEntry[] = [];
   for (let i = 0; i + 1 < parts.length && parts[i]!.startsWith(':');) {
-    const [, , src, dst, code] = parts[i]!.slice(1).split(' ');
+    const [m1, m2, src, dst, code] = parts[i]!.slice(1).split(' ');
     const letter = code![0]!;
     const status = STATUS[letter] ?? 'modified';
+    const sides = { src: src!, dst: dst!, m1: m1!, m2: m2! };
     if (letter === 'R' || letter === 'C') {
-      entries.push({ status, old_path: parts[i + 1]!, path: parts[i + 2]!, src: src!, dst: dst! });
+      entries.push({ status, old_path: parts[i + 1]!, path: parts[i + 2]!, ...sides });
       i += 3;
     } else {
-      entries.push({ status, path: parts[i + 1]!, src: src!, dst: dst! });
+      entries.push({ status, path: parts[i + 1]!, ...sides });
       i += 2;
     }
   }
   return entries;
 }
 
-const DIFF_OPTS = ['--cached', '--no-ext-diff', '--no-textconv', '-M'];
+/** `--ignore-submodules=none`: a staged submodule bump is listed whatever `.gitmodules` or git's config say (DIGEST-5). */
+const DIFF_OPTS = ['--cached', '--no-ext-diff', '--no-textconv', '--ignore-submodules=none', '-M'];
 
 /** Every staged file with its counts, size and binary verdict. */
 export async function stagedFiles(worktree: string, limits: DiffLimits): Promise<StagedFile[]> {
@@ -71,6 +78,7 @@ export async function stagedFiles(worktree: string, limits: DiffLimits): Promise
       additions: count.additions, deletions: count.deletions,
       binary, declared_binary: gitBinary && !binary, size,
       too_large: Math.max(sizes.get(e.src) ?? 0, sizes.get(e.dst) ?? 0) > limits.maxFileBytes,
+      old_mode: e.m1, new_mode: e.m2, same_content: e.src === e.dst,
     };
   }));
 }
@@ -157,14 +165,21 @@ function countLines(section: string): { additions: number; deletions: number } {
   return { additions, deletions };
 }
 
-/** A header a diff parser reads as this file, saying why its lines are not there. */
+/**
+ * A header a diff parser reads as this file, saying why its lines are not there, with git's own
+ * mode lines (an executable bit set on a file the view cannot show is still shown, DIFFVIEW-2);
+ * a mode-only change says nothing about content that did not change.
+ */
 function placeholder(f: StagedFile): string {
   const a = quote(`a/${f.old_path ?? f.path}`);
   const b = quote(`b/${f.path}`);
-  const head = `diff --git ${a} ${b}\n${f.status === 'added' ? 'new file mode 100644\n' : ''}${f.status === 'deleted' ? 'deleted file mode 100644\n' : ''}`;
+  const modes = f.status === 'added' ? `new file mode ${f.new_mode}\n`
+    : f.status === 'deleted' ? `deleted file mode ${f.old_mode}\n`
+      : f.old_mode !== f.new_mode ? `old mode ${f.old_mode}\nnew mode ${f.new_mode}\n` : '';
+  const head = `diff --git ${a} ${b}\n${modes}`;
   const from = f.status === 'added' ? '/dev/null' : a;
   const to = f.status === 'deleted' ? '/dev/null' : b;
-  return f.binary ? `${head}Binary files ${from} and ${to} differ\n` : head;
+  return f.binary && !f.same_content ? `${head}Binary files ${from} and ${to} differ\n` : head;
 }
 
 /** git's C-style quoting, only when a path needs it. */

@@ -15,8 +15,13 @@ export interface StagedDigest {
   bytes: number;
 }
 
-/** The git arguments whose stdout bytes are digested; fixed by the contract. */
-export const STAGED_DIFF_ARGS = ['diff', '--cached', '--binary', '--no-color', '--no-ext-diff'] as const;
+/**
+ * The git arguments whose stdout bytes are digested: the contract's, and `--ignore-submodules=none`
+ * (DIGEST-5), without which `submodule.<name>.ignore` in the working tree's own `.gitmodules` (never
+ * staged) or `diff.ignoreSubmodules` would leave a staged submodule bump out of the digest and the
+ * view while `git write-tree` and the commit keep it. For any other change the bytes are the same.
+ */
+export const STAGED_DIFF_ARGS = ['diff', '--cached', '--binary', '--no-color', '--no-ext-diff', '--ignore-submodules=none'] as const;
 
 /** Small git outputs (stats, names) only: anything bigger is a caller's bug or hostile input. */
 export const GIT_OUTPUT_LIMIT = 64 << 20;

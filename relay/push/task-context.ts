@@ -26,7 +26,7 @@ async function stagedStats(worktree: string, digest: string): Promise<TaskContex
   try {
     const [staged, numstat] = await Promise.all([
       stagedDigest(worktree),
-      gitBytes(worktree, ['diff', '--cached', '--no-ext-diff', '--no-textconv', '-M', '--numstat', '-z']),
+      gitBytes(worktree, ['diff', '--cached', '--no-ext-diff', '--no-textconv', '--ignore-submodules=none', '-M', '--numstat', '-z']),
     ]);
     if (staged.digest !== digest) return undefined;
     const entries = parseNumstat(numstat.toString('utf8'));

@@ -222,6 +222,53 @@ describe('taskDiff', () => {
     expect(diff.patch).toContain('+export const ok = 1;');
   });
 
+  it('DIGEST-5 DIFF-4: a staged submodule bump is in the digest and the view, though the working tree\'s own .gitmodules (never staged) or git config says to ignore it', async () => {
+    const { repo, bus } = makeRepo(dirs);
+    const source = dirs.make('diff-sub-');
+    git(source, 'init', '-q', '-b', 'main');
+    git(source, '-c', 'user.email=t@example.com', '-c', 'user.name=t', 'commit', '-q', '--allow-empty', '-m', 'reviewed');
+    const reviewed = git(source, 'rev-parse', 'HEAD').trim();
+    git(source, '-c', 'user.email=t@example.com', '-c', 'user.name=t', 'commit', '-q', '--allow-empty', '-m', 'never shown');
+    const bumped = git(source, 'rev-parse', 'HEAD').trim();
+    git(repo, '-c', 'protocol.file.allow=always', 'submodule', 'add', '-q', source, 'sub');
+    git(join(repo, 'sub'), 'checkout', '-q', reviewed);
+    git(repo, 'add', 'sub');
+    git(repo, 'commit', '-q', '-m', 'pin the reviewed commit');
+    git(join(repo, 'sub'), 'checkout', '-q', bumped);
+    git(repo, 'add', 'sub');
+    writeFileSync(join(repo, 'README.md'), '# docs only\n');
+    git(repo, 'add', 'README.md');
+    // Told to ignore the submodule, where nothing staged shows it: the working tree's .gitmodules, and the repo's config.
+    git(repo, 'config', '-f', '.gitmodules', 'submodule.sub.ignore', 'all');
+    git(repo, 'config', 'diff.ignoreSubmodules', 'all');
+    expect(git(repo, 'diff', '--cached', '--name-only'), 'this git hides the bump from a plain diff').toBe('README.md\n');
+    expect(git(repo, 'ls-files', '--stage', 'sub'), 'and the commit would carry it').toContain(bumped);
+
+    const staged = await requestApproval(bus, 'D-11', repo);
+    expect(staged.files).toBe(2);
+    const diff = await taskDiff(bus, 'D-11');
+    expect(diff.digest).toBe(staged.digest);
+    expect(diff.files.map((f) => f.path).sort()).toEqual(['README.md', 'sub']);
+    expect(diff.patch).toContain(`-Subproject commit ${reviewed}`);
+    expect(diff.patch).toContain(`+Subproject commit ${bumped}`);
+  });
+
+  it('DIFFVIEW-2 DIFF-4: a binary file the view cannot show still shows its mode: executable when added, and a mode-only change is not called a content change', async () => {
+    const { repo, bus } = makeRepo(dirs);
+    writeFileSync(join(repo, 'tool.bin'), Buffer.from([0, 1, 2, 3]));
+    git(repo, 'add', 'tool.bin');
+    git(repo, 'commit', '-q', '-m', 'a binary tool');
+    const wt = agentWorktree(repo, 'D-12');
+    writeFileSync(join(wt, 'run.sh'), Buffer.from('#!/bin/sh\n# \0\necho pwned\n'));
+    git(wt, 'add', 'run.sh');
+    git(wt, 'update-index', '--chmod=+x', 'run.sh', 'tool.bin');
+    const diff = await taskDiff(bus, 'D-12');
+    expect(diff.files.find((f) => f.path === 'run.sh')).toMatchObject({ status: 'added', binary: true, hunks_omitted: true });
+    expect(diff.patch).toContain('diff --git a/run.sh b/run.sh\nnew file mode 100755\nBinary files /dev/null and b/run.sh differ\n');
+    const tool = diff.patch.slice(diff.patch.indexOf('diff --git a/tool.bin'));
+    expect(tool).toBe('diff --git a/tool.bin b/tool.bin\nold mode 100644\nnew mode 100755\n');
+  });
+
   it('DIFF-1: a task id outside the id pattern is rejected', async () => {
     const { bus } = makeRepo(dirs);
     await expect(taskDiff(bus, '../x')).rejects.toMatchObject({ code: 'E_BAD_ID' });

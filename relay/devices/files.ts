@@ -65,3 +65,55 @@ export function pruneExpiredCodes(dir: string, now: number): void {
     }
   }
 }
+
+/** A lock older than this is left by a holder that died: no read and rewrite of a small file takes so long. */
+const STALE_LOCK_MS = 10_000;
+/** How long a writer waits for another process's lock before giving up with an error naming it. */
+const LOCK_WAIT_MS = 5_000;
+const pause = new Int32Array(new SharedArrayBuffer(4));
+
+/**
+ * Runs `fn` holding `<file>.lock` (exclusive create, this process's pid inside), so the
+ * read-modify-writes of two processes sharing `file` (the relay and `commandr devices …`)
+ * never interleave: without it, one's rewrite could bring back a device the other had just
+ * revoked (DEV-2). A lock whose holder is gone, or older than STALE_LOCK_MS, is taken over.
+ */
+export function withFileLock<T>(file: string, fn: () => T): T {
+  const lock = `${file}.lock`;
+  const deadline = Date.now() + LOCK_WAIT_MS;
+  for (;;) {
+    try {
+      const fd = fs.openSync(lock, 'wx', 0o600);
+      fs.writeSync(fd, String(process.pid));
+      fs.closeSync(fd);
+      break;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      if (staleLock(lock)) {
+        fs.rmSync(lock, { force: true });
+        continue;
+      }
+      if (Date.now() > deadline) throw new Error(`${lock} is held by another process; remove it if no relay or commandr command is running`);
+      Atomics.wait(pause, 0, 0, 2);
+    }
+  }
+  try {
+    return fn();
+  } finally {
+    fs.rmSync(lock, { force: true });
+  }
+}
+
+function staleLock(lock: string): boolean {
+  try {
+    const age = Date.now() - fs.statSync(lock).mtimeMs;
+    const pid = Number(fs.readFileSync(lock, 'utf8'));
+    if (age > STALE_LOCK_MS) return true;
+    if (!Number.isInteger(pid) || pid <= 0) return age > 1_000; // being written, or torn by a crash
+    process.kill(pid, 0);
+    return false;
+  } catch (error) {
+    // ESRCH: its holder is gone. ENOENT: released meanwhile (try again); EPERM: another user's live process.
+    return (error as NodeJS.ErrnoException).code === 'ESRCH';
+  }
+}

@@ -9,7 +9,7 @@ import * as z from 'zod/mini';
 import { CommandrError } from '../../protocol/wire/errors';
 import type { DeviceView } from '../../protocol/wire/views';
 import type { PairRequest } from '../../protocol/wire/http';
-import { readJsonFile, writePrivateFile } from './files';
+import { readJsonFile, withFileLock, writePrivateFile } from './files';
 import { DEVICE_NAME_RULE, isDeviceName } from '../../protocol/wire/device-name';
 
 export const DEVICE_ID_PATTERN = /^d-[0-9a-f]{16}$/;
@@ -226,14 +226,17 @@ export class DeviceStore extends EventEmitter<DeviceStoreEvents> {
     this.poll = undefined;
   }
 
+  /** Reads the file, changes it and writes it back under the file's lock (DEV-2): another process's change is never lost. */
   private mutate(change: (devices: Map<string, DeviceRecord>) => void): void {
-    this.refresh();
-    const next = new Map(this.devices);
-    // OWNER-1: the first write of a file from before owners marks its implied owner (before the
-    // change, so revoking it leaves no owner) and records that owners are chosen from now on.
-    for (const id of this.ownerChosen ? [] : impliedOwners(next, false)) next.set(id, { ...next.get(id)!, owner: true });
-    change(next);
-    writePrivateFile(this.file, `${JSON.stringify({ version: 1, ownerChosen: true, devices: [...next.values()] }, null, 2)}\n`);
+    withFileLock(this.file, () => {
+      this.refresh();
+      const next = new Map(this.devices);
+      // OWNER-1: the first write of a file from before owners marks its implied owner (before the
+      // change, so revoking it leaves no owner) and records that owners are chosen from now on.
+      for (const id of this.ownerChosen ? [] : impliedOwners(next, false)) next.set(id, { ...next.get(id)!, owner: true });
+      change(next);
+      writePrivateFile(this.file, `${JSON.stringify({ version: 1, ownerChosen: true, devices: [...next.values()] }, null, 2)}\n`);
+    });
     this.refresh();
   }
 }

@@ -1,4 +1,9 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { DeviceStore } from '../../relay/devices/store';
 import { connectDevice, newKeyPair, openSocket, postJson } from '../helpers/device';
 import { cleanup, commandr, startRelay } from './setup';
 
@@ -43,6 +48,33 @@ describe('revocation', () => {
     const unknown = commandr(['devices', 'revoke', 'd-0000000000000000', '--data', relay.dataDir]);
     expect(unknown.status).toBe(1);
     expect(unknown.stderr).toMatch(/no device/);
+  });
+
+  it('DEV-2: a revoke is never undone by another process rewriting devices.json at the same moment (a stolen phone renaming itself in a loop)', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'devices-race-'));
+    try {
+      const store = new DeviceStore(dir);
+      const thief = store.add('thief', newKeyPair().publicJwk);
+      const victims = Array.from({ length: 12 }, (_, i) => store.add(`phone ${i}`, newKeyPair().publicJwk).id);
+      // The other process: the relay answering a device.rename as fast as the thief can send them.
+      const script = `
+        const fs = require('node:fs');
+        const { DeviceStore } = require('./relay/devices/store.ts');
+        const store = new DeviceStore(${JSON.stringify(dir)});
+        for (let i = 0; !fs.existsSync(${JSON.stringify(path.join(dir, 'stop'))}); i++) {
+          store.rename(${JSON.stringify(thief.id)}, 'thief ' + i);
+          if (i === 0) process.stdout.write('renaming\\n');
+        }`;
+      const child = spawn(process.execPath, ['--import', 'tsx', '-e', script], { cwd: path.resolve(__dirname, '..', '..'), stdio: ['ignore', 'pipe', 'inherit'] });
+      const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
+      await new Promise<void>((resolve) => child.stdout.once('data', () => resolve()));
+      for (const id of victims) store.revoke(id);
+      writeFileSync(path.join(dir, 'stop'), '');
+      expect(await exited).toBe(0);
+      expect(new DeviceStore(dir).list().map((d) => d.id)).toEqual([thief.id]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('DEV-3: device ids in actions are validated (E_BAD_ID) and unknown ones are E_NOT_FOUND', async () => {

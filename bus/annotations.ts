@@ -6,6 +6,7 @@ import { ANNOTATION_FILE_PATTERN, Anchor, Annotation } from '../protocol/bus/ann
 import { BusError, errnoOf, ioError } from './errors';
 import { appendEvent } from './event-log';
 import { createFileExclusive, writeFileAtomic } from './fs-atomic';
+import { ensureBusDir, assertInsideBus } from './inside';
 import { issuesText } from './issues';
 import { annotationsDir, assertBus, assertTaskId } from './layout';
 
@@ -39,8 +40,9 @@ export function writeAnnotation(bus: string, input: NewAnnotation, now = new Dat
   if (!note.success) throw new BusError('E_BAD_ARGS', `annotation: ${issuesText(note.error)}`);
   assertBus(bus);
   const dir = annotationsDir(bus, input.task);
-  ensureDir(path.dirname(dir));
-  ensureDir(dir);
+  // `annotations/` and `annotations/<task>` may be symlinks a cloned repo tracks: each level must
+  // resolve inside the bus before anything is created in it (ID-SAFE-4).
+  ensureBusDir(bus, dir);
   const text = JSON.stringify(note.data, null, 2) + '\n';
   // Exclusive creates: a writer that loses a seq to another looks again for the highest one used
   // and goes past it, so any number of concurrent writers each get a file; the seq only rises,
@@ -57,15 +59,6 @@ export function writeAnnotation(bus: string, input: NewAnnotation, now = new Dat
     return { path: file, seq };
   }
   throw new BusError('E_SEQ_EXHAUSTED', `no free annotation sequence number for turn ${input.turn} in ${dir}: all ${MAX_SEQ + 1} (0000 to ${MAX_SEQ}) are taken`);
-}
-
-/** One level at a time: recursive mkdir reports EROFS as ENOENT. */
-function ensureDir(dir: string): void {
-  try {
-    fs.mkdirSync(dir);
-  } catch (error) {
-    if (errnoOf(error) !== 'EEXIST') throw ioError('create', dir, error);
-  }
 }
 
 /** One past the highest seq already used for `turn`; 0 when there is none. */
@@ -121,5 +114,6 @@ export function markConsumed(bus: string, task: string, file: string): void {
   const note = readAnnotation(file);
   if (typeof note === 'string') throw new BusError('E_IO', `cannot mark ${file} consumed: ${note}`);
   if (note.consumed) return;
+  assertInsideBus(bus, dir); // the replace's temp file goes beside it: never through a link out of the bus (ID-SAFE-4)
   writeFileAtomic(file, JSON.stringify({ ...note, consumed: true }, null, 2) + '\n');
 }

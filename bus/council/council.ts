@@ -6,9 +6,10 @@ import * as path from 'node:path';
 import { COUNCIL_DIMENSIONS, type DiffModeVerdict, type Verdict, type Vote } from '../../protocol/bus/verdict';
 import { gitBytes } from '../digest';
 import { taskDiff } from '../diff';
-import { BusError, ioError } from '../errors';
+import { BusError } from '../errors';
 import { writeFileAtomic } from '../fs-atomic';
 import { appendEvent } from '../event-log';
+import { ensureBusDir } from '../inside';
 import { assertBus, verdictPath } from '../layout';
 import { parsePacket } from '../packet';
 import { chooseEvaluator, type CouncilEnv, type Evaluator } from './evaluators';
@@ -50,7 +51,8 @@ export async function runCouncil(packetPath: string, env: CouncilEnv = process.e
   const votes = await judge({ packet, diff: patch, noDiffNote: diff.source === 'none' ? 'no diff found for this task' : 'the diff is empty' }, env);
   const verdict: Verdict = { task, verdict: tally(votes), ts: new Date().toISOString(), votes };
   const file = verdictPath(bus, task);
-  try { fs.mkdirSync(path.dirname(file), { recursive: true }); } catch (error) { throw ioError('create', path.dirname(file), error); }
+  // `council/` may be a symlink a cloned repo tracks: it must resolve inside the bus (ID-SAFE-4).
+  ensureBusDir(bus, path.dirname(file));
   // One line of compact JSON, like every other bus record (INTEROP-1).
   writeFileAtomic(file, JSON.stringify(verdict) + '\n');
   appendEvent(bus, { event: 'council_verdict', task, verdict: verdict.verdict, evaluator_count: votes.length, abstentions: abstentions(votes) });

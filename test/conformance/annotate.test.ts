@@ -1,8 +1,8 @@
-// Conformance of `annotate-write` and the annotation files it creates (ANNOT-n, ID-SAFE-3).
+// Conformance of `annotate-write` and the annotation files it creates (ANNOT-n, ID-SAFE-3, ID-SAFE-4).
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { listAnnotations, markConsumed } from '../../bus/annotations';
+import { listAnnotations, markConsumed, writeAnnotation } from '../../bus/annotations';
 import { type World, runAsync, useInstall } from './harness';
 
 const fixture = useInstall();
@@ -106,5 +106,85 @@ describe('annotate-write', () => {
     expect(r.code).toBe(1);
     expect(r.stderr).toContain('E_BUS_MISSING_DIR');
     expect(fs.existsSync(path.join(world.home, 'annotations'))).toBe(false);
+  });
+
+  /** Every entry under `dir` (type, mode, bytes): "byte-for-byte unchanged" checks. */
+  const tree = (dir: string): Record<string, string> => {
+    const out: Record<string, string> = {};
+    const walk = (d: string): void => {
+      for (const name of fs.readdirSync(d).sort()) {
+        const p = path.join(d, name);
+        const st = fs.lstatSync(p);
+        out[path.relative(dir, p)] = st.isDirectory() ? `dir ${st.mode}` : `${st.mode} ${fs.readFileSync(p).toString('base64')}`;
+        if (st.isDirectory()) walk(p);
+      }
+    };
+    walk(dir);
+    return out;
+  };
+  /** `<world>/outside`, a directory beside the repo holding one file. */
+  const victim = (w: World): string => {
+    const outside = path.join(w.dir, 'outside');
+    fs.mkdirSync(outside);
+    fs.writeFileSync(path.join(outside, '0001-0000.json'), '{"mine":true}\n');
+    return outside;
+  };
+
+  it('ID-SAFE-4: annotations/T-9 as a symlink to a directory outside the repo is refused (exit 2, E_BAD_PATH); nothing is written there, no temp file either', () => {
+    const world = fixture.world();
+    const outside = victim(world);
+    fs.mkdirSync(path.join(world.bus, 'annotations'), { recursive: true });
+    fs.symlinkSync(outside, dirOf(world, 'T-9'));
+    const before = tree(outside);
+    for (const turn of ['0', '1']) {
+      const r = annotate(world, ['--task', 'T-9', '--turn', turn, '--body', 'pwned']);
+      expect(r.code).toBe(2);
+      expect(r.stderr).toContain('E_BAD_PATH');
+      expect(r.stderr).toContain(`${dirOf(world, 'T-9')} leads outside the bus`);
+    }
+    expect(tree(outside)).toEqual(before);
+    expect(world.eventsText()).toBe('');
+    expect(() => writeAnnotation(world.bus, { task: 'T-9', turn: 0, body: 'pwned' })).toThrow(expect.objectContaining({ code: 'E_BAD_PATH' }));
+    expect(tree(outside)).toEqual(before);
+  });
+
+  it('ID-SAFE-4: a symlinked annotations/ parent (or a dangling link) gets no directory created through it', () => {
+    const world = fixture.world();
+    const outside = victim(world);
+    fs.rmSync(path.join(world.bus, 'annotations'), { recursive: true, force: true });
+    fs.symlinkSync(path.relative(world.bus, outside), path.join(world.bus, 'annotations'));
+    const before = tree(outside);
+    const r = annotate(world, ['--task', 'T-9', '--turn', '1']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(`${path.join(world.bus, 'annotations')} leads outside the bus`);
+    expect(tree(outside)).toEqual(before);
+    expect(fs.existsSync(path.join(outside, 'T-9'))).toBe(false);
+    // A link to a place that does not exist yet: mkdir never follows it, and the write is refused.
+    fs.rmSync(path.join(world.bus, 'annotations'));
+    fs.symlinkSync(path.join(outside, 'later'), path.join(world.bus, 'annotations'));
+    const dangling = annotate(world, ['--task', 'T-9', '--turn', '1']);
+    expect(dangling.code).toBe(2);
+    expect(dangling.stderr).toContain('E_BAD_PATH');
+    expect(tree(outside)).toEqual(before);
+    expect(world.eventsText()).toBe('');
+  });
+
+  it('ID-SAFE-4: markConsumed does not replace a note reached through a link out of the bus; a link that stays inside the bus is allowed', () => {
+    const world = fixture.world();
+    const outside = victim(world);
+    fs.mkdirSync(path.join(world.bus, 'annotations'), { recursive: true });
+    fs.symlinkSync(outside, dirOf(world, 'T-9'));
+    const before = tree(outside);
+    // A note the outside file would pass for, so only the link check stands in the way.
+    fs.writeFileSync(path.join(outside, '0002-0000.json'), JSON.stringify({ task: 'T-9', turn: 2, anchor: 'general', ts: new Date().toISOString(), author: 'human', body: '', consumed: false }));
+    const withNote = tree(outside);
+    expect(() => markConsumed(world.bus, 'T-9', path.join(dirOf(world, 'T-9'), '0002-0000.json'))).toThrow(expect.objectContaining({ code: 'E_BAD_PATH' }));
+    expect(tree(outside)).toEqual(withNote);
+    expect(Object.keys(withNote).length).toBe(Object.keys(before).length + 1);
+    // Inside the bus: annotations/T-8 -> ../done/notes (simplest rule: only the real path counts).
+    fs.mkdirSync(path.join(world.bus, 'done', 'notes'));
+    fs.symlinkSync(path.join('..', 'done', 'notes'), dirOf(world, 'T-8'));
+    expect(annotate(world, ['--task', 'T-8', '--turn', '1']).code).toBe(0);
+    expect(fs.readdirSync(path.join(world.bus, 'done', 'notes'))).toEqual(['0001-0000.json']);
   });
 });

@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { mkdtempSync, rmSync, writeFileSync, renameSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync, renameSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -24,13 +24,13 @@ function repo(): string {
 }
 
 describe('staged digest', () => {
-  it('DIGEST-1 DIGEST-5: digest is sha256 of the exact bytes of git diff --cached --binary --no-color --no-ext-diff --ignore-submodules=none', async () => {
+  it('DIGEST-1 DIGEST-5: digest is sha256 of the exact bytes of git diff --cached --binary --no-color --no-ext-diff --no-textconv --ignore-submodules=none', async () => {
     const dir = repo();
     writeFileSync(join(dir, 'a.txt'), 'one\nTWO\n');
     writeFileSync(join(dir, 'bin.dat'), Buffer.from([0, 1, 2, 255, 0, 10, 13]));
     renameSync(join(dir, 'old.txt'), join(dir, 'new.txt'));
     execFileSync('git', ['add', '-A'], { cwd: dir });
-    const expected = execFileSync('git', ['diff', '--cached', '--binary', '--no-color', '--no-ext-diff', '--ignore-submodules=none'], { cwd: dir });
+    const expected = execFileSync('git', ['diff', '--cached', '--binary', '--no-color', '--no-ext-diff', '--no-textconv', '--ignore-submodules=none'], { cwd: dir });
     // With no submodule the option changes no byte: the contract's command gives the same digest.
     expect(execFileSync('git', ['diff', '--cached', '--binary', '--no-color', '--no-ext-diff'], { cwd: dir }).equals(expected)).toBe(true);
     const got = await stagedDigest(dir);
@@ -49,6 +49,22 @@ describe('staged digest', () => {
     expect((await stagedDigest(dir)).digest).toBe(first.digest);
     execFileSync('git', ['add', 'a.txt'], { cwd: dir });
     expect((await stagedDigest(dir)).digest).not.toBe(first.digest);
+  });
+
+  it('DIGEST-5: a textconv command the repository configures is never run, and the digest covers the staged bytes, not its output', async () => {
+    const dir = repo();
+    const marker = join(dir, '..', `${dir.split('/').pop()}-PWNED`);
+    dirs.push(marker);
+    writeFileSync(join(dir, '.gitattributes'), 'a.txt diff=conv\n');
+    execFileSync('git', ['config', 'diff.conv.textconv', `touch ${marker}; echo same for every content #`], { cwd: dir });
+    writeFileSync(join(dir, 'a.txt'), 'one\nTWO\n');
+    execFileSync('git', ['add', '-A'], { cwd: dir });
+    const first = await stagedDigest(dir);
+    expect(existsSync(marker), 'the textconv command ran').toBe(false);
+    writeFileSync(join(dir, 'a.txt'), 'one\nTHREE\n');
+    execFileSync('git', ['add', 'a.txt'], { cwd: dir });
+    expect((await stagedDigest(dir)).digest).not.toBe(first.digest);
+    expect(existsSync(marker)).toBe(false);
   });
 
   it('DIGEST-3: nothing staged is the digest of zero bytes and zero files', async () => {

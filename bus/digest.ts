@@ -19,9 +19,11 @@ export interface StagedDigest {
  * The git arguments whose stdout bytes are digested: the contract's, and `--ignore-submodules=none`
  * (DIGEST-5), without which `submodule.<name>.ignore` in the working tree's own `.gitmodules` (never
  * staged) or `diff.ignoreSubmodules` would leave a staged submodule bump out of the digest and the
- * view while `git write-tree` and the commit keep it. For any other change the bytes are the same.
+ * view while `git write-tree` and the commit keep it; and `--no-textconv`, so a `diff.<driver>.textconv`
+ * command the repository's config names is never run by the relay or the gate, and never stands in
+ * for the staged bytes. For any other change the bytes are the same.
  */
-export const STAGED_DIFF_ARGS = ['diff', '--cached', '--binary', '--no-color', '--no-ext-diff', '--ignore-submodules=none'] as const;
+export const STAGED_DIFF_ARGS = ['diff', '--cached', '--binary', '--no-color', '--no-ext-diff', '--no-textconv', '--ignore-submodules=none'] as const;
 
 /** Small git outputs (stats, names) only: anything bigger is a caller's bug or hostile input. */
 export const GIT_OUTPUT_LIMIT = 64 << 20;

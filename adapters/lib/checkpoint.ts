@@ -71,7 +71,10 @@ export async function untrustedFilterEnv(cwd: string): Promise<NodeJS.ProcessEnv
 const HEAD_ARGS = ['rev-parse', '--verify', '-q', 'HEAD'];
 // Packets move only through the bus tools (a claim takes one out of inbox/): that is the bus's
 // bookkeeping, not the agent's work, so it never counts as a changed file (HOOK-1).
-const STATUS_ARGS = ['status', '--porcelain', '--untracked-files=all', '--', '.', ...PACKET_DIRS.map((d) => `:(exclude).agents/${d}/`)];
+// `--ignore-submodules=dirty`: a submodule's new commit still shows, but git does not run a
+// `git status` inside each submodule, whose own config (`.git/modules/<name>/config`, which the
+// agent can write) could name a filter command for the relay to run (REPORTGIT-1).
+const STATUS_ARGS = ['status', '--porcelain', '--untracked-files=all', '--ignore-submodules=dirty', '--', '.', ...PACKET_DIRS.map((d) => `:(exclude).agents/${d}/`)];
 
 function stateOf(head: string | undefined, porcelain: string): WorkState {
   const changed = porcelain.split('\n').filter((l) => l.length > 3).map((l) => l.slice(3));

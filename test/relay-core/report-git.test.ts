@@ -92,4 +92,39 @@ describe('git on directories a hook report names', () => {
     expect(events.filter((e) => e.event === 'task_progress')).toEqual([expect.objectContaining({ note: expect.stringContaining('untracked.txt') })]);
     expect(events.filter((e) => e.event === 'session_end')).toEqual([expect.objectContaining({ session: 's-filter', files_changed: 1 })]);
   });
+
+  it('REPORTGIT-1: a filter a submodule defines in its own config (where the repo\'s own switch-off does not look) is not run for a report', async () => {
+    const relay = await startRelay();
+    const dir = tempDir('commandr-marker-');
+    const marker = path.join(dir, 'PWNED');
+    const repo = hostileRepo(path.join(dir, 'unused'));
+    git(repo, 'config', '--unset', 'core.fsmonitor');
+    const source = tempDir('commandr-subsrc-');
+    git(source, 'init', '-q', '-b', 'main');
+    fs.writeFileSync(path.join(source, 'data'), 'd\n');
+    fs.writeFileSync(path.join(source, '.gitattributes'), 'data filter=x\n');
+    git(source, 'add', '.');
+    git(source, '-c', 'user.name=t', '-c', 'user.email=t@example.com', 'commit', '-q', '-m', 'sub');
+    git(repo, '-c', 'protocol.file.allow=always', 'submodule', 'add', '-q', source, 'sub');
+    git(repo, '-c', 'core.hooksPath=/dev/null', '-c', 'user.name=t', '-c', 'user.email=t@example.com', 'commit', '-q', '-m', 'add sub');
+    git(path.join(repo, 'sub'), 'config', 'filter.x.clean', `touch ${marker}; cat`);
+    const touch = () => { const later = new Date(Date.now() + 60_000); fs.utimesSync(path.join(repo, 'sub', 'data'), later, later); };
+    touch();
+    // The repo really would run it: plain `git status` in the superproject runs the submodule's filter.
+    git(repo, 'status', '--porcelain');
+    expect(fs.existsSync(marker)).toBe(true);
+    fs.rmSync(marker);
+    touch();
+
+    const token = fs.readFileSync(path.join(relay.dataDir, 'hook-token'), 'utf8').trim();
+    const report = (hook: string) => fetch(new URL('/api/hooks/report', relay.url), {
+      method: 'POST', headers: { authorization: `Bearer ${token}` },
+      body: record({ HOOK: hook, AGENTS_TASK_ID: 'T-1', CLAUDE_PROJECT_DIR: repo }, JSON.stringify({ session_id: 's-sub', cwd: repo, hook_event_name: hook })),
+    });
+    expect((await report('Stop')).status).toBe(200);
+    expect((await report('SessionEnd')).status).toBe(200);
+    expect(fs.existsSync(marker), 'the submodule\'s filter ran in the relay').toBe(false);
+    const events = readEvents(path.join(repo, '.agents')).events;
+    expect(events.filter((e) => e.event === 'session_end')).toEqual([expect.objectContaining({ session: 's-sub', files_changed: 1 })]);
+  });
 });

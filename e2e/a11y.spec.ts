@@ -47,3 +47,46 @@ test.describe('dark', () => {
     expect(bg).toBe('rgb(15, 18, 22)');
   });
 });
+
+/** WCAG's contrast ratio of two `rgb(…)` colours. */
+function contrast(a: string, b: string): number {
+  const luminance = (css: string) => {
+    const [r, g, bl] = css.match(/\d+(\.\d+)?/g)!.slice(0, 3).map((v) => {
+      const c = Number(v) / 255;
+      return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+    });
+    return 0.2126 * r! + 0.7152 * g! + 0.0722 * bl!;
+  };
+  const [hi, lo] = [luminance(a), luminance(b)].sort((x, y) => y - x);
+  return (hi! + 0.05) / (lo! + 0.05);
+}
+
+for (const colorScheme of ['light', 'dark'] as const) {
+  test.describe(colorScheme, () => {
+    test.use({ colorScheme });
+    test(`APP-13: the focus ring (${colorScheme}) has 3:1 contrast against the page and a card, and is not the warning colour`, async ({ paired: page }) => {
+      await page.getByTestId('nav-settings').click();
+      const field = page.getByTestId('rename-input');
+      await expect(field).toBeVisible();
+      await field.focus();
+      await page.keyboard.press('Shift+Tab');
+      await page.keyboard.press('Tab');
+      const colours = await field.evaluate((el) => {
+        const probe = (name: string) => {
+          const div = document.createElement('div');
+          div.style.color = `var(${name})`;
+          document.body.append(div);
+          const value = getComputedStyle(div).color;
+          div.remove();
+          return value;
+        };
+        const style = getComputedStyle(el);
+        return { ring: style.outlineColor, ringStyle: style.outlineStyle, page: probe('--bg'), card: probe('--card'), warn: probe('--warn') };
+      });
+      expect(colours.ringStyle, 'a keyboard-focused field shows a ring').toBe('solid');
+      expect(contrast(colours.ring, colours.page)).toBeGreaterThanOrEqual(3);
+      expect(contrast(colours.ring, colours.card)).toBeGreaterThanOrEqual(3);
+      expect(colours.ring).not.toBe(colours.warn);
+    });
+  });
+}

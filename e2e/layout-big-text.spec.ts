@@ -76,3 +76,43 @@ test.describe('demo', () => {
     expect(cut).toEqual([]);
   });
 });
+
+test('UX-10: the New task sheet at 200 % text does not scroll sideways: every field fits inside the sheet', async ({ paired: page }) => {
+  await page.setViewportSize({ width: 412, height: 915 });
+  await page.getByTestId('new-task').click();
+  const sheet = page.getByTestId('new-task-sheet');
+  await expect(sheet.getByTestId('new-task-id')).toBeVisible();
+  await bigText(page);
+  const fit = await sheet.evaluate((el) => {
+    const box = el.getBoundingClientRect();
+    return {
+      scroll: el.scrollWidth,
+      width: el.clientWidth,
+      over: Array.from(el.querySelectorAll<HTMLElement>('input, select, textarea'))
+        .filter((c) => c.getBoundingClientRect().right > box.right + 0.5).map((c) => c.id),
+    };
+  });
+  expect(fit.over, 'fields wider than the sheet').toEqual([]);
+  expect(fit.scroll).toBeLessThanOrEqual(fit.width);
+});
+
+test.describe('demo diff', () => {
+  test.use({ demo: true });
+  test('UX-10: at 200 % text a diff file\'s header keeps its path on one line and puts Fold and Comment below it, not beside a one-letter column', async ({ paired: page }) => {
+    await page.setViewportSize({ width: 412, height: 915 });
+    await page.getByTestId('group-approval').getByTestId('task-card').first().click();
+    const header = page.getByTestId('diff-file').first();
+    await expect(header).toBeVisible();
+    await bigText(page);
+    await header.scrollIntoViewIfNeeded();
+    const lines = await header.locator('.diff-path').evaluate((el) => {
+      const range = document.createRange();
+      range.selectNodeContents(el);
+      return new Set(Array.from(range.getClientRects()).filter((r) => r.width > 0).map((r) => Math.round(r.top))).size;
+    });
+    expect(lines, 'lines the path is drawn on').toBe(1);
+    const path = (await header.locator('.diff-path').boundingBox())!;
+    const comment = (await header.getByTestId('diff-annotate-file').boundingBox())!;
+    expect(comment.y, 'Comment below the path').toBeGreaterThanOrEqual(path.y + path.height - 1);
+  });
+});

@@ -116,13 +116,21 @@ test('APP-1: a code and name typed before the app has started are kept; with no 
   expect(relayEnv.relay.services.devices.list().map((d: { name: string }) => d.name).sort()).toEqual(['Pixel 8 Pro', 'Typed Early']);
 });
 
-test('APP-1: a paired device that opens a pairing link is told it is paired, as which device, and pairs nothing again', async ({ paired: page, relayEnv }) => {
+test('APP-1: a paired device that opens a pairing link is told it is paired, as which device, and pairs nothing again; the way on is a button in view even at 200 % text', async ({ paired: page, relayEnv }) => {
+  await page.setViewportSize({ width: 412, height: 915 });
   const code = relayEnv.pairingCode();
   await page.goto(`${relayEnv.url}/pair#code=${code}`);
   await expect(page.getByTestId('pair-already')).toContainText('This device is already paired as');
   await expect(page.getByTestId('pair-form')).toBeHidden();
+  // How to pair is not said to a device that is paired: it would contradict the notice.
+  await expect(page.getByTestId('pair-how')).toBeHidden();
   expect(relayEnv.relay.services.devices.list()).toHaveLength(1);
-  await page.getByTestId('pair-already').getByRole('link', { name: 'Open the Inbox' }).click();
+  const open = page.getByTestId('pair-already').getByRole('link', { name: 'Open the Inbox' });
+  await page.evaluate(() => { document.documentElement.style.fontSize = '200%'; });
+  await expect(open).toBeInViewport({ ratio: 1 });
+  expect((await open.boundingBox())!.height).toBeGreaterThanOrEqual(44);
+  await page.evaluate(() => { document.documentElement.style.fontSize = ''; });
+  await open.click();
   await expect(page).toHaveURL(`${relayEnv.url}/`);
   await expect(page.getByTestId('connection-badge')).toHaveAttribute('data-state', 'live');
   // Once the relay has revoked it, the same screen pairs it again.
@@ -131,6 +139,7 @@ test('APP-1: a paired device that opens a pairing link is told it is paired, as 
   await expect(page).toHaveURL(/\/pair$/);
   await expect(page.getByTestId('pair-already')).toHaveCount(0);
   await expect(page.getByTestId('pair-form')).toBeVisible();
+  await expect(page.getByTestId('pair-how')).toBeVisible();
 });
 
 test('APP-2: a device revoked on the relay drops to the Pair screen and stops reconnecting', async ({ paired: page, relayEnv }) => {

@@ -52,3 +52,25 @@ test('REVIEW-8: the timeline shows bus events, new ones as they happen, live eve
   await expect(page.getByTestId('timeline-running')).toHaveCount(0);
   await expect(timeline).toContainText('npm test passed');
 });
+
+test('REVIEW-4: with nothing staged, Approve and Deny are off and the action bar says why (a phone shows no tooltip); once a change is staged the line goes and Approve works', async ({ paired: page, relayEnv }) => {
+  const task = startTask(relayEnv, 'N-1', 'Nothing staged yet');
+  await page.goto(`${relayEnv.url}/task?repo=${encodeURIComponent(task.repoId)}&id=${encodeURIComponent(task.id)}`);
+  const bar = page.getByTestId('task-actions');
+  const why = bar.getByTestId('approve-missing');
+  await expect(why).toHaveText('Nothing staged to approve yet: the agent has not asked to commit.');
+  await expect(why).toBeInViewport();
+  await expect(page.getByTestId('approve')).toBeDisabled();
+  await expect(page.getByTestId('approve')).toHaveAccessibleDescription('Nothing staged to approve yet: the agent has not asked to commit.');
+  await expect(page.getByTestId('deny')).toBeDisabled();
+  // UX-10: the gap between the dock and the tab bar is the dock's own background, not text scrolling behind it.
+  const underGap = await page.locator('.task-dock').evaluate((dock) => {
+    const box = dock.getBoundingClientRect();
+    return document.elementFromPoint(box.left + box.width / 2, box.bottom + 4)?.className;
+  });
+  expect(underGap).toBe('task-dock');
+  requestApproval(relayEnv, task, { 'src/n.js': 'n();\n' });
+  await page.reload();
+  await expect(page.getByTestId('approve')).toBeEnabled();
+  await expect(why).toHaveCount(0);
+});

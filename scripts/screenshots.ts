@@ -55,8 +55,10 @@ const SCREENS: Screen[] = [
     open: async (page, url) => {
       await page.goto(await firstApprovalTask(page, url));
       const verdict = page.getByTestId('council-verdict');
-      await verdict.waitFor({ timeout: 20_000 }).catch(() => undefined);
-      await verdict.evaluate((el) => el.scrollIntoView({ block: 'center' })).catch(() => undefined);
+      await verdict.waitFor({ timeout: 20_000 });
+      // The screen as a person reads it: the change loaded, so Approve is on.
+      await page.getByTestId('diff-digest').waitFor({ timeout: 20_000 });
+      await verdict.evaluate((el) => el.scrollIntoView({ block: 'center' }));
     },
   },
   { name: 'run-agent', open: async (page, url) => { await page.goto(await firstInboxTask(page, url)); await page.getByTestId('run-agent').click(); await page.getByTestId('run-agent-sheet').waitFor(); } },

@@ -97,16 +97,19 @@ export default function PairPage() {
   return (
     <section aria-labelledby="pair-title" className="stack">
       <h1 id="pair-title" className="page-title">Pair this device</h1>
-      <p className="muted">
+      <p className="muted" hidden={alreadyPaired} data-testid="pair-how">
         Run <code>commandr pair</code> on the computer where the relay runs and open the link it shows on this device,
         or type the code below. This device makes its own key; only the public half is sent to the relay.
       </p>
       {dropped ? <p className="card notice" role="status" data-testid="pair-dropped"><Prose text={sentence(dropped)} /></p> : null}
       {alreadyPaired ? (
-        <p className="card notice" role="status" data-testid="pair-already">
-          This device is already paired as <strong>{pairedAs}</strong>. <Link href="/">Open the Inbox</Link>. To pair it
-          again, unpair it in <Link href="/settings">Settings</Link> first.
-        </p>
+        <div className="card notice stack" role="status" data-testid="pair-already">
+          <p style={{ margin: 0 }}>
+            This device is already paired as <strong>{pairedAs}</strong>. To pair it again, unpair it
+            in <Link href="/settings">Settings</Link> first.
+          </p>
+          <Link href="/" className="btn" data-variant="primary" data-testid="pair-open-inbox">Open the Inbox</Link>
+        </div>
       ) : null}
       <form hidden={alreadyPaired} onSubmit={submit} className="card" data-testid="pair-form">
         <div className="field">

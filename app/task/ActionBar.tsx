@@ -55,6 +55,16 @@ function ApprovalCard({ state, reloadDiff }: { state: ApprovalState; reloadDiff(
   );
 }
 
+/**
+ * Why Approve and Deny are off when what is missing is the change itself, as a line in the dock:
+ * a phone shows no tooltip, and a greyed-out Approve with no reason reads as a broken app.
+ */
+function missingChange(diff: Loadable<DiffResult>): string | null {
+  if (diff.status === 'loading') return 'Loading the change to approve…';
+  if (diff.status === 'error') return 'There is no change to approve: it could not be loaded (see Changes).';
+  return diff.value.digest ? null : 'Nothing staged to approve yet: the agent has not asked to commit.';
+}
+
 export function ActionBar({ repo, id, diff, reloadDiff, timeline, sheet, setSheet, confirmApprove }: Props) {
   const [notice, setNotice] = useState<Notice | null>(null);
   const [busy, setBusy] = useState(false);
@@ -66,6 +76,7 @@ export function ActionBar({ repo, id, diff, reloadDiff, timeline, sheet, setShee
   const settled = notice?.testId === 'approval-done' && (approval.kind === 'committed' || approval.kind === 'uncarried');
   // A member machine that is offline: its actions are off, and the card says why (FLEETUI-2).
   const offline = useRepoPlace(repo)?.offline ?? null;
+  const missing = offline || waiting ? null : missingChange(diff);
 
   async function run(what: string, done: string, action: () => Promise<ActResult>) {
     setBusy(true);
@@ -97,9 +108,11 @@ export function ActionBar({ repo, id, diff, reloadDiff, timeline, sheet, setShee
         <ActionStatus notice={settled ? null : notice} busy={busy} onDismiss={() => setNotice(null)} onReload={() => { setApprovedHere(null); reloadDiff(); }} />
         {offline ? <p className="card notice task-notice" role="status" data-testid="machine-offline-notice">{offline}. Actions on its tasks are off until it is back.</p> : null}
         <div className="task-actions" role="toolbar" aria-label="Decide on this task" data-testid="task-actions">
+          {missing ? <p className="muted task-missing" id="task-missing" data-testid="approve-missing">{missing}</p> : null}
           <Button variant="primary" disabled={busy || !digest || waiting || !!offline} onClick={() => (confirmApprove ? setSheet({ kind: 'confirm-approve' }) : approve())} data-testid="approve"
-            title={offline ?? (waiting ? 'Approved; waiting for the agent’s commit' : digest ? undefined : 'Nothing staged to approve')}>Approve</Button>
-          <Button variant="danger" disabled={busy || !digest || waiting || !!offline} title={offline ?? undefined} onClick={() => setSheet({ kind: 'deny' })} data-testid="deny">Deny</Button>
+            aria-describedby={missing ? 'task-missing' : undefined} title={offline ?? (waiting ? 'Approved; waiting for the agent’s commit' : undefined)}>Approve</Button>
+          <Button variant="danger" disabled={busy || !digest || waiting || !!offline} title={offline ?? undefined} onClick={() => setSheet({ kind: 'deny' })} data-testid="deny"
+            aria-describedby={missing ? 'task-missing' : undefined}>Deny</Button>
           <Button disabled={busy || !!offline} title={offline ?? undefined} onClick={() => setSheet({ kind: 'annotate', anchor: 'general' })} data-testid="annotate">Annotate</Button>
           <Button disabled={busy || !!offline} title={offline ?? undefined} onClick={council} data-testid="run-council">Run council</Button>
         </div>

@@ -67,6 +67,31 @@ describe('staged digest', () => {
     expect(existsSync(marker)).toBe(false);
   });
 
+  it('DIGEST-6: two people whose own git config writes patches differently (the relay as its own user, the agent as another) get the same digest of the same staged change', async () => {
+    const dir = repo();
+    writeFileSync(join(dir, 'a.txt'), 'one\nTWO\n');
+    writeFileSync(join(dir, 'café.txt'), 'accents in the name\n');
+    writeFileSync(join(dir, 'code.py'), 'def f():\n    pass\n\n\n');
+    renameSync(join(dir, 'old.txt'), join(dir, 'new.txt'));
+    execFileSync('git', ['add', '-A'], { cwd: dir });
+    const homes = [mkdtempSync(join(tmpdir(), 'digest-home-')), mkdtempSync(join(tmpdir(), 'digest-home-'))];
+    dirs.push(...homes);
+    writeFileSync(join(homes[1]!, 'attributes'), '*.txt binary\n');
+    writeFileSync(join(homes[1]!, 'order'), 'new.txt\n');
+    writeFileSync(join(homes[1]!, '.gitconfig'), [
+      '[core]', '\tabbrev = 12', '\tquotePath = false', `\tattributesFile = ${join(homes[1]!, 'attributes')}`,
+      '[diff]', '\talgorithm = histogram', '\tnoprefix = true', '\tmnemonicPrefix = true', '\tcontext = 1', '\tinterHunkContext = 5',
+      '\trenames = copies', `\torderFile = ${join(homes[1]!, 'order')}`, '\tsuppressBlankEmpty = true', '\tindentHeuristic = false', '\tsubmodule = log', '',
+    ].join('\n'));
+    const as = (home: string) => ({ ...process.env, HOME: home, XDG_CONFIG_HOME: home, GIT_CONFIG_NOSYSTEM: '1' });
+    const plain = (home: string) => execFileSync('git', ['diff', '--cached', '--binary', '--no-color', '--no-ext-diff'], { cwd: dir, env: as(home) });
+    expect(plain(homes[1]!).equals(plain(homes[0]!)), 'that config does change a plain git diff').toBe(false);
+    const [person, relay] = [await stagedDigest(dir, as(homes[0]!)), await stagedDigest(dir, as(homes[1]!))];
+    expect(relay.digest).toBe(person.digest);
+    // With git's default config the digest is still the contract's command's.
+    expect(person.digest).toBe(digestOf(plain(homes[0]!)));
+  });
+
   it('DIGEST-3: nothing staged is the digest of zero bytes and zero files', async () => {
     const dir = repo();
     const got = await stagedDigest(dir);

@@ -16,14 +16,30 @@ export interface StagedDigest {
 }
 
 /**
+ * Git's defaults for every setting that changes how a patch is written (DIGEST-6), given on the
+ * command line so that no config file can change them: the relay (perhaps its own OS user, THREAT-2)
+ * and the agent's gate each read their own `~/.gitconfig`, and `diff.algorithm = histogram` or
+ * `diff.noprefix` on one side only would make them disagree about the same staged bytes. With git's
+ * default config these change no byte: the digest is the contract's command's.
+ */
+const PINNED_PATCH_FORMAT = {
+  config: ['-c', 'core.abbrev=auto', '-c', 'core.quotePath=true', '-c', 'diff.suppressBlankEmpty=false', '-c', 'core.attributesFile=/dev/null'],
+  options: ['--src-prefix=a/', '--dst-prefix=b/', '-U3', '--inter-hunk-context=0', '--indent-heuristic', '--diff-algorithm=myers', '-M', '-l1000', '-O/dev/null', '--no-relative', '--submodule=short'],
+} as const;
+
+/**
  * The git arguments whose stdout bytes are digested: the contract's, and `--ignore-submodules=none`
  * (DIGEST-5), without which `submodule.<name>.ignore` in the working tree's own `.gitmodules` (never
  * staged) or `diff.ignoreSubmodules` would leave a staged submodule bump out of the digest and the
- * view while `git write-tree` and the commit keep it; and `--no-textconv`, so a `diff.<driver>.textconv`
+ * view while `git write-tree` and the commit keep it; `--no-textconv`, so a `diff.<driver>.textconv`
  * command the repository's config names is never run by the relay or the gate, and never stands in
- * for the staged bytes. For any other change the bytes are the same.
+ * for the staged bytes; and the pinned patch format (DIGEST-6). For any other change the bytes are the same.
  */
-export const STAGED_DIFF_ARGS = ['diff', '--cached', '--binary', '--no-color', '--no-ext-diff', '--no-textconv', '--ignore-submodules=none'] as const;
+export const STAGED_DIFF_ARGS = [
+  ...PINNED_PATCH_FORMAT.config,
+  'diff', '--cached', '--binary', '--no-color', '--no-ext-diff', '--no-textconv', '--ignore-submodules=none',
+  ...PINNED_PATCH_FORMAT.options,
+] as const;
 
 /** Small git outputs (stats, names) only: anything bigger is a caller's bug or hostile input. */
 export const GIT_OUTPUT_LIMIT = 64 << 20;

@@ -135,11 +135,14 @@ describe('staged state of one index copy', () => {
       const newer = (await stagedDigest(wt)).digest;
       expect((await approve(newer)).result).toMatchObject({ token: 'written' });
       expect(fs.readFileSync(path.join(bus, 'approvals', 'T-2.approved'), 'utf8')).toContain(git(wt, 'write-tree').trim());
-      // A config that changes the patch bytes (same index, same HEAD) is a different digest, not the remembered one.
+      // A config that changes the patch bytes (same index, same HEAD) is a different digest, not the remembered one:
+      // the patch format is pinned (DIGEST-6), but a diff driver the repo's attributes name is still read from config.
+      fs.mkdirSync(path.join(repo, '.git', 'info'), { recursive: true });
+      fs.writeFileSync(path.join(repo, '.git', 'info', 'attributes'), '*.ts diff=conv\n');
       await read();
-      git(repo, 'config', 'diff.noprefix', 'true');
+      git(repo, 'config', 'diff.conv.binary', 'true');
       await expect(approve(newer)).rejects.toMatchObject({ code: 'E_STALE_DIGEST' });
-      git(repo, 'config', '--unset', 'diff.noprefix');
+      git(repo, 'config', '--unset', 'diff.conv.binary');
       // HEAD moved to another commit of the same tree, index untouched: same patch, but the base is the new HEAD, not the remembered one.
       const same = await read();
       const old = git(wt, 'rev-parse', 'HEAD').trim();

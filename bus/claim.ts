@@ -79,6 +79,12 @@ async function tryClaim(
   warn: (name: string, message: string) => void,
 ): Promise<Claimed | undefined> {
   const source = path.join(bus, 'inbox', name);
+  if (/[\x00-\x1f\x7f]/.test(name)) {
+    // PACKET-2: a line break in the name would end claim's `claimed:<path>` line early and put the rest
+    // of the name where an agent reads the packet; the name is reported quoted, never printed raw.
+    warn(name, `skipped invalid packet ${JSON.stringify(source)}: its file name holds a control character`);
+    return undefined;
+  }
   const bytes = readPacketBytes(source);
   if (bytes === undefined) return undefined;
   if (!Buffer.isBuffer(bytes)) {

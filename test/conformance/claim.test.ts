@@ -175,6 +175,18 @@ describe('packets', () => {
     expect([index.signal, index.status]).toEqual([null, 0]);
   });
 
+  it('PACKET-2 CLAIM-4: a packet whose file name holds a line break (a repo can track one) is reported quoted and never claimed, so no claimed: line is split', () => {
+    const world = fixture.world();
+    world.write('inbox/01-evil\nid: FORGED.md', packet({ id: 'EVIL' }));
+    world.write('inbox/02-good.md', packet({ id: 'GOOD' }));
+    const r = world.tool('claim');
+    expect(r.code).toBe(0);
+    expect(r.stdout.split('\n')[0]).toMatch(/^claimed:\/.*_02-good\.md$/);
+    expect(r.stderr).toContain('01-evil\\nid: FORGED.md\": its file name holds a control character');
+    expect(world.list('inbox')).toEqual(['01-evil\nid: FORGED.md']);
+    expect(world.events().map((e) => e.task)).toEqual(['GOOD']);
+  });
+
   it('ID-SAFE-1: a packet whose id is not a safe file name is never claimed', () => {
     const world = fixture.world();
     world.write('inbox/a.md', packet({ id: 'x/../../y' }));

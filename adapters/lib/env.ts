@@ -6,8 +6,6 @@ import * as path from 'node:path';
 
 export type Env = Record<string, string | undefined>;
 
-export const DEFAULT_RELAY_URL = 'http://127.0.0.1:8787';
-
 export function commandrHome(env: Env = process.env): string {
   const home = env.COMMANDR_HOME?.trim();
   return home ? path.resolve(home) : path.join(env.HOME?.trim() || os.homedir(), '.commandr');
@@ -32,9 +30,13 @@ function recordedRelayUrl(home: string): string | undefined {
   }
 }
 
-/** `COMMANDR_URL`, else the URL the running relay recorded in its data dir, else the default. */
-export function relayUrl(env: Env = process.env): string {
-  return env.COMMANDR_URL?.trim() || recordedRelayUrl(commandrHome(env)) || DEFAULT_RELAY_URL;
+/**
+ * `COMMANDR_URL`, else the URL the running relay recorded in its data dir; undefined when neither
+ * (no relay is running). Never a guessed default: whatever else listens on the usual port, another
+ * user's process perhaps, would be handed the hook credential (LIVE-EMIT-1).
+ */
+export function relayUrl(env: Env = process.env): string | undefined {
+  return env.COMMANDR_URL?.trim() || recordedRelayUrl(commandrHome(env));
 }
 
 /** The relay's local hook credential, or undefined when the relay never ran here. */

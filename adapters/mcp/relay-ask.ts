@@ -22,11 +22,13 @@ const cancelling = new Set<Promise<unknown>>();
 export async function askRelay(ask: QuestionAsk, env: Env, signal?: AbortSignal): Promise<RelayOutcome> {
   const token = hookToken(env);
   if (!token) return { kind: 'unavailable', reason: 'no commandr relay has run on this machine (no hook credential)' };
+  const base = relayUrl(env);
+  if (!base) return { kind: 'unavailable', reason: 'the commandr relay is not running (no relay.json, and COMMANDR_URL is not set)' };
   let url: URL;
   try {
-    url = new URL('/api/questions', relayUrl(env));
+    url = new URL('/api/questions', base);
   } catch {
-    return { kind: 'unavailable', reason: `the relay URL ${relayUrl(env)} is not a URL` };
+    return { kind: 'unavailable', reason: `the relay URL ${base} is not a URL` };
   }
   // Told at the abort itself, so a server closing (which aborts every call) can wait for it.
   const onAbort = () => tellCancelled(new URL('/api/questions/cancel', url), token, ask.key);

@@ -6,6 +6,7 @@ import * as net from 'node:net';
 import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DECISION_ENV_KEYS } from '../../adapters/claude/lib/permission-decide';
+import { relayUrl } from '../../adapters/lib/env';
 import { cleanup, makeHome, makeRepo, runProcess, startRelay, tempDir, type Home, type TestRelay } from '../adapters/harness';
 
 const HOOKS = path.resolve(__dirname, '..', '..', 'adapters', 'claude', 'hooks');
@@ -147,5 +148,18 @@ describe('the permission fast path', () => {
     expect(await elsewhere.text()).toContain('"permissionDecision":"deny"');
     expect(await hook('Bash', { command: 'git status' }, { PATH: noNode })).toMatchObject({ permissionDecision: 'allow' });
     expect(fs.existsSync(path.join(h.commandrHome, 'permissions')) ? fs.readdirSync(path.join(h.commandrHome, 'permissions')).filter((f) => f.startsWith('perm-')) : []).toEqual([]);
+  });
+
+  it('FAST-6 LIVE-EMIT-1: with no relay running (no relay.json, no COMMANDR_URL) the hooks send the credential nowhere, not to a guessed port another user may hold', async () => {
+    const home = tempDir('commandr-norelay-');
+    fs.writeFileSync(path.join(home, 'hook-token'), `${token}\n`, { mode: 0o600 });
+    const target = (extra = '') => runProcess('bash', ['-c', `source ${JSON.stringify(path.join(HOOKS, 'relay-client.bash'))}; ${extra} relay_target && echo "$address:$port"; echo "rc=$?"`],
+      { cwd: repo, input: '', env: { PATH: process.env.PATH, HOME: home, COMMANDR_HOME: home } });
+    expect((await target()).stdout.trim()).toBe('rc=1');
+    expect(relayUrl({ HOME: home, COMMANDR_HOME: home })).toBeUndefined();
+    // A running relay records its URL, and that one is used.
+    fs.writeFileSync(path.join(home, 'relay.json'), `${JSON.stringify({ url: 'http://127.0.0.1:40123', pid: process.pid })}\n`);
+    expect((await target()).stdout.trim()).toBe('127.0.0.1:40123\nrc=0');
+    expect(relayUrl({ HOME: home, COMMANDR_HOME: home })).toBe('http://127.0.0.1:40123');
   });
 });

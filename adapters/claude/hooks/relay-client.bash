@@ -3,8 +3,9 @@
 # process is started). The caller sets LC_ALL=C (lengths in bytes).
 
 # relay_target: sets `token`, `host`, `port` and `address` from $COMMANDR_HOME/hook-token and the
-# relay URL (COMMANDR_URL, else relay.json, else http://127.0.0.1:8787); fails unless the URL is
-# plain http on loopback — the credential never leaves this machine this way.
+# relay URL (COMMANDR_URL, else the running relay's relay.json); fails unless the URL is plain http
+# on loopback — the credential never leaves this machine this way — and when no relay recorded one:
+# a guessed port could be held by another user's process, which would be handed the credential.
 relay_target() {
   local home=${COMMANDR_HOME:-${HOME:-/nonexistent}/.commandr} url=${COMMANDR_URL:-} info=
   token=
@@ -14,7 +15,6 @@ relay_target() {
     { read -r info <"$home/relay.json"; } 2>/dev/null
     [[ $info =~ \"url\":\"([^\"]*)\" ]] && url=${BASH_REMATCH[1]}
   fi
-  url=${url:-http://127.0.0.1:8787}
   [[ $url =~ ^http://(127\.[0-9]+\.[0-9]+\.[0-9]+|localhost|\[::1\]):([0-9]{1,5})/?$ ]] || return 1
   host=${BASH_REMATCH[1]} port=${BASH_REMATCH[2]}
   address=${host#[} address=${address%]}

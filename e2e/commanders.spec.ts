@@ -34,6 +34,8 @@ test('CMDR-UI-2: start a commander on an allowed root; CMDR-UI-3: exchange a mes
   await page.getByTestId('cmdr-new').click();
   await page.getByTestId('cmdr-name').fill('Docs keeper');
   await expect(page.getByTestId('ref-root')).toHaveValue(relayEnv.repo);
+  // The folder's own name comes first: a phone's select cuts a long path off before it.
+  await expect(page.getByTestId('ref-root').locator('option').first()).toHaveText(`${path.basename(relayEnv.repo)} — ${relayEnv.repo}`);
   await page.getByTestId('cmdr-start').click();
   await expect(page).toHaveURL(/\/commander\?id=c-/);
   await expect(page.getByTestId('cmdr-references')).toContainText(relayEnv.repo);

@@ -75,3 +75,12 @@ test('PUSH-6: while Notify this device is off, what to notify about and quiet ho
   expect(look.track).not.toBe(look.accent);
   expect(look.opacity).toBeLessThan(1);
 });
+
+test.describe('with no service worker', () => {
+  test.use({ serviceWorkers: 'block' });
+  test('PUSH-6: when the app\'s worker never starts, Notifications says so and how to retry, instead of "Checking…" for ever', async ({ paired: page }) => {
+    await page.getByTestId('nav-settings').click();
+    await expect(page.getByTestId('notifications-unavailable')).toHaveText(/background worker is not running here.*Reload the page to try again\./);
+    await expect(page.getByTestId('notifications-checking')).toHaveCount(0);
+  });
+});

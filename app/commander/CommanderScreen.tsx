@@ -84,7 +84,7 @@ function Output({ text, running }: { text: string; running: boolean }) {
       <h2 id="cmdr-output-title" className="group-title">Conversation</h2>
       <pre ref={ref} className="card cmdr-output" aria-live="polite" data-testid="cmdr-output"
         style={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere', margin: 0 }}>
-        {text || (running ? 'Working…' : 'No output yet.')}
+        {text || (running ? 'Working…' : 'Nothing yet. Send a message below to give this commander its first job.')}
       </pre>
     </section>
   );

@@ -2,7 +2,7 @@
 // Choose a reference path: one of the relay's allowed roots, plus an optional
 // folder inside it (CMDR-UI-2). The relay checks the path again.
 import { useEffect, useState } from 'react';
-import { joinReference, referenceProblem } from './status';
+import { folderChoice, joinReference, referenceProblem } from './status';
 
 export function ReferencePicker({ roots, onChange }: { roots: string[]; onChange(path: string | null): void }) {
   const [root, setRoot] = useState(roots[0] ?? '');
@@ -20,7 +20,7 @@ export function ReferencePicker({ roots, onChange }: { roots: string[]; onChange
       <div className="field">
         <label htmlFor="ref-root">Folder it works on</label>
         <select id="ref-root" value={root} onChange={(e) => setRoot(e.target.value)} data-testid="ref-root">
-          {roots.map((r) => <option key={r} value={r}>{r}</option>)}
+          {roots.map((r) => <option key={r} value={r}>{folderChoice(r)}</option>)}
         </select>
       </div>
       <div className="field">

@@ -1,6 +1,6 @@
 // Reference paths from the Start sheet (CMDR-UI-2).
 import { describe, expect, it } from 'vitest';
-import { joinReference, referenceProblem, STATUS_LABEL, typedPathProblem } from './status';
+import { joinReference, referenceProblem, STATUS_LABEL, typedPathProblem, folderChoice } from './status';
 
 describe('commander UI helpers', () => {
   it('CMDR-UI-1: every status has words, a dead session reads as needing a new one', () => {
@@ -13,6 +13,12 @@ describe('commander UI helpers', () => {
     expect(joinReference('/home/me/code/', '/notes/')).toBe('/home/me/code/notes');
     expect(referenceProblem('a/../../etc')).toMatch(/not allowed/);
     expect(referenceProblem('a/b')).toBeNull();
+  });
+
+  it('CMDR-UI-2: a folder is offered by its own name first, then its full path', () => {
+    expect(folderChoice('/home/ana/code/commandr')).toBe('commandr — /home/ana/code/commandr');
+    expect(folderChoice('/srv/repos/api/')).toBe('api — /srv/repos/api/');
+    expect(folderChoice('/')).toBe('/');
   });
 
   it('FLEETUI-6: a path typed for a member machine must be a full path without ..', () => {

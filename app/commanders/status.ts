@@ -15,6 +15,15 @@ export function joinReference(root: string, inside: string): string {
   return `${root.replace(/\/+$/, '')}/${sub}`;
 }
 
+/**
+ * How a folder reads in a list of them: its own name first, since every allowed root of one
+ * machine tends to share a long prefix that a phone's select cuts the name off after.
+ */
+export function folderChoice(root: string): string {
+  const name = root.replace(/\/+$/, '').split('/').pop();
+  return name ? `${name} — ${root}` : root;
+}
+
 /** Refuses `..` segments before the relay does, with a sentence. */
 export function referenceProblem(inside: string): string | null {
   return inside.split('/').some((part) => part === '..') ? 'The folder must be inside the chosen root: “..” is not allowed.' : null;

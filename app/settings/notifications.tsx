@@ -8,7 +8,11 @@ import {
   KIND_LABELS, currentSubscription, disablePush, enablePush, loadPrefs, localOffsetMinutes, pushSupport, savePushPrefs, type Support,
 } from '../lib/push';
 
-type State = { phase: 'checking' } | { phase: 'unavailable'; reason: string } | { phase: 'ready'; enabled: boolean };
+type State = { phase: 'checking'; installing?: boolean } | { phase: 'unavailable'; reason: string } | { phase: 'ready'; enabled: boolean };
+
+/** How long the check waits for the app's worker before saying what it is waiting for. */
+const WORKER_PATIENCE_MS = 3_000;
+const NO_WORKER = 'The app’s background worker is not running here (it did not register), so this device cannot get notifications. Reload the page to try again.';
 
 export function Notifications() {
   const [state, setState] = useState<State>({ phase: 'checking' });
@@ -23,7 +27,15 @@ export function Notifications() {
     currentSubscription()
       .then((sub) => live && setState({ phase: 'ready', enabled: sub !== null && Notification.permission === 'granted' }))
       .catch(() => live && setState({ phase: 'ready', enabled: false }));
-    return () => { live = false; };
+    // The check waits for the worker to be active; with no worker at all it would wait forever.
+    const patience = setTimeout(() => {
+      void navigator.serviceWorker.getRegistration().then((registration) => {
+        if (!live) return;
+        setState((now) => (now.phase !== 'checking' ? now
+          : registration ? { phase: 'checking', installing: true } : { phase: 'unavailable', reason: NO_WORKER }));
+      });
+    }, WORKER_PATIENCE_MS);
+    return () => { live = false; clearTimeout(patience); };
   }, []);
 
   async function run(work: () => Promise<void>, done: string) {
@@ -62,7 +74,9 @@ export function Notifications() {
   const setKind = (kind: PushKind, on: boolean) => update({ ...prefs, kinds: { ...prefs.kinds, [kind]: on } });
   const setQuiet = (dnd: PushPrefs['dnd']) => update({ ...prefs, dnd });
 
-  if (state.phase === 'checking') return <p className="muted">Checking whether this device can get notifications…</p>;
+  if (state.phase === 'checking') {
+    return <p className="muted" data-testid="notifications-checking">{state.installing ? 'The app is still installing its background worker; notifications can be set up once it has finished…' : 'Checking whether this device can get notifications…'}</p>;
+  }
   if (state.phase === 'unavailable') return <p className="muted" data-testid="notifications-unavailable">{state.reason}</p>;
   return (
     <div className="stack" data-testid="notifications">

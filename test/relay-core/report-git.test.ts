@@ -15,6 +15,15 @@ afterEach(cleanup);
 const git = (cwd: string, ...args: string[]) => execFileSync('git', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
 const record = (fields: Record<string, string>, body: string): string => Object.entries(fields).map(([k, v]) => `${k}=${v}\0`).join('') + '\0' + body;
 
+/** Posts a Claude Code hook report for `repo` to the relay with the hook credential, as the bash hook does. */
+function reporter(relay: { dataDir: string; url: string }, repo: string, session: string): (hook: string) => Promise<Response> {
+  const token = fs.readFileSync(path.join(relay.dataDir, 'hook-token'), 'utf8').trim();
+  return (hook) => fetch(new URL('/api/hooks/report', relay.url), {
+    method: 'POST', headers: { authorization: `Bearer ${token}` },
+    body: record({ HOOK: hook, AGENTS_TASK_ID: 'T-1', CLAUDE_PROJECT_DIR: repo }, JSON.stringify({ session_id: session, cwd: repo, hook_event_name: hook })),
+  });
+}
+
 /** A committed repo with a bus and one untracked file, whose core.fsmonitor would create `marker`. */
 function hostileRepo(marker: string): string {
   const home = tempDir('commandr-reportgit-');
@@ -42,11 +51,7 @@ describe('git on directories a hook report names', () => {
     expect(fs.existsSync(marker)).toBe(true);
     fs.rmSync(marker);
 
-    const token = fs.readFileSync(path.join(relay.dataDir, 'hook-token'), 'utf8').trim();
-    const report = (hook: string) => fetch(new URL('/api/hooks/report', relay.url), {
-      method: 'POST', headers: { authorization: `Bearer ${token}` },
-      body: record({ HOOK: hook, AGENTS_TASK_ID: 'T-1', CLAUDE_PROJECT_DIR: repo }, JSON.stringify({ session_id: 's-fsmonitor', cwd: repo, hook_event_name: hook })),
-    });
+    const report = reporter(relay, repo, 's-fsmonitor');
     // The bus part is done before the answer (REPORT-2): a turn end's checkpoint, then the session end.
     expect((await report('Stop')).status).toBe(200);
     expect(fs.existsSync(marker), 'core.fsmonitor ran in the relay (turn end)').toBe(false);
@@ -80,11 +85,7 @@ describe('git on directories a hook report names', () => {
     for (const name of fs.readdirSync(dir)) fs.rmSync(path.join(dir, name));
     touch();
 
-    const token = fs.readFileSync(path.join(relay.dataDir, 'hook-token'), 'utf8').trim();
-    const report = (hook: string) => fetch(new URL('/api/hooks/report', relay.url), {
-      method: 'POST', headers: { authorization: `Bearer ${token}` },
-      body: record({ HOOK: hook, AGENTS_TASK_ID: 'T-1', CLAUDE_PROJECT_DIR: repo }, JSON.stringify({ session_id: 's-filter', cwd: repo, hook_event_name: hook })),
-    });
+    const report = reporter(relay, repo, 's-filter');
     expect((await report('Stop')).status).toBe(200);
     expect((await report('SessionEnd')).status).toBe(200);
     expect(fs.readdirSync(dir), 'a filter command ran in the relay').toEqual([]);
@@ -116,11 +117,7 @@ describe('git on directories a hook report names', () => {
     fs.rmSync(marker);
     touch();
 
-    const token = fs.readFileSync(path.join(relay.dataDir, 'hook-token'), 'utf8').trim();
-    const report = (hook: string) => fetch(new URL('/api/hooks/report', relay.url), {
-      method: 'POST', headers: { authorization: `Bearer ${token}` },
-      body: record({ HOOK: hook, AGENTS_TASK_ID: 'T-1', CLAUDE_PROJECT_DIR: repo }, JSON.stringify({ session_id: 's-sub', cwd: repo, hook_event_name: hook })),
-    });
+    const report = reporter(relay, repo, 's-sub');
     expect((await report('Stop')).status).toBe(200);
     expect((await report('SessionEnd')).status).toBe(200);
     expect(fs.existsSync(marker), 'the submodule\'s filter ran in the relay').toBe(false);

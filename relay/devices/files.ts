@@ -80,6 +80,7 @@ const pause = new Int32Array(new SharedArrayBuffer(4));
  */
 export function withFileLock<T>(file: string, fn: () => T): T {
   const lock = `${file}.lock`;
+  ensurePrivateDir(path.dirname(file));
   const deadline = Date.now() + LOCK_WAIT_MS;
   for (;;) {
     try {

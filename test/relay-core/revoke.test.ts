@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -74,6 +74,19 @@ describe('revocation', () => {
       expect(new DeviceStore(dir).list().map((d) => d.id)).toEqual([thief.id]);
     } finally {
       rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('DEV-2: a store whose data dir does not exist yet pairs its first device into a new private dir (the lock needs the dir too)', () => {
+    const root = mkdtempSync(path.join(tmpdir(), 'devices-fresh-'));
+    try {
+      const dir = path.join(root, 'not', 'yet');
+      const phone = new DeviceStore(dir).add('phone', newKeyPair().publicJwk);
+      expect(new DeviceStore(dir).list().map((d) => d.id)).toEqual([phone.id]);
+      expect(statSync(dir).mode & 0o777).toBe(0o700);
+      expect(readdirSync(dir)).toEqual(['devices.json']);
+    } finally {
+      rmSync(root, { recursive: true, force: true });
     }
   });
 

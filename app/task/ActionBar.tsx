@@ -113,7 +113,7 @@ export function ActionBar({ repo, id, diff, reloadDiff, timeline, sheet, setShee
             aria-describedby={missing ? 'task-missing' : undefined} title={offline ?? (waiting ? 'Approved; waiting for the agent’s commit' : undefined)}>Approve</Button>
           <Button variant="danger" disabled={busy || !digest || waiting || !!offline} title={offline ?? undefined} onClick={() => setSheet({ kind: 'deny' })} data-testid="deny"
             aria-describedby={missing ? 'task-missing' : undefined}>Deny</Button>
-          <Button disabled={busy || !!offline} title={offline ?? undefined} onClick={() => setSheet({ kind: 'annotate', anchor: 'general' })} data-testid="annotate">Add a note</Button>
+          <Button disabled={busy || !!offline} title={offline ?? undefined} onClick={() => setSheet({ kind: 'annotate', anchor: 'general' })} data-testid="annotate">Annotate</Button>
           <Button disabled={busy || !!offline} title={offline ?? undefined} onClick={council} data-testid="run-council">Run council</Button>
         </div>
       </div>

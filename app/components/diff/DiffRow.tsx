@@ -76,8 +76,8 @@ function FileHeader({ view, folded, onToggle, onAnnotate }: RowProps) {
         </button>
       )}
       <button type="button" className="diff-tool" onClick={() => onAnnotate(cardAnchor(file.path))}
-        aria-label={`Add a note on the file ${file.path}`} data-testid="diff-annotate-file">
-        Note
+        aria-label={`Annotate the file ${file.path}`} data-testid="diff-annotate-file">
+        Comment
       </button>
     </div>
   );
@@ -94,7 +94,7 @@ function LineCell({ view, cell, highlighter, onAnnotate, side }: RowProps & { ce
   return (
     <div className={`diff-line diff-${line.kind}`} data-testid="diff-line" data-anchor={anchor}>
       <button type="button" className="diff-gutter" onClick={() => onAnnotate(anchor)}
-        aria-label={`Add a note on line ${anchor.slice(anchor.lastIndexOf(':') + 1)} of ${path}`} data-testid="diff-gutter">
+        aria-label={`Annotate line ${anchor.slice(anchor.lastIndexOf(':') + 1)} of ${path}`} data-testid="diff-gutter">
         {side ? <span>{number ?? ''}</span> : <><span>{line.oldNo ?? ''}</span><span>{line.newNo ?? ''}</span></>}
       </button>
       <code className="diff-code" {...press}>

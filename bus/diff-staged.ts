@@ -57,10 +57,22 @@ export function parseRaw(out: string): RawEntry[] {
 }
 
 /** `--ignore-submodules=none`: a staged submodule bump is listed whatever `.gitmodules` or git's config say (DIGEST-5). */
-const DIFF_OPTS = ['--cached', '--no-ext-diff', '--no-textconv', '--ignore-submodules=none', '-M'];
+const OPTS = ['--no-ext-diff', '--no-textconv', '--ignore-submodules=none', '-M'];
+/**
+ * What is compared: the staged change (`--cached`, the default), or two commits given as full
+ * object ids (a committed change, TSTATE-3), so no argument can be read as an option.
+ */
+export type DiffRange = { base: string; tip: string };
+const OID = /^[0-9a-f]{40}(?:[0-9a-f]{24})?$/;
+function diffOpts(range?: DiffRange): string[] {
+  if (!range) return ['--cached', ...OPTS];
+  if (!OID.test(range.base) || !OID.test(range.tip)) throw new Error(`a diff range needs two commit ids, not ${JSON.stringify(range)}`);
+  return [...OPTS, range.base, range.tip];
+}
 
-/** Every staged file with its counts, size and binary verdict. */
-export async function stagedFiles(worktree: string, limits: DiffLimits): Promise<StagedFile[]> {
+/** Every staged file (or every file changed in `range`) with its counts, size and binary verdict. */
+export async function stagedFiles(worktree: string, limits: DiffLimits, range?: DiffRange): Promise<StagedFile[]> {
+  const DIFF_OPTS = diffOpts(range);
   const [raw, numstat] = await Promise.all([
     gitBytes(worktree, ['diff', ...DIFF_OPTS, '--raw', '-z', '--no-abbrev']),
     gitBytes(worktree, ['diff', ...DIFF_OPTS, '--numstat', '-z']),
@@ -114,7 +126,8 @@ async function hasNul(worktree: string, oid: string): Promise<boolean> {
  * sections; an over-limit section keeps its header only. Binary and too-large
  * files get a header line saying so, and their size is in their stats.
  */
-export async function stagedPatch(worktree: string, files: StagedFile[], limits: DiffLimits): Promise<{ files: FileStat[]; patch: string; truncated: boolean }> {
+export async function stagedPatch(worktree: string, files: StagedFile[], limits: DiffLimits, range?: DiffRange): Promise<{ files: FileStat[]; patch: string; truncated: boolean }> {
+  const DIFF_OPTS = diffOpts(range);
   const shown = files.filter((f) => !f.binary && !f.too_large);
   const hidden = files.filter((f) => f.binary || f.too_large).flatMap((f) => [f.path, ...(f.old_path ? [f.old_path] : [])]);
   const sink = new SectionSink(limits);

@@ -30,7 +30,8 @@ export const FileStat = z.object({
 });
 export type FileStat = z.infer<typeof FileStat>;
 
-export const DiffSource = z.enum(['approval', 'branch', 'none']);
+/** `commit`: no change is staged, the task's committed work is shown: agent/<task> against its merge base with the default branch (TSTATE-3). */
+export const DiffSource = z.enum(['approval', 'branch', 'commit', 'none']);
 export type DiffSource = z.infer<typeof DiffSource>;
 
 export const TaskDiffSummary = z.object({
@@ -55,5 +56,7 @@ export const TaskDiffSummary = z.object({
   patch_bytes: z.int().check(z.minimum(0)),
   /** Some hunks were left out to keep the patch within its budget. */
   truncated: z.boolean(),
+  /** source commit: the branch's tip commit shown (the base is `base`). */
+  commit: z.optional(z.string()),
 });
 export type TaskDiffSummary = z.infer<typeof TaskDiffSummary>;

@@ -4,6 +4,7 @@ import * as z from 'zod/mini';
 import { TaskId } from '../bus/ids';
 import { PacketType } from '../bus/packet';
 import { AnyBusEvent, Sha256Digest } from '../bus/events';
+import { DiffSource } from '../bus/diff';
 import { LiveEvent } from '../live-events';
 import { WireError } from './errors';
 import { DeviceName } from './device-name';
@@ -189,7 +190,9 @@ export const RepoRemoved = z.object({ type: z.literal('repo.removed'), repo: Rep
 /** A task's diff, streamed: `begin` (summary), `chunk`s of the unified patch, `end`. */
 export const DiffBegin = z.object({
   type: z.literal('task.diff.begin'), id: ActionId, repo: RepoId, task: TaskId,
-  source: z.enum(['approval', 'branch', 'none']),
+  source: DiffSource,
+  /** source commit: the committed change shown — the branch's tip, the base it is diffed against, the branch (TSTATE-3). */
+  commit: z.optional(z.object({ tip: z.string(), base: z.string(), branch: z.string() })),
   /** The digest an approval must carry (staged change of the reviewed worktree), or null. */
   digest: z.nullable(z.string()),
   worktree: z.nullable(z.string()),

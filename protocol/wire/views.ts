@@ -32,6 +32,35 @@ export const PendingApproval = z.object({
 });
 export type PendingApproval = z.infer<typeof PendingApproval>;
 
+/**
+ * Where a task is in its life (TSTATE-1), derived by the relay from the packet's state and the
+ * bus events: inbox → running → approval (a staged change waits for a person) → approved (waiting
+ * for the agent's commit) → committed (hash, subject, branch, whether it carried the approval) →
+ * done or failed. Merge / push are later stages; they will come after `committed`.
+ */
+export const TASK_STAGES = ['inbox', 'running', 'approval', 'approved', 'committed', 'done', 'failed'] as const;
+export const TaskStage = z.enum(TASK_STAGES);
+export type TaskStage = z.infer<typeof TaskStage>;
+
+export const TaskCommit = z.object({
+  hash: z.string(),
+  subject: z.string(),
+  branch: z.string(),
+  /** The commit carried a valid approval of the person, which it spent (`task_committed` with its digest). */
+  verified: z.boolean(),
+  ts: z.string(),
+});
+export type TaskCommit = z.infer<typeof TaskCommit>;
+
+export const TaskLife = z.object({
+  stage: TaskStage,
+  /** The digest approved (stage approved) or waiting (stage approval). */
+  digest: z.optional(z.string()),
+  /** The task's newest commit reported on the bus (stage committed, and kept once done). */
+  commit: z.optional(TaskCommit),
+});
+export type TaskLife = z.infer<typeof TaskLife>;
+
 export const TaskSummary = z.object({
   repo: RepoId,
   id: TaskId,
@@ -52,6 +81,8 @@ export const TaskSummary = z.object({
   pendingApproval: z.nullable(PendingApproval),
   /** Result of the task's last `task_complete` / `task_failed`, if any. */
   result: z.nullable(z.enum(['pass', 'fail', 'failed'])),
+  /** The task's stage in its life (TSTATE-1); absent from relays that predate it. */
+  life: z.optional(TaskLife),
 });
 export type TaskSummary = z.infer<typeof TaskSummary>;
 

@@ -2,7 +2,8 @@
 // streamed as task.diff.begin, chunks of at most 256 KiB, task.diff.end, then the ack.
 import type * as z from 'zod/mini';
 import { loadOrCreateSigningKey, publicKeyFile } from '../../bus/approval/keys';
-import { taskDiff } from '../../bus/diff';
+import { taskDiff, type TaskDiff } from '../../bus/diff';
+import { committedDiff } from '../../bus/diff-committed';
 import { recordApprovalKey } from '../../bus/init';
 import type { TaskDiffRequest } from '../../protocol/wire/frames';
 import * as path from 'node:path';
@@ -16,12 +17,13 @@ const CHUNK_UNITS = Math.floor(DIFF_CHUNK_BYTES / 3);
 
 export async function taskDiffRead(ctx: TaskActionContext, frame: z.infer<typeof TaskDiffRequest>): Promise<unknown> {
   const place = taskPlace(ctx.services, frame.repo, frame.task);
-  const diff = await taskDiff(place.bus, frame.task).catch((e: unknown) => { throw wireError(e); });
+  const diff = await changeOf(place.bus, frame.task, place.summary.life?.commit?.hash).catch((e: unknown) => { throw wireError(e); });
   const chunks = splitText(diff.patch);
   const { patch: _patch, ...summary } = diff;
   ctx.send({
     type: 'task.diff.begin', id: frame.id, repo: frame.repo, task: frame.task, source: diff.source,
     digest: diff.digest ?? null, worktree: diff.worktree ?? null, files: diff.files, bytes: Buffer.byteLength(diff.patch),
+    ...(diff.source === 'commit' && diff.commit && diff.base && diff.branch ? { commit: { tip: diff.commit, base: diff.base, branch: diff.branch } } : {}),
   });
   chunks.forEach((data, seq) => ctx.send({ type: 'task.diff.chunk', id: frame.id, seq, data }));
   ctx.send({ type: 'task.diff.end', id: frame.id, chunks: chunks.length });
@@ -33,6 +35,17 @@ export async function taskDiffRead(ctx: TaskActionContext, frame: z.infer<typeof
     warmStagedState(diff.worktree);
   }
   return { ...summary, chunks: chunks.length };
+}
+
+/**
+ * The change to show for the task's state (TSTATE-3): a staged change when one is there (waiting for
+ * approval, or staged on the agent's branch); with nothing staged, the committed work of agent/<task>
+ * against its merge base with the default branch; else nothing.
+ */
+export async function changeOf(bus: string, task: string, knownCommit?: string): Promise<TaskDiff> {
+  const staged = await taskDiff(bus, task);
+  if (staged.digest) return staged;
+  return (await committedDiff(bus, task, knownCommit)) ?? staged;
 }
 
 /** Splits text into pieces of at most CHUNK_UNITS units, never between a surrogate pair. */

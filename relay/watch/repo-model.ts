@@ -8,6 +8,7 @@ import { LogIndex, type TailResult, taskOf } from './log-index';
 import { PACKET_DIRS, PacketScan } from './packet-scan';
 import { SideFiles } from './side-files';
 import { emptyFold, foldEvent, type TaskFold } from './task-fold';
+import { lifeOf } from './task-life';
 
 /** Which parts of the bus changed since the last refresh. */
 export interface Dirty {
@@ -149,6 +150,7 @@ export class RepoModel {
       annotations: { ...annotations },
       pendingApproval: packet.state === 'done' ? null : fold.pending,
       result: fold.result,
+      life: lifeOf(packet.state, fold),
     };
   }
 

@@ -1,7 +1,7 @@
 // What the event log says about one task (last note, last event time, result,
 // the approval that waits for a person), folded event by event as lines arrive.
 import type { AnyBusEvent } from '../../protocol/bus/events';
-import type { PendingApproval, TaskSummary } from '../../protocol/wire/views';
+import type { PendingApproval, TaskCommit, TaskSummary } from '../../protocol/wire/views';
 
 export interface TaskFold {
   lastNote: string | null;
@@ -11,10 +11,14 @@ export interface TaskFold {
   pending: PendingApproval | null;
   /** Worktree named by the newest approval_requested, answered or not (the change under review). */
   reviewWorktree: string | null;
+  /** The newest grant not yet followed by a commit, a deny or a request for another digest (TSTATE-1). */
+  approved: { digest: string; ts: string } | null;
+  /** The newest `task_committed` (TSTATE-1). */
+  commit: TaskCommit | null;
 }
 
 export function emptyFold(): TaskFold {
-  return { lastNote: null, lastEventTs: null, result: null, pending: null, reviewWorktree: null };
+  return { lastNote: null, lastEventTs: null, result: null, pending: null, reviewWorktree: null, approved: null, commit: null };
 }
 
 const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
@@ -35,6 +39,7 @@ export function foldEvent(fold: TaskFold, event: AnyBusEvent): void {
       break;
     case 'task_claimed':
       fold.result = null;
+      fold.approved = null;
       break;
     case 'approval_requested': {
       const digest = str(e.digest);
@@ -42,11 +47,25 @@ export function foldEvent(fold: TaskFold, event: AnyBusEvent): void {
       if (digest === undefined || worktree === undefined) break;
       fold.pending = { digest, worktree, files: typeof e.files === 'number' ? e.files : 0, ts: event.ts };
       fold.reviewWorktree = worktree;
+      if (fold.approved && fold.approved.digest !== digest) fold.approved = null; // another change: that approval is stale
       break;
     }
     case 'approval_granted':
     case 'approval_denied':
       if (fold.pending && fold.pending.digest === e.digest) fold.pending = null;
+      if (event.event === 'approval_granted' && str(e.digest)) fold.approved = { digest: str(e.digest)!, ts: event.ts };
+      else if (event.event === 'approval_denied' && fold.approved?.digest === e.digest) fold.approved = null;
       break;
+    case 'task_committed': {
+      const commit = str(e.commit);
+      if (!commit) break;
+      const task = str(e.task) ?? '';
+      // `digest` is there only when the commit carried a valid approval, which it spent (APPROVAL-8).
+      fold.commit = { hash: commit, subject: str(e.subject) ?? '', branch: `agent/${task}`, verified: str(e.digest) !== undefined, ts: event.ts };
+      fold.approved = null;
+      // A change committed is no longer waiting: a request for it is answered by the commit.
+      if (fold.pending && fold.pending.digest === e.digest) fold.pending = null;
+      break;
+    }
   }
 }

@@ -9,7 +9,7 @@ import * as path from 'node:path';
 import { loadOrCreateSigningKey, publicKeyFile, readVerifyingKey } from '../bus/approval/keys';
 import { approvalProblem, signApproval } from '../bus/approval/sign';
 import { trailerLine } from '../bus/approval/trailer';
-import { verifyTargets } from '../bus/approval/verify';
+import { verifyWalk } from '../bus/approval/verify';
 
 interface Row { figure: string; value: string; target: string; ok: boolean }
 const rows: Row[] = [];
@@ -35,11 +35,13 @@ async function main(): Promise<void> {
     const git = (args: string[], input?: string): string => execFileSync('git', args, { cwd: repo, input, encoding: 'utf8', env });
     git(['init', '-q', '-b', 'main']);
     let parent = '0'.repeat(40);
+    let root = '';
     for (let i = 0; i < 1000; i++) {
       const blob = git(['hash-object', '-w', '--stdin'], `content ${i}\n`).trim();
       const tree = git(['mktree'], `100644 blob ${blob}\tfile.txt\n`).trim();
       const approval = signApproval({ ...base, base: parent, tree, ts: new Date().toISOString() }, key);
       parent = git(['commit-tree', tree, ...(i > 0 ? ['-p', parent] : [])], `change ${i}\n\n${trailerLine(approval)}\n`).trim();
+      if (i === 0) root = parent;
     }
     git(['update-ref', 'refs/heads/agent/T-1', parent]);
     const keys = [readVerifyingKey(publicKeyFile(dataDir))];
@@ -47,7 +49,7 @@ async function main(): Promise<void> {
     let checked = 0;
     for (let i = 0; i < 5; i++) {
       const t = process.hrtime.bigint();
-      const report = await verifyTargets(repo, [{ revs: ['agent/T-1'], task: 'T-1' }], keys);
+      const report = await verifyWalk(repo, { tips: [{ oid: parent, ref: 'agent/T-1', task: 'T-1' }], known: [] }, { keys });
       inProcess.push(Number(process.hrtime.bigint() - t) / 1e6);
       if (report.bad.length > 0) throw new Error(`bench repo has a bad commit: ${report.bad[0]!.reason}`);
       checked = report.checked;
@@ -55,8 +57,8 @@ async function main(): Promise<void> {
     rows.push({ figure: `verify ${checked} commits, in process (median of 5)`, value: `${median(inProcess).toFixed(0)} ms`, target: '< 1000 ms', ok: median(inProcess) < 1000 });
     const cli = path.join(__dirname, '..', 'dist', 'verify.cjs');
     if (fs.existsSync(cli)) {
-      const wall = median(Array.from({ length: 3 }, () => time(() => execFileSync(process.execPath, [cli, '--key', publicKeyFile(dataDir), 'agent/T-1'], { cwd: repo, stdio: 'ignore' }))));
-      rows.push({ figure: `commandr verify ${checked} commits, whole CLI run (median of 3)`, value: `${wall.toFixed(0)} ms`, target: '< 1000 ms', ok: wall < 1000 });
+      const wall = median(Array.from({ length: 3 }, () => time(() => execFileSync(process.execPath, [cli, '--key', publicKeyFile(dataDir), `${root}..agent/T-1`], { cwd: repo, stdio: 'ignore' }))));
+      rows.push({ figure: `commandr verify ${checked - 1} commits, whole CLI run (median of 3)`, value: `${wall.toFixed(0)} ms`, target: '< 1000 ms', ok: wall < 1000 });
     }
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });

@@ -120,12 +120,14 @@ describe('approvals a phone can trust', () => {
   it('THREAT-1 VERIFY-1 VERIFY-2 VERIFY-4: a bare remote whose pre-receive runs commandr verify takes approved agent commits and refuses --no-verify and forged ones', async () => {
     const remote = path.join(fx.world.dir, 'remote.git');
     fx.world.git(['init', '-q', '--bare', remote], fx.world.dir);
-    const hook = path.join(remote, 'hooks', 'pre-receive');
     const pub = path.join(fx.world.dir, 'server-trusted.pem');
     fs.copyFileSync(path.join(fx.relay.dataDir, 'approval', 'public.pem'), pub);
-    fs.writeFileSync(hook, `#!/bin/sh\nexec '${fx.install.bin('commandr')}' verify --key '${pub}' --pre-receive\n`, { mode: 0o755 });
     fx.world.git(['remote', 'add', 'origin', remote]);
     fx.world.git(['push', '-q', 'origin', 'main']);
+    // The person's history is there before the guard: the install's baseline (RVERIFY-4).
+    const installed = spawnSync(fx.install.bin('commandr'), ['verify', '--install', remote, '--key', pub], { env: fx.world.env, encoding: 'utf8' });
+    expect(installed.stderr).toBe('');
+    expect(installed.status).toBe(0);
     const wtA = path.join(fx.world.dir, 'wt-A-1');
     // A-1 holds two approved commits (its third change was blocked and stays unstaged here).
     fx.world.git(['reset', '-q', '--hard'], wtA);

@@ -10,6 +10,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { initRepo } from '../bus/init';
 import { createRelay } from '../relay/server';
+import { relayUrl } from '../adapters/lib/env';
 import { startMessagesApi } from '../test/stand-ins/messages-api';
 import { removeWhenQuiet } from '../test/adapters/harness'; // detached hooks may still be finishing in the temp dirs
 
@@ -126,6 +127,14 @@ async function main(): Promise<void> {
     const permission = path.join(ROOT, 'adapters', 'claude', 'hooks', 'permission');
     for (let i = 0; i < HOOK_RUNS; i++) permitted.push(await timed(permission, [], wired, env, payload('PreToolUse').replace('"echo hi"', '"git status"')));
     rows.push(['permission, policy allow, relay up (agent waits)', median(permitted)]);
+    // HOOKCRED-1: what trusting relay.json costs each hook — its writer alive with its start time.
+    const client = path.join(hooks, 'relay-client.bash');
+    const loop = `. "${client}"; read -r info <"$COMMANDR_HOME/relay.json"; s=$EPOCHREALTIME; for ((i = 0; i < 1000; i++)); do relay_alive || exit 1; done; e=$EPOCHREALTIME; echo $(( (\${e/./} - \${s/./}) ))`;
+    rows.push(['relay.json check, bash (µs per hook)', Number(execFileSync('bash', ['-c', loop], { env, encoding: 'utf8' }).trim()) / 1000]);
+    const check = relayUrl(env as Record<string, string>);
+    const t0 = process.hrtime.bigint();
+    for (let i = 0; i < 1000; i++) if (relayUrl(env as Record<string, string>) !== check) throw new Error('relay.json check changed its mind');
+    rows.push(['relay.json check + read, node (µs per hook)', Number(process.hrtime.bigint() - t0) / 1e6]);
     const row = (name: string, ms: number) => `| ${name.padEnd(48)} | ${ms.toFixed(0).padStart(7)} |`;
     console.log(`\nClaude Code turns, alternating plain/wired/floor/MCP only/no-op hooks only; load average ${os.loadavg()[0]!.toFixed(1)} on ${os.cpus().length} cores (goal: wired/not wired <= 1070 for 1 call, <= 1100 for 20)\n`);
     console.log(`| ${'measure'.padEnd(48)} | ${'ms'.padStart(7)} |\n|${'-'.repeat(50)}|${'-'.repeat(9)}|`);

@@ -84,7 +84,7 @@ function gitCheck(env: Env): Check {
 
 function relayCheck(env: Env): Promise<Check> {
   const url = relayUrl(env);
-  if (!url) return Promise.resolve({ name: 'relay over HTTPS', ok: false, needed: false, detail: 'no relay is running (no relay.json, and COMMANDR_URL is not set)', fix: 'start it with `commandr serve`' });
+  if (!url) return Promise.resolve({ name: 'relay over HTTPS', ok: false, needed: false, detail: 'no relay is running (no relay.json of a running relay, and no usable COMMANDR_URL)', fix: 'start it with `commandr serve`' });
   return new Promise((resolve) => {
     let target: URL;
     try {

@@ -35,6 +35,7 @@ import { QuestionService, startQuestions } from './questions';
 import { type RelayOptions, type ResolvedOptions, resolveOptions } from './options';
 import { FLEET_PATH } from '../protocol/wire/fleet';
 import { startFleet } from './fleet';
+import { processStarted, readRelayInfo, relayAlive } from '../protocol/relay-info';
 
 export const RELAY_VERSION = version;
 
@@ -59,6 +60,7 @@ export async function createRelay(opts: RelayOptions = {}): Promise<Relay> {
   const options = resolveOptions(opts);
   ensurePrivateDir(options.dataDir);
   sweepStaleTemps(options.dataDir, { recursive: true, skip: SWEEP_SKIP }); // LIMIT-4: temps of writers killed mid-write
+  removeStaleInfoFile(options.dataDir); // HOOKCRED-3: a killed relay's file names a port anyone may hold now
   const hookToken = ensureHookToken(options.dataDir);
   const adminToken = ensureAdminToken(options.dataDir);
   const devices = new DeviceStore(options.dataDir);
@@ -148,7 +150,8 @@ export async function createRelay(opts: RelayOptions = {}): Promise<Relay> {
   const url = `${options.tls ? 'https' : 'http'}://${urlHost(options.host)}:${port}`;
   policy.boundOrigin = new URL(url).origin;
   const origin = options.publicOrigin ?? policy.boundOrigin;
-  writePrivateFile(relayInfoFile(options.dataDir), `${JSON.stringify({ url, origin, pid: process.pid, version })}\n`);
+  // Atomic, with this process's start time, so a hook can tell this relay from a later squatter (HOOKCRED-1).
+  writePrivateFile(relayInfoFile(options.dataDir), `${JSON.stringify({ url, origin, pid: process.pid, started: processStarted('self'), version })}\n`);
 
   let closing: Promise<void> | undefined;
   const close = () => (closing ??= shutdown());
@@ -190,6 +193,11 @@ async function closeServices(services: RelayServices): Promise<void> {
       services.log.error(error, 'closing a relay service');
     }
   }
+}
+
+function removeStaleInfoFile(dataDir: string): void {
+  const info = readRelayInfo(relayInfoFile(dataDir));
+  if (info === undefined || !relayAlive(info)) fs.rmSync(relayInfoFile(dataDir), { force: true });
 }
 
 function removeInfoFile(dataDir: string): void {

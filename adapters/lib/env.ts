@@ -3,6 +3,7 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { type RelayInfo, readRelayInfo, relayAlive } from '../../protocol/relay-info';
 
 export type Env = Record<string, string | undefined>;
 
@@ -20,28 +21,55 @@ const readTrimmed = (file: string): string | undefined => {
   }
 };
 
-/** The URL a running relay recorded in `$COMMANDR_HOME/relay.json` (`{url,…}`). */
-function recordedRelayUrl(home: string): string | undefined {
+/** The relay.json of this home when the relay that wrote it still runs (HOOKCRED-1), else undefined. */
+function liveRelayInfo(home: string): RelayInfo | undefined {
+  const info = readRelayInfo(path.join(home, 'relay.json'));
+  return info && relayAlive(info) ? info : undefined;
+}
+
+const sameOrigin = (a: string, b: string): boolean => {
   try {
-    const info = JSON.parse(fs.readFileSync(path.join(home, 'relay.json'), 'utf8')) as { url?: unknown };
-    return typeof info.url === 'string' && info.url.length > 0 ? info.url : undefined;
+    return new URL(a).origin === new URL(b).origin;
   } catch {
-    return undefined;
+    return false;
+  }
+};
+
+/** https anywhere, plain http only to this machine's loopback: the credential never crosses a network in clear (HOOKCRED-2). */
+export function credentialSafe(url: string): boolean {
+  try {
+    const u = new URL(url);
+    if (u.protocol === 'https:') return true;
+    return u.protocol === 'http:' && /^(127\.\d+\.\d+\.\d+|localhost|\[::1\])$/.test(u.hostname);
+  } catch {
+    return false;
   }
 }
 
 /**
- * `COMMANDR_URL`, else the URL the running relay recorded in its data dir; undefined when neither
- * (no relay is running). Never a guessed default: whatever else listens on the usual port, another
- * user's process perhaps, would be handed the hook credential (LIVE-EMIT-1).
+ * Where the hook credential may go, or undefined: then no relay is running as far as a hook can
+ * tell, and nothing is sent. `COMMANDR_URL` when set (the relay sets it for the jobs it starts; a
+ * person may set it) and safe for the credential, unless this home's relay.json names the same
+ * origin for a relay that is gone; else the URL of the live relay that wrote relay.json. Never a
+ * guessed default, never a relay.json whose writer is dead: whatever listens on that port now, a
+ * squatter perhaps, would be handed the credential (LIVE-EMIT-1, HOOKCRED-1, HOOKCRED-2).
  */
 export function relayUrl(env: Env = process.env): string | undefined {
-  return env.COMMANDR_URL?.trim() || recordedRelayUrl(commandrHome(env));
+  const home = commandrHome(env);
+  const explicit = env.COMMANDR_URL?.trim();
+  if (!explicit) return liveRelayInfo(home)?.url;
+  const recorded = readRelayInfo(path.join(home, 'relay.json'));
+  if (recorded && sameOrigin(recorded.url, explicit)) return relayAlive(recorded) ? explicit : undefined;
+  return credentialSafe(explicit) ? explicit : undefined;
 }
 
-/** The relay's local hook credential, or undefined when the relay never ran here. */
+/**
+ * The hook credential: `COMMANDR_HOOK_TOKEN` (a scoped one the relay hands a job it starts,
+ * whose sandbox has no data dir), else the relay's `$COMMANDR_HOME/hook-token` (HOOKCRED-4);
+ * undefined when neither.
+ */
 export function hookToken(env: Env = process.env): string | undefined {
-  return readTrimmed(path.join(commandrHome(env), 'hook-token'));
+  return env.COMMANDR_HOOK_TOKEN?.trim() || readTrimmed(path.join(commandrHome(env), 'hook-token'));
 }
 
 /**

@@ -102,7 +102,8 @@ export async function runPoster(env: Env, translate: Translate, idleMs = POSTER_
       }
       fs.rmSync(file, { force: true });
       if (!record) continue;
-      const recordEnv = { ...env, ...record.env };
+      // A record's credential is the one its hook had: never another job's the poster inherited (HOOKCRED-4).
+      const recordEnv = { ...env, COMMANDR_HOOK_TOKEN: undefined, ...record.env };
       const happening = safely(() => translate(record!, recordEnv));
       if (happening) for (const event of eventsOf(happening, open)) await postLive(event, recordEnv, POST_TIMEOUT_MS, true);
       handled++;

@@ -42,9 +42,11 @@ export function postLive(event: LiveEvent, env: Env = process.env, timeoutMs = P
   const token = hookToken(env);
   if (!token) return Promise.resolve('no-token');
   if (!background && recentlyDown(env)) return Promise.resolve('skipped');
+  const base = relayUrl(env); // undefined: no relay this hook may hand the credential to (HOOKCRED-1)
+  if (!base) return Promise.resolve('failed');
   let url: URL;
   try {
-    url = new URL('/api/events', relayUrl(env));
+    url = new URL('/api/events', base);
   } catch {
     return Promise.resolve('failed');
   }

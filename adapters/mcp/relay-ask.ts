@@ -23,7 +23,7 @@ export async function askRelay(ask: QuestionAsk, env: Env, signal?: AbortSignal)
   const token = hookToken(env);
   if (!token) return { kind: 'unavailable', reason: 'no commandr relay has run on this machine (no hook credential)' };
   const base = relayUrl(env);
-  if (!base) return { kind: 'unavailable', reason: 'the commandr relay is not running (no relay.json, and COMMANDR_URL is not set)' };
+  if (!base) return { kind: 'unavailable', reason: 'the commandr relay is not running (no relay.json of a running relay, and no usable COMMANDR_URL)' };
   let url: URL;
   try {
     url = new URL('/api/questions', base);

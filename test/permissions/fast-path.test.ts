@@ -7,6 +7,7 @@ import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DECISION_ENV_KEYS } from '../../adapters/claude/lib/permission-decide';
 import { relayUrl } from '../../adapters/lib/env';
+import { processStarted } from '../../protocol/relay-info';
 import { cleanup, makeHome, makeRepo, runProcess, startRelay, tempDir, type Home, type TestRelay } from '../adapters/harness';
 
 const HOOKS = path.resolve(__dirname, '..', '..', 'adapters', 'claude', 'hooks');
@@ -157,8 +158,8 @@ describe('the permission fast path', () => {
       { cwd: repo, input: '', env: { PATH: process.env.PATH, HOME: home, COMMANDR_HOME: home } });
     expect((await target()).stdout.trim()).toBe('rc=1');
     expect(relayUrl({ HOME: home, COMMANDR_HOME: home })).toBeUndefined();
-    // A running relay records its URL, and that one is used.
-    fs.writeFileSync(path.join(home, 'relay.json'), `${JSON.stringify({ url: 'http://127.0.0.1:40123', pid: process.pid })}\n`);
+    // A running relay records its URL, its pid and that pid's start time (HOOKCRED-1), and that URL is used.
+    fs.writeFileSync(path.join(home, 'relay.json'), `${JSON.stringify({ url: 'http://127.0.0.1:40123', pid: process.pid, started: processStarted('self') })}\n`);
     expect((await target()).stdout.trim()).toBe('127.0.0.1:40123\nrc=0');
     expect(relayUrl({ HOME: home, COMMANDR_HOME: home })).toBe('http://127.0.0.1:40123');
   });

@@ -2,22 +2,50 @@
 # this machine over bash's /dev/tcp, with the hook credential, and nothing but builtins (no
 # process is started). The caller sets LC_ALL=C (lengths in bytes).
 
-# relay_target: sets `token`, `host`, `port` and `address` from $COMMANDR_HOME/hook-token and the
-# relay URL (COMMANDR_URL, else the running relay's relay.json); fails unless the URL is plain http
-# on loopback — the credential never leaves this machine this way — and when no relay recorded one:
-# a guessed port could be held by another user's process, which would be handed the credential.
+# relay_target: sets `token`, `host`, `port` and `address`: the token is COMMANDR_HOOK_TOKEN (a
+# scoped one a relay-started job gets), else $COMMANDR_HOME/hook-token; the URL is COMMANDR_URL,
+# else the one in relay.json — only while the relay that wrote relay.json still runs (its pid
+# alive with the start time it recorded: HOOKCRED-1), since a killed relay's port may be held by
+# anyone now; COMMANDR_URL is refused too when relay.json names its port for a relay that is gone
+# (HOOKCRED-2). Fails unless the URL is plain http on loopback — the credential never leaves this
+# machine this way — and when no live relay recorded one: the caller then takes its no-relay path.
 relay_target() {
-  local home=${COMMANDR_HOME:-${HOME:-/nonexistent}/.commandr} url=${COMMANDR_URL:-} info=
-  token=
-  { read -r token <"$home/hook-token"; } 2>/dev/null
-  [[ $token =~ ^[A-Za-z0-9_-]{32,}$ ]] || return 1
-  if [[ -z $url ]]; then
-    { read -r info <"$home/relay.json"; } 2>/dev/null
-    [[ $info =~ \"url\":\"([^\"]*)\" ]] && url=${BASH_REMATCH[1]}
+  local home=${COMMANDR_HOME:-${HOME:-/nonexistent}/.commandr} url=${COMMANDR_URL:-} info= recorded=
+  token=${COMMANDR_HOOK_TOKEN:-}
+  [[ -n $token ]] || { read -r token <"$home/hook-token"; } 2>/dev/null
+  [[ $token =~ ^[A-Za-z0-9_.-]{32,}$ ]] || return 1
+  { read -r info <"$home/relay.json"; } 2>/dev/null
+  [[ $info =~ \"url\":\"([^\"]*)\" ]] && recorded=${BASH_REMATCH[1]%/}
+  if [[ -n $recorded && ( -z $url || ${url%/} == "$recorded" ) ]]; then
+    relay_alive || return 1
+    url=$recorded
   fi
   [[ $url =~ ^http://(127\.[0-9]+\.[0-9]+\.[0-9]+|localhost|\[::1\]):([0-9]{1,5})/?$ ]] || return 1
   host=${BASH_REMATCH[1]} port=${BASH_REMATCH[2]}
   address=${host#[} address=${address%]}
+}
+
+# relay_alive: the process named by relay.json (`info`) runs and, where /proc tells it, started
+# when relay.json says (field 22 of /proc/<pid>/stat), so a reused pid does not pass. Builtins only.
+relay_alive() {
+  local - pid started stat head
+  local -a f
+  # One match for both (the relay writes them in this order; any other file is no relay).
+  [[ $info =~ \"pid\":([0-9]+),\"started\":(\"([0-9]+)\"|null) ]] || return 1
+  pid=${BASH_REMATCH[1]} started=${BASH_REMATCH[3]}
+  if [[ -r /proc/self/stat ]]; then
+    [[ -n $started ]] || return 1
+    { read -r stat <"/proc/$pid/stat"; } 2>/dev/null || return 1
+    # The command name (field 2, at most 15 bytes) may hold spaces and parentheses: fields 3… start
+    # after the last ") " of the first 40 bytes (a 7-digit pid, the name in parentheses). Matching
+    # only those 40 keeps this cheap; a ## over the whole line costs a bash hook ~0.2 ms.
+    head=${stat:0:40} head=${head##*) }
+    set -f # the fields are numbers and one state letter; no globbing, whatever they hold
+    f=(${stat:40-${#head}})
+    [[ ${f[19]:-} == "$started" ]]
+  else
+    kill -0 "$pid" 2>/dev/null
+  fi
 }
 
 # relay_fields KEY…: sets `fields` to `KEY=value` for each KEY that is set.

@@ -4,7 +4,9 @@
 // Run council open sheets or act directly. Every outcome is a sentence. The
 // approval's own state (APPROVAL-9) — waiting for the commit, committed, stale — is
 // shown above the buttons, and Approve/Deny are off while it waits.
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
+import type { TaskCommit, TaskLife, TaskStage } from '../../protocol/wire/views';
+import { barActions } from './task-stage';
 import { approvalState, type ApprovalState } from './approval-state';
 import type { TimelineItem } from './timeline';
 import { Button } from '../components/Button';
@@ -20,6 +22,12 @@ export type SheetRequest = { kind: 'deny' } | { kind: 'annotate'; anchor: string
 interface Props {
   repo: string;
   id: string;
+  /** The task's stage (TSTATE-1): the bar offers only what makes sense in it (TSTATE-4). */
+  stage: TaskStage | undefined;
+  life: TaskLife | undefined;
+  /** A commit that landed while this screen was open: confirmed once, then gone (TSTATE-5). */
+  freshCommit: TaskCommit | null;
+  onRunAgent(): void;
   diff: Loadable<DiffResult>;
   reloadDiff(): void;
   /** The task's timeline: its bus events say whether an approval is waiting, committed or stale. */
@@ -39,13 +47,19 @@ function noticeFor(result: ActResult, done: string, what: string): Notice {
   return { tone: 'danger', text: sentence(result.error), stale, testId: stale ? 'stale-digest' : `${what}-refused` };
 }
 
+/** How long the confirmation of a commit stays (TSTATE-5). */
+export const COMMITTED_NOTICE_MS = 8000;
+
+/**
+ * The approval's state while it is one (waiting for the commit, or stale). That it was committed is
+ * said once, as a success that goes by itself (CommittedNotice); the committed state itself is in the
+ * header and the Changes section, so nothing about it comes back after a reload.
+ */
 function ApprovalCard({ state, reloadDiff }: { state: ApprovalState; reloadDiff(): void }) {
-  if (state.kind === 'none') return null;
+  if (state.kind === 'none' || state.kind === 'committed' || state.kind === 'uncarried') return null;
   const text = state.kind === 'waiting' ? 'Approved — waiting for the agent’s commit.'
-    : state.kind === 'committed' ? `Committed ${state.commit.slice(0, 10)}: ${state.subject}`
-      : state.kind === 'uncarried' ? `Committed ${state.commit.slice(0, 10)}: ${state.subject} — without your approval in it (its gate was skipped or a plain token was used), so that approval no longer applies.`
-        : 'The agent staged a different change after your approval, so that approval is stale. Review the new change.';
-  const warn = state.kind === 'stale' || state.kind === 'uncarried';
+    : 'The agent staged a different change after your approval, so that approval is stale. Review the new change.';
+  const warn = state.kind === 'stale';
   return (
     <div className="card notice row task-notice" data-tone={warn ? 'warn' : undefined} role="status"
       data-testid="approval-state" data-state={state.kind}>
@@ -65,18 +79,44 @@ function missingChange(diff: Loadable<DiffResult>): string | null {
   return diff.value.digest ? null : 'Nothing staged to approve yet: the agent has not asked to commit.';
 }
 
-export function ActionBar({ repo, id, diff, reloadDiff, timeline, sheet, setSheet, confirmApprove }: Props) {
+function CommittedNotice({ commit, approval }: { commit: TaskCommit; approval: ApprovalState }) {
+  const [shown, setShown] = useState(true);
+  useEffect(() => {
+    setShown(true);
+    const timer = setTimeout(() => setShown(false), COMMITTED_NOTICE_MS);
+    return () => clearTimeout(timer);
+  }, [commit.hash]);
+  if (!shown) return null;
+  const head = `Committed ${commit.hash.slice(0, 10)}: ${commit.subject}`;
+  // Committed without the approval the person gave: that is worth the warning colour; a commit that carries it is a success.
+  const uncarried = approval.kind === 'uncarried' && approval.commit === commit.hash;
+  const text = commit.verified ? `${head} — it carries your approval.`
+    : uncarried ? `${head} — without your approval in it (its gate was skipped or a plain token was used), so that approval no longer applies.`
+      : `${head} — made without an approval.`;
+  return (
+    <div className="card notice row task-notice" data-tone={commit.verified ? 'ok' : 'warn'} role="status"
+      data-testid="approval-state" data-state={commit.verified ? 'committed' : 'uncarried'}>
+      <span>{text}</span>
+      <button type="button" className="action-status-close" onClick={() => setShown(false)} aria-label="Dismiss" data-testid="committed-dismiss">×</button>
+    </div>
+  );
+}
+
+export function ActionBar({ repo, id, stage, life, freshCommit, onRunAgent, diff, reloadDiff, timeline, sheet, setSheet, confirmApprove }: Props) {
+  const actions = barActions(stage);
+  const offers = (a: ReturnType<typeof barActions>[number]) => actions.includes(a);
   const [notice, setNotice] = useState<Notice | null>(null);
   const [busy, setBusy] = useState(false);
   const [approvedHere, setApprovedHere] = useState<string | null>(null);
   const digest = diff.status === 'ready' ? diff.value.digest : null;
   const approval = approvalState(timeline, digest, approvedHere);
-  const waiting = approval.kind === 'waiting' && approval.digest === digest;
+  // Approved and waiting for the commit: by this screen, the bus, or the relay's stage (TSTATE-1).
+  const waiting = (approval.kind === 'waiting' && approval.digest === digest) || (life?.stage === 'approved' && life.digest === digest);
   // Once the approval's commit is in, the card says how it ended: "Approved…" above it would contradict it.
-  const settled = notice?.testId === 'approval-done' && (approval.kind === 'committed' || approval.kind === 'uncarried');
+  const settled = notice?.testId === 'approval-done' && (approval.kind === 'committed' || approval.kind === 'uncarried' || !!freshCommit);
   // A member machine that is offline: its actions are off, and the card says why (FLEETUI-2).
   const offline = useRepoPlace(repo)?.offline ?? null;
-  const missing = offline || waiting ? null : missingChange(diff);
+  const missing = offline || waiting || !offers('approve') ? null : missingChange(diff);
 
   async function run(what: string, done: string, action: () => Promise<ActResult>) {
     setBusy(true);
@@ -104,18 +144,35 @@ export function ActionBar({ repo, id, diff, reloadDiff, timeline, sheet, setShee
   return (
     <>
       <div className="task-dock">
-        <ApprovalCard state={approval} reloadDiff={() => { setApprovedHere(null); reloadDiff(); }} />
+        {offers('approve') ? <ApprovalCard state={approval} reloadDiff={() => { setApprovedHere(null); reloadDiff(); }} /> : null}
+        {freshCommit ? <CommittedNotice commit={freshCommit} approval={approval} /> : null}
         <ActionStatus notice={settled ? null : notice} busy={busy} onDismiss={() => setNotice(null)} onReload={() => { setApprovedHere(null); reloadDiff(); }} />
         {offline ? <p className="card notice task-notice" role="status" data-testid="machine-offline-notice">{offline}. Actions on its tasks are off until it is back.</p> : null}
-        <div className="task-actions" role="toolbar" aria-label="Decide on this task" data-testid="task-actions">
-          {missing ? <p className="muted task-missing" id="task-missing" data-testid="approve-missing">{missing}</p> : null}
-          <Button variant="primary" disabled={busy || !digest || waiting || !!offline} onClick={() => (confirmApprove ? setSheet({ kind: 'confirm-approve' }) : approve())} data-testid="approve"
-            aria-describedby={missing ? 'task-missing' : undefined} title={offline ?? (waiting ? 'Approved; waiting for the agent’s commit' : undefined)}>Approve</Button>
-          <Button variant="danger" disabled={busy || !digest || waiting || !!offline} title={offline ?? undefined} onClick={() => setSheet({ kind: 'deny' })} data-testid="deny"
-            aria-describedby={missing ? 'task-missing' : undefined}>Deny</Button>
-          <Button disabled={busy || !!offline} title={offline ?? undefined} onClick={() => setSheet({ kind: 'annotate', anchor: 'general' })} data-testid="annotate">Annotate</Button>
-          <Button disabled={busy || !!offline} title={offline ?? undefined} onClick={council} data-testid="run-council">Run council</Button>
-        </div>
+        {actions.length > 0 ? (
+          <div className="task-actions" role="toolbar" aria-label="Decide on this task" data-testid="task-actions" data-stage={stage}>
+            {missing ? <p className="muted task-missing" id="task-missing" data-testid="approve-missing">{missing}</p> : null}
+            {offers('run-agent') ? (
+              <Button variant="primary" disabled={!!offline} title={offline ?? undefined} onClick={onRunAgent} data-testid="run-agent">Run agent</Button>
+            ) : null}
+            {offers('approve') ? (
+              <Button variant="primary" disabled={busy || !digest || waiting || !!offline} onClick={() => (confirmApprove ? setSheet({ kind: 'confirm-approve' }) : approve())} data-testid="approve"
+                aria-describedby={missing ? 'task-missing' : undefined} title={offline ?? (waiting ? 'Approved; waiting for the agent’s commit' : undefined)}>Approve</Button>
+            ) : null}
+            {offers('deny') ? (
+              <Button variant="danger" disabled={busy || !digest || waiting || !!offline} title={offline ?? undefined} onClick={() => setSheet({ kind: 'deny' })} data-testid="deny"
+                aria-describedby={missing ? 'task-missing' : undefined}>Deny</Button>
+            ) : null}
+            {offers('annotate') ? (
+              <Button disabled={busy || !!offline} title={offline ?? undefined} onClick={() => setSheet({ kind: 'annotate', anchor: 'general' })} data-testid="annotate">Annotate</Button>
+            ) : null}
+            {offers('run-council') ? (
+              <Button disabled={busy || !!offline} title={offline ?? undefined} onClick={council} data-testid="run-council">Run council</Button>
+            ) : null}
+            {/* Merge / Push of a committed task come here (later work). */}
+          </div>
+        ) : (
+          <p className="muted task-missing" data-testid="task-finished" role="status">{stage === 'failed' ? 'This task failed: there is nothing to approve.' : 'This task is done: there is nothing to approve.'}</p>
+        )}
       </div>
       {sheet?.kind === 'confirm-approve' && confirmApprove ? (
         <ConfirmApproveSheet question={confirmApprove} onClose={() => setSheet(null)} onApprove={() => { setSheet(null); void approve(); }} />

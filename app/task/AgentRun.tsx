@@ -35,9 +35,14 @@ function outcomeText(r: ActResult, done: string): string | null {
   return sentence(r.error);
 }
 
-export function AgentRun({ repo, task }: { repo: string; task: TaskSummary | null }) {
+/**
+ * `choosing`/`setChoosing`: the chooser's state, held by the screen so the action bar's Run agent
+ * (the main action of an inbox task, TSTATE-4) opens the same sheet; `inBar`: the bar shows the button.
+ */
+export function AgentRun({ repo, task, choosing, setChoosing, inBar }: {
+  repo: string; task: TaskSummary | null; choosing: boolean; setChoosing(open: boolean): void; inBar: boolean;
+}) {
   const job = useTaskJob(repo, task?.id ?? '');
-  const [choosing, setChoosing] = useState(false);
   const [notice, setNotice] = useState<{ text: string; tone?: string } | null>(null);
   const [busy, setBusy] = useState(false);
   const offline = useRepoPlace(repo)?.offline ?? null; // FLEETUI-2
@@ -65,7 +70,7 @@ export function AgentRun({ repo, task }: { repo: string; task: TaskSummary | nul
         <h2 id="agent-title" className="task-h2" style={{ margin: 0 }}>Agent</h2>
         {job?.status === 'running' ? (
           <Button variant="danger" disabled={busy} onClick={() => void stop(job.job)} data-testid="job-stop">Stop</Button>
-        ) : canRun ? (
+        ) : canRun && !inBar ? (
           <Button variant="primary" disabled={busy || !!offline} title={offline ?? undefined} onClick={() => setChoosing(true)} data-testid="run-agent">Run agent</Button>
         ) : null}
       </div>

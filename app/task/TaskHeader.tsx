@@ -2,6 +2,7 @@
 import type { TaskSummary } from '../../protocol/wire/views';
 import { MachineLabel, useRepoPlace } from '../components/MachineLabel';
 import { useRelay } from '../lib/store';
+import { STAGE_LABEL, STAGE_TONE, stageOf } from './task-stage';
 
 const STATE_TONE: Record<string, string | undefined> = { done: 'ok', failed: 'danger', blocked: 'warn' };
 
@@ -9,6 +10,7 @@ export function TaskHeader({ repo, id, task }: { repo: string; id: string; task:
   const place = useRepoPlace(repo);
   // The repo by its name ("shop-api"), not its id ("shop-api-1a2b3c4d"); the id until the repo is known.
   const repoName = useRelay((s) => s.repos[repo]?.name) ?? repo;
+  const stage = stageOf(task);
   return (
     <header className="task-header" data-testid="task-header">
       <h1 className="task-title">{task?.title ?? id}</h1>
@@ -18,7 +20,8 @@ export function TaskHeader({ repo, id, task }: { repo: string; id: string; task:
         {task?.scope ? <span>scope {task.scope}</span> : null}
         {task ? <span className="pill" data-tone={STATE_TONE[task.state]} data-testid="task-state">{task.state}</span> : null}
         {task?.owner ? <span>owner {task.owner}</span> : null}
-        {task?.pendingApproval ? <span className="pill" data-tone="warn">awaiting approval</span> : null}
+        {/* Where the task is in its life (TSTATE-1); the packet's own state word is beside it. */}
+        {stage && stage !== task?.state ? <span className="pill" data-tone={STAGE_TONE[stage]} data-testid="task-stage" data-stage={stage}>{STAGE_LABEL[stage]}</span> : null}
         {place ? <MachineLabel place={place} /> : <span className="muted" data-testid="task-repo" title={repo}>{repoName}</span>}
       </div>
       {task?.lastNote ? <p className="muted task-last-note" data-testid="task-last-note">Last note: {task.lastNote}</p> : null}

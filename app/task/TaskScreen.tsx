@@ -16,6 +16,7 @@ import { CouncilVerdict, isRealFail, tallyOf, tallySentence } from './CouncilVer
 import { renderMarkdown } from './markdown';
 import { TaskHeader } from './TaskHeader';
 import { Timeline } from './Timeline';
+import { changesLine, lifeKey, stageOf } from './task-stage';
 import { useSummary, useTaskDetail, useTaskDiff, useTimeline } from './use-task';
 import './task.css';
 
@@ -41,11 +42,20 @@ function TaskReview({ repo, id }: { repo: string; id: string }) {
   const live = useRelay((s) => s.connection.state === 'live');
   const version = summary ? `${summary.lastEventTs}|${summary.annotations.total}|${summary.verdict?.ts ?? ''}` : null;
   const detail = useTaskDetail(repo, id, version);
-  const [diff, reloadDiff] = useTaskDiff(repo, id);
+  const task = summary ?? (detail.status === 'ready' ? detail.value.summary : null);
+  const life = task?.life;
+  const stage = stageOf(task);
+  // The change shown follows the task's stage: staged while it waits, committed once committed (TSTATE-3).
+  const [diff, reloadDiff] = useTaskDiff(repo, id, lifeKey(life));
   const timeline = useTimeline(repo, id);
   const [sheet, setSheet] = useState<SheetRequest | null>(null);
+  const [choosingAgent, setChoosingAgent] = useState(false);
   const annotate = useCallback((anchor: string) => setSheet({ kind: 'annotate', anchor }), []);
-  const task = summary ?? (detail.status === 'ready' ? detail.value.summary : null);
+  // The commit the task had when this screen first knew it: only a newer one is announced (TSTATE-5),
+  // so a reload or a fresh device shows the committed state, never the confirmation again.
+  const [commitAtOpen, setCommitAtOpen] = useState<string | null | undefined>(undefined);
+  if (commitAtOpen === undefined && task) setCommitAtOpen(life?.commit?.hash ?? null);
+  const freshCommit = life?.commit && commitAtOpen !== undefined && life.commit.hash !== commitAtOpen ? life.commit : null;
   const body = useMemo(() => (detail.status === 'ready' ? renderMarkdown(detail.value.body) : ''), [detail]);
   // Notes written on a line show under that line in the diff (UX-10).
   const lineNotes = useMemo(() => {
@@ -64,13 +74,15 @@ function TaskReview({ repo, id }: { repo: string; id: string }) {
   // known, so approving never moves the diff from under the person's thumb.
   const [reviewFirst, setReviewFirst] = useState<boolean | null>(null);
   if (reviewFirst === null && task) setReviewFirst(Boolean(task.pendingApproval));
+  const agentRun = <AgentRun repo={repo} task={task} choosing={choosingAgent} setChoosing={setChoosingAgent} inBar={stage === 'inbox'} />;
+  const line = diff.status === 'ready' ? changesLine(diff.value, life) : null;
   const verdict = task?.verdict ?? null;
   const confirmApprove = verdict && isRealFail(verdict)
     ? `The council voted FAIL: ${tallySentence(tallyOf(verdict))}. Approve this change anyway?`
     : null;
 
   return (
-    <div className="task-screen" data-testid="task-screen">
+    <div className="task-screen" data-testid="task-screen" data-stage={stage}>
       <TaskHeader repo={repo} id={id} task={task} />
       {detail.status === 'error' ? <p className="card notice" data-tone="danger" role="alert">{sentence(detail.error)}</p> : null}
       {body ? (
@@ -79,10 +91,11 @@ function TaskReview({ repo, id }: { repo: string; id: string }) {
           <article className="task-body" data-testid="task-body" dangerouslySetInnerHTML={{ __html: body }} />
         </details>
       ) : null}
-      {reviewFirst ? null : <AgentRun repo={repo} task={task} />}
+      {reviewFirst ? null : agentRun}
       {task?.verdict ? <CouncilVerdict verdict={task.verdict} /> : null}
       {reviewFirst ? null : <Artifacts repo={repo} task={id} items={timeline.items} />}
-      <section aria-labelledby="diff-title" className="task-section" data-testid="changes">
+      <section aria-labelledby="diff-title" className="task-section" data-testid="changes"
+        data-source={diff.status === 'ready' ? diff.value.source : undefined}>
         <h2 id="diff-title" className="group-title">Changes</h2>
         {diff.status === 'loading' ? (
           <p className="muted" data-testid="diff-loading">{live ? 'Loading the diff…' : 'You are offline: the diff loads when the connection is back.'}</p>
@@ -93,20 +106,20 @@ function TaskReview({ repo, id }: { repo: string; id: string }) {
         {diff.status === 'ready' && diff.value.source === 'none' ? <p className="muted">Nothing to review for this task yet.</p> : null}
         {diff.status === 'ready' && diff.value.source !== 'none' ? (
           <>
-            <p className="muted task-digest" data-testid="diff-digest" data-digest={diff.value.digest ?? ''}
-              data-arrived-at={diff.value.arrivedAt}>
-              {diff.value.digest ? `Staged change to approve · ${diff.value.digest.slice(7, 19)}` : 'Nothing staged yet: the agent has not asked to commit, so there is nothing to approve.'}
+            <p className="muted task-digest" data-testid={line!.testId} data-digest={diff.value.digest ?? ''}
+              data-commit={diff.value.commit?.tip} data-arrived-at={diff.value.arrivedAt}>
+              {line!.text}
             </p>
-            <p className="muted diff-hint" data-testid="diff-hint">Tap a line number to leave the agent a note on that line.</p>
+            {stage === 'done' ? null : <p className="muted diff-hint" data-testid="diff-hint">Tap a line number to leave the agent a note on that line.</p>}
             <DiffView patch={diff.value.patch} stats={diff.value.files} onAnnotate={annotate} notes={lineNotes} />
           </>
         ) : null}
       </section>
-      {reviewFirst ? <AgentRun repo={repo} task={task} /> : null}
+      {reviewFirst ? agentRun : null}
       {reviewFirst ? <Artifacts repo={repo} task={id} items={timeline.items} /> : null}
       {detail.status === 'ready' ? <Annotations annotations={detail.value.annotations} /> : null}
       <Timeline repo={repo} items={timeline.items} running={timeline.running} />
-      <ActionBar repo={repo} id={id} diff={diff} reloadDiff={reloadDiff} timeline={timeline.items} sheet={sheet} setSheet={setSheet} confirmApprove={confirmApprove} />
+      <ActionBar repo={repo} id={id} stage={stage} life={life} freshCommit={freshCommit} onRunAgent={() => setChoosingAgent(true)} diff={diff} reloadDiff={reloadDiff} timeline={timeline.items} sheet={sheet} setSheet={setSheet} confirmApprove={confirmApprove} />
     </div>
   );
 }

@@ -1,26 +1,28 @@
 // Assembles a streamed `task.diff` (begin, chunks by seq, end) into one patch (REVIEW-3).
 // Pure, so the order rules are unit-tested without a socket.
-import type { FileStat } from '../../protocol/bus/diff';
+import type { DiffSource, FileStat } from '../../protocol/bus/diff';
 import type { ServerFrame } from '../../protocol/wire/frames';
 
 export interface DiffAssembly {
   begun: boolean;
   done: boolean;
   digest: string | null;
-  source: 'approval' | 'branch' | 'none';
+  source: DiffSource;
+  /** source commit: the committed change shown (TSTATE-3). */
+  commit: { tip: string; base: string; branch: string } | null;
   files: FileStat[];
   chunks: string[];
   expected: number | null;
 }
 
 export function emptyAssembly(): DiffAssembly {
-  return { begun: false, done: false, digest: null, source: 'none', files: [], chunks: [], expected: null };
+  return { begun: false, done: false, digest: null, source: 'none', commit: null, files: [], chunks: [], expected: null };
 }
 
 export function assembleDiff(a: DiffAssembly, frame: ServerFrame): DiffAssembly {
   switch (frame.type) {
     case 'task.diff.begin':
-      return { ...emptyAssembly(), begun: true, digest: frame.digest, source: frame.source, files: frame.files as FileStat[] };
+      return { ...emptyAssembly(), begun: true, digest: frame.digest, source: frame.source, commit: frame.commit ?? null, files: frame.files as FileStat[] };
     case 'task.diff.chunk': {
       const chunks = a.chunks.slice();
       chunks[frame.seq] = frame.data;

@@ -3,7 +3,7 @@
 // timeline = the task's bus events (read, then live ones from the store) plus
 // live session events for the task.
 import { useCallback, useEffect, useMemo, useState } from 'react';
-import type { FileStat } from '../../protocol/bus/diff';
+import type { DiffSource, FileStat } from '../../protocol/bus/diff';
 import type { LiveEvent } from '../../protocol/live-events';
 import type { ServerFrame } from '../../protocol/wire/frames';
 import type { TaskDetail, TaskSummary } from '../../protocol/wire/views';
@@ -45,13 +45,19 @@ export interface DiffResult {
   files: FileStat[];
   /** The digest shown on screen: the one an approval carries. */
   digest: string | null;
-  source: 'approval' | 'branch' | 'none';
+  source: DiffSource;
+  /** source commit: the committed change shown — the branch's tip and the merge base it is compared with (TSTATE-3). */
+  commit: { tip: string; base: string; branch: string } | null;
   /** performance.now() when the last chunk arrived (for the benchmark). */
   arrivedAt: number;
 }
 
-/** Requests `task.diff` and assembles the streamed chunks; `reload()` asks again. */
-export function useTaskDiff(repo: string, task: string): [Loadable<DiffResult>, () => void] {
+/**
+ * Requests `task.diff` and assembles the streamed chunks; `reload()` asks again, and so does a new
+ * `lifeKey` (the task's stage changed, TSTATE-3): the change shown follows the state. A re-read keeps
+ * the change on screen until the new one is in, so the screen never flashes back to loading.
+ */
+export function useTaskDiff(repo: string, task: string, lifeKey = ''): [Loadable<DiffResult>, () => void] {
   const live = useLive();
   const [generation, setGeneration] = useState(0);
   const [state, setState] = useState<Loadable<DiffResult>>({ status: 'loading' });
@@ -59,7 +65,7 @@ export function useTaskDiff(repo: string, task: string): [Loadable<DiffResult>, 
     if (!live) return;
     let cancelled = false;
     let assembly: DiffAssembly = emptyAssembly();
-    setState({ status: 'loading' });
+    setState((s) => (s.status === 'ready' ? s : { status: 'loading' }));
     read('task.diff', { repo, task }, {
       onFrame: (frame: ServerFrame) => { assembly = assembleDiff(assembly, frame); },
       timeoutMs: 60_000,
@@ -67,11 +73,11 @@ export function useTaskDiff(repo: string, task: string): [Loadable<DiffResult>, 
       .then(() => {
         if (cancelled) return;
         if (!assembly.done) throw new Error('the diff stream ended early');
-        setState({ status: 'ready', value: { patch: assembly.chunks.join(''), files: assembly.files, digest: assembly.digest, source: assembly.source, arrivedAt: performance.now() } });
+        setState({ status: 'ready', value: { patch: assembly.chunks.join(''), files: assembly.files, digest: assembly.digest, source: assembly.source, commit: assembly.commit, arrivedAt: performance.now() } });
       })
       .catch((e: unknown) => !cancelled && setState({ status: 'error', error: toClientError(e) }));
     return () => { cancelled = true; };
-  }, [live, repo, task, generation]);
+  }, [live, repo, task, generation, lifeKey]);
   const reload = useCallback(() => setGeneration((g) => g + 1), []);
   return [state, reload];
 }

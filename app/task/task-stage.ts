@@ -1,0 +1,68 @@
+// What the task screen shows for each stage of a task's life (TSTATE-1..5): the stage's
+// words, which actions the bar offers, and what the Changes section says about the change on
+// screen. Pure, unit-tested; the stage itself is the relay's (TaskSummary.life).
+import type { TaskLife, TaskStage, TaskSummary } from '../../protocol/wire/views';
+import type { DiffResult } from './use-task';
+
+export const STAGE_LABEL: Record<TaskStage, string> = {
+  inbox: 'in the inbox',
+  running: 'running',
+  approval: 'awaiting approval',
+  approved: 'approved · waiting for the commit',
+  committed: 'committed',
+  done: 'done',
+  failed: 'failed',
+};
+
+export const STAGE_TONE: Record<TaskStage, string | undefined> = {
+  inbox: undefined, running: undefined, approval: 'warn', approved: undefined, committed: 'ok', done: 'ok', failed: 'danger',
+};
+
+export type BarAction = 'run-agent' | 'approve' | 'deny' | 'annotate' | 'run-council';
+
+/**
+ * The actions the bar offers in a stage (TSTATE-4): only those the relay takes there. An inbox task
+ * is run (a council has nothing to review, nothing is staged); Approve and Deny exist only while a
+ * change can be staged and approved; a committed task has nothing to approve (Merge / Push go here
+ * later); a finished task offers nothing. A relay without stages keeps the old bar.
+ */
+export function barActions(stage: TaskStage | undefined): BarAction[] {
+  switch (stage) {
+    case 'inbox': return ['run-agent', 'annotate'];
+    case 'committed': return ['annotate', 'run-council']; // later: 'merge', 'push'
+    case 'done': return [];
+    case 'failed': return ['annotate'];
+    default: return ['approve', 'deny', 'annotate', 'run-council'];
+  }
+}
+
+/** The stage of a task: the relay's, or for an older relay the nearest one its summary says. */
+export function stageOf(task: TaskSummary | null): TaskStage | undefined {
+  if (!task) return undefined;
+  if (task.life) return task.life.stage;
+  if (task.state === 'inbox') return 'inbox';
+  if (task.state === 'done') return task.result === 'fail' || task.result === 'failed' ? 'failed' : 'done';
+  return task.pendingApproval ? 'approval' : 'running';
+}
+
+/** Changes the diff is read again on: the stage, the digest waiting or approved, the commit (TSTATE-3). */
+export function lifeKey(life: TaskLife | undefined): string {
+  return life ? `${life.stage}|${life.digest ?? ''}|${life.commit?.hash ?? ''}` : '';
+}
+
+export interface ChangesLine { testId: 'diff-digest' | 'diff-committed' | 'diff-nothing'; text: string }
+
+/** The line above the diff: what this change is in the task's life (TSTATE-2, TSTATE-3). */
+export function changesLine(diff: DiffResult, life: TaskLife | undefined): ChangesLine {
+  if (diff.source === 'commit' && diff.commit) {
+    const c = life?.commit && diff.commit.tip === life.commit.hash ? life.commit : null;
+    const approval = c ? (c.verified ? ' · carries your approval' : ' · made without your approval') : '';
+    return { testId: 'diff-committed', text: `Committed ${diff.commit.tip.slice(0, 10)} on ${diff.commit.branch}${c?.subject ? `: ${c.subject}` : ''}${approval}` };
+  }
+  if (diff.digest) {
+    const short = diff.digest.slice(7, 19);
+    if (life?.stage === 'approved' && life.digest === diff.digest) return { testId: 'diff-digest', text: `Approved change, waiting for the agent’s commit · ${short}` };
+    return { testId: 'diff-digest', text: `Staged change to approve · ${short}` };
+  }
+  return { testId: 'diff-nothing', text: 'Nothing staged yet: the agent has not asked to commit, so there is nothing to approve.' };
+}

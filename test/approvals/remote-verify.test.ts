@@ -215,3 +215,33 @@ describe('remote verify: the install', () => {
     expect(missingKey.stderr).toContain('nope.pem');
   });
 });
+
+describe('remote verify: a person\'s own commits', () => {
+  it('RVERIFY-7: with --allow-signers, a commit SSH-signed by an allowed key passes without an approval; another key or none is refused', () => {
+    const probe = new Server(install);
+    servers.push(probe);
+    const keys = path.join(probe.dir, 'ssh');
+    fs.mkdirSync(keys);
+    for (const k of ['person', 'stranger']) expect(probe.run('ssh-keygen', ['-q', '-t', 'ed25519', '-N', '', '-C', k, '-f', path.join(keys, k)], probe.dir).status).toBe(0);
+    const allowed = path.join(keys, 'allowed_signers');
+    fs.writeFileSync(allowed, `person@example.com ${fs.readFileSync(path.join(keys, 'person.pub'), 'utf8')}`);
+    const s = guarded(['--allow-signers', allowed]);
+    expect(fs.readFileSync(path.join(s.bare, 'commandr', 'allowed_signers'), 'utf8')).toContain('person@example.com');
+    const signed = (key: string, message: string): string => {
+      s.git(['-c', 'gpg.format=ssh', '-c', `user.signingkey=${path.join(keys, key)}`, 'commit', '-q', '-S', '-m', message]);
+      return s.rev('HEAD');
+    };
+    s.write('person.txt', 'mine\n');
+    const mine = signed('person', 'the person\'s own work');
+    const ok = s.push(['main']);
+    expect(ok.stderr).toContain('verify: ok 1 commit(s)');
+    expect(ok.status).toBe(0);
+    expect(s.verified()).toContain(mine);
+    s.write('stranger.txt', 'not yours\n');
+    const theirs = signed('stranger', 'signed by a key the server does not list');
+    expectRefused(s, ['main'], theirs, 'refs/heads/main', /not by an allowed signer/);
+    s.git(['reset', '-q', '--hard', mine]);
+    s.write('plain.txt', 'unsigned\n');
+    expectRefused(s, ['main'], s.plainCommit('unsigned'), 'refs/heads/main', /no Commandr-Approval trailer/);
+  });
+});

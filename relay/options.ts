@@ -35,6 +35,10 @@ export interface RelayOptions {
   authTimeoutMs?: number;
   /** Ping interval; a socket that misses a pong is terminated (default 30 s). */
   heartbeatMs?: number;
+  /** Jobs and commander turns run in the OS sandbox (SANDBOX-n); false only on purpose (`--no-sandbox`). */
+  sandbox?: boolean;
+  /** Secret files outside the data dir (a TLS key given by path) that the sandbox also hides. */
+  sandboxHidden?: string[];
 }
 
 export interface ResolvedOptions {
@@ -51,6 +55,8 @@ export interface ResolvedOptions {
   logger: Logger;
   authTimeoutMs: number;
   heartbeatMs: number;
+  sandbox: boolean;
+  sandboxHidden: string[];
 }
 
 export const DEFAULT_PORT = 8787;
@@ -82,6 +88,8 @@ export function resolveOptions(opts: RelayOptions): ResolvedOptions {
     logger: opts.logger ?? silentLogger,
     authTimeoutMs: opts.authTimeoutMs ?? 10_000,
     heartbeatMs: opts.heartbeatMs ?? 30_000,
+    sandbox: opts.sandbox ?? true,
+    sandboxHidden: (opts.sandboxHidden ?? []).map((p) => path.resolve(p)),
   };
 }
 

@@ -7,6 +7,8 @@ import { CommandrError } from '../../protocol/wire/errors';
 import type { RelayServices } from '../context';
 import { RepoHub } from '../watch/hub';
 import { Commanders, type AgentAdapter } from './service';
+import { sandboxPolicy } from '../jobs';
+import { scopedTokensOf } from '../live/scoped-tokens';
 
 export { Commanders } from './service';
 
@@ -25,6 +27,8 @@ export function startCommanders(services: RelayServices, wiring: CommandersWirin
     env: wiring.env,
     broadcast: (frame, ephemeral) => services.broadcast(frame, undefined, ephemeral ? { ephemeral: true } : undefined),
     relayUrl: () => relayUrl(services.dataDir),
+    sandbox: sandboxPolicy(services),
+    tokens: scopedTokensOf(services),
   });
 }
 

@@ -12,9 +12,12 @@ import { signalGroup } from '../jobs/adapter-run';
 import { referencesIn, renderClaudeMd, withReference, withSessionKind } from './claude-md';
 import { OutputBuffer, type OutputChunk } from './output';
 import { checkReferencePath, resolveRoots } from './reference-paths';
-import { CommanderStore, newCommanderId } from './store';
+import { CommanderStore, RECORD_FILE, newCommanderId } from './store';
 import { runTurn, type AgentAdapter, type TurnRuntime } from './turn';
 import { DEMO_COMMANDER_ADAPTER } from '../demo/commander';
+import { checkSandbox, type SandboxPolicy } from '../jobs/sandbox-policy';
+import { ScopedTokens } from '../live/scoped-tokens';
+import * as path from 'node:path';
 
 export type { AgentAdapter } from './turn';
 
@@ -29,6 +32,10 @@ export interface CommandersOptions {
   env?: Record<string, string>;
   /** Passed to the agent as COMMANDR_URL. */
   relayUrl?: () => string | undefined;
+  /** SANDBOX-n: turns run in the OS sandbox unless the relay was started with it off. */
+  sandbox?: SandboxPolicy;
+  /** JOBTOKEN-n: each turn's own hook credential. */
+  tokens?: ScopedTokens;
 }
 
 export interface CommandersEvents {
@@ -51,6 +58,7 @@ export function viewOf(record: CommanderRecord): CommanderView {
 export class Commanders extends EventEmitter<CommandersEvents> {
   readonly store: CommanderStore;
   private entries = new Map<string, Entry>();
+  private readonly ownTokens = new ScopedTokens();
 
   constructor(private readonly opts: CommandersOptions) {
     super();
@@ -184,7 +192,25 @@ export class Commanders extends EventEmitter<CommandersEvents> {
     // A commander keeps the agent it was started with: sessions do not cross agent CLIs (UX-6).
     // The demo's commander has no real session behind it: a script answers (DEMO-7).
     const adapter = entry.record.demo ? DEMO_COMMANDER_ADAPTER : this.opts.adapter(entry.record.adapter);
-    void runTurn(entry, { prompt, said, resume, store: this.store, adapter, env: this.agentEnv(entry.record.id) }, {
+    const id = entry.record.id;
+    let sandbox;
+    try {
+      sandbox = checkSandbox(this.opts.sandbox);
+    } catch (error) {
+      // SANDBOX-6: no sandbox, no turn; the person reads why in the conversation.
+      this.opts.broadcast({ type: 'commander.output', commander: id, ...entry.output.append(entry.record.session, `\n[commandr] ${(error as Error).message}\n`) }, true);
+      entry.record = { ...entry.record, status: entry.record.session === null ? 'dead' : 'idle', waitingFor: null };
+      this.save(entry);
+      return;
+    }
+    const dir = this.store.dir(id);
+    const tokens = this.opts.tokens ?? this.ownTokens;
+    const agent = `commander-${id}`;
+    const token = tokens.issue({ owner: agent, agent, roots: [dir, ...entry.record.referencePaths] });
+    const env = { ...this.agentEnv(id), COMMANDR_HOOK_TOKEN: token };
+    // The commander works in its directory; its record (which names its edit roots) is the relay's.
+    const spec = sandbox ? { cwd: dir, dataDir: this.opts.dataDir, shown: [path.join(this.opts.dataDir, 'adapters')], readOnly: [path.join(dir, RECORD_FILE)], hidden: sandbox.hidden } : undefined;
+    void runTurn(entry, { prompt, said, resume, store: this.store, adapter, env, sandbox: spec, onEnd: () => tokens.revoke(token) }, {
       save: () => this.save(entry),
       output: (chunk) => {
         this.opts.broadcast({ type: 'commander.output', commander: entry.record.id, ...chunk }, true);
@@ -241,7 +267,7 @@ export class Commanders extends EventEmitter<CommandersEvents> {
 
   private agentEnv(id: string): Record<string, string | undefined> {
     const env: Record<string, string | undefined> = { ...process.env, ...this.opts.env };
-    for (const key of ['AGENT_RESUME', 'AGENT_PROMPT', 'COMMANDR_TASK', 'COMMANDR_URL']) delete env[key];
+    for (const key of ['AGENT_RESUME', 'AGENT_PROMPT', 'COMMANDR_TASK', 'COMMANDR_URL', 'COMMANDR_SANDBOX', 'COMMANDR_HOOK_TOKEN']) delete env[key];
     env.COMMANDR_AGENT_ID = `commander-${id}`;
     const url = this.opts.relayUrl?.();
     if (url) env.COMMANDR_URL = url;

@@ -5,6 +5,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { CommanderRecord } from '../../protocol/commander';
 import { startAdapterRun, type AdapterRun } from '../jobs/adapter-run';
+import type { SandboxSpec } from '../../adapters/sandbox';
 import type { OutputBuffer, OutputChunk } from './output';
 import { turnOutcome } from './outcome';
 import type { CommanderStore } from './store';
@@ -32,6 +33,10 @@ export interface TurnInput {
   store: CommanderStore;
   adapter: AgentAdapter;
   env: Record<string, string | undefined>;
+  /** SANDBOX-n: where the turn runs; absent only when the relay runs agents unsandboxed. */
+  sandbox?: SandboxSpec;
+  /** The turn is over (its credential is revoked here, JOBTOKEN-3). */
+  onEnd?: () => void;
 }
 
 export interface TurnCallbacks {
@@ -54,6 +59,7 @@ export async function runTurn(rt: TurnRuntime, input: TurnInput, cb: TurnCallbac
   const run = startAdapterRun({
     run: input.adapter.run,
     cwd: dir,
+    sandbox: input.sandbox,
     env: {
       ...input.env, AGENT_PROMPT: input.prompt, AGENT_MODE: 'work', AGENT_COMMANDS: input.env.AGENT_COMMANDS ?? '', AGENT_CWD: dir,
       // A commander edits only its own directory and its reference paths (GUARD-8).
@@ -76,6 +82,7 @@ export async function runTurn(rt: TurnRuntime, input: TurnInput, cb: TurnCallbac
   const pidFile = input.store.pidFile(id);
   if (run.pid !== undefined) fs.writeFileSync(pidFile, `${run.pid}\n`, { mode: 0o600 });
   const result = await run.done;
+  input.onEnd?.();
   if (rt.current === run) rt.current = null;
   removePidFile(pidFile, run.pid);
   if (!live()) return;

@@ -3,6 +3,8 @@
 // its leader exits: KILL-1), env-only inputs (no shell, no interpolation), stdout
 // streamed, `SESSION: <id>` lines reported. Task jobs and commander turns share it.
 import { spawn } from 'node:child_process';
+import * as fs from 'node:fs';
+import { sandboxArgv, type SandboxSpec } from '../../adapters/sandbox';
 
 export interface AdapterRunInput {
   /** Absolute path of the adapter's `run` executable. */
@@ -13,6 +15,8 @@ export interface AdapterRunInput {
   onStdout: (chunk: string) => void;
   onStderr?: (chunk: string) => void;
   onSession?: (session: string) => void;
+  /** Run inside the OS sandbox (SANDBOX-n); absent only when the relay was started with it off. */
+  sandbox?: SandboxSpec;
 }
 
 export interface AdapterRunResult {
@@ -39,9 +43,20 @@ const TAIL = 1024;
 export const DRAIN_MS = 300;
 
 export function startAdapterRun(input: AdapterRunInput): AdapterRun {
-  const child = spawn(input.run, [], {
+  // Inside the sandbox a missing executable would be bwrap's exit 1: say what spawn would have said.
+  if (input.sandbox) {
+    try {
+      fs.accessSync(input.run, fs.constants.X_OK);
+    } catch (error) {
+      const spawnError = Object.assign(new Error(`spawn ${input.run} ${(error as NodeJS.ErrnoException).code ?? 'EACCES'}`), { code: (error as NodeJS.ErrnoException).code });
+      return { pid: undefined, done: Promise.resolve({ code: null, signal: null, stderrTail: '', spawnError, stopped: false }), stop: () => undefined };
+    }
+  }
+  // SANDBOX-1: the sandbox is the leader of the process group; the agent is its child.
+  const boxed = input.sandbox ? sandboxArgv(input.sandbox, input.run) : null;
+  const child = spawn(boxed ? boxed.command : input.run, boxed ? boxed.args : [], {
     cwd: input.cwd,
-    env: input.env as NodeJS.ProcessEnv,
+    env: { ...input.env, ...boxed?.env } as NodeJS.ProcessEnv,
     detached: true,
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -3,6 +3,8 @@ import { CommandrError } from '../../protocol/wire/errors';
 import { AdapterError, resolveAdapter } from '../../adapters/lib/resolve';
 import type { RelayServices } from '../context';
 import { Jobs, type JobAdapter } from './service';
+import { scopedTokensOf } from '../live/scoped-tokens';
+import { sandboxStartLine, type SandboxPolicy } from './sandbox-policy';
 
 export { Jobs } from './service';
 
@@ -14,8 +16,22 @@ export function startJobs(services: RelayServices, wiring: { adapter: (name?: st
     relayUrl: wiring.relayUrl,
     broadcast: (frame, ephemeral) => services.broadcast(frame, undefined, ephemeral ? { ephemeral: true } : undefined),
     onError: (error) => services.log.error(error, 'writing task_failed'),
+    sandbox: sandboxPolicy(services),
+    tokens: scopedTokensOf(services),
   });
 }
+
+/** The relay's sandbox policy from its options; the start-up line about it is logged once here (SANDBOX-5). */
+export function sandboxPolicy(services: RelayServices): SandboxPolicy {
+  const policy: SandboxPolicy = { enabled: services.options.sandbox !== false, hidden: services.options.sandboxHidden ?? [] };
+  if (!logged.has(services)) {
+    logged.add(services);
+    const line = sandboxStartLine(policy);
+    if (line) services.log.warn(line.text);
+  }
+  return policy;
+}
+const logged = new WeakSet<RelayServices>();
 
 export function jobsOf(services: RelayServices): Jobs {
   const jobs = services.jobs;

@@ -12,6 +12,9 @@ import { ensurePrivateDir } from '../devices/files';
 import { failureReason, startAdapterRun, type AdapterRun } from './adapter-run';
 import { jobPrompt, type JobMode } from './prompt';
 import { ensureTaskWorktree } from './worktree';
+import { gitCommonDirOf, type SandboxSpec } from '../../adapters/sandbox';
+import { ScopedTokens } from '../live/scoped-tokens';
+import { checkSandbox, type SandboxPolicy } from './sandbox-policy';
 
 export interface JobAdapter {
   name: string;
@@ -27,6 +30,10 @@ export interface JobsOptions {
   relayUrl?: () => string | undefined;
   /** A task_failed that could not be written (the relay logs it). */
   onError?: (error: unknown) => void;
+  /** SANDBOX-n: on unless the relay was started with it off. */
+  sandbox?: SandboxPolicy;
+  /** JOBTOKEN-n: where each job's own hook credential is issued and revoked. */
+  tokens?: ScopedTokens;
 }
 
 export interface JobRequest {
@@ -57,6 +64,7 @@ export interface JobsEvents {
 export class Jobs extends EventEmitter<JobsEvents> {
   readonly logDir: string;
   private running = new Map<string, Running>();
+  private readonly ownTokens = new ScopedTokens();
 
   constructor(private readonly opts: JobsOptions) {
     super();
@@ -75,15 +83,20 @@ export class Jobs extends EventEmitter<JobsEvents> {
       if (r.state.repo === req.repoId && r.state.task === req.task) throw new CommandrError('E_CONFLICT', `task ${req.task} already has a running job (${r.state.job})`);
     }
     const adapter = this.opts.adapter(req.agent);
+    const sandbox = checkSandbox(this.opts.sandbox); // refuses before anything is created (SANDBOX-6)
     const cwd = req.mode === 'work' ? await ensureTaskWorktree(req.repo, req.task, path.join(this.opts.dataDir, 'worktrees', req.repoId)) : req.repo;
     const job = `j-${crypto.randomBytes(6).toString('hex')}`;
     const agent = `${adapter.name}-${job}`;
     const log = this.logFile(job);
     let seq = 0;
+    const tokens = this.opts.tokens ?? this.ownTokens;
+    const token = tokens.issue({ owner: job, repoId: req.repoId, task: req.task, agent, roots: [cwd, req.repo] });
+    const spec: SandboxSpec | undefined = sandbox ? { cwd, repo: req.repo, gitCommonDir: gitCommonDirOf(req.repo), dataDir: this.opts.dataDir, shown: [path.join(this.opts.dataDir, 'adapters')], hidden: sandbox.hidden } : undefined;
     const run = startAdapterRun({
       run: adapter.run,
       cwd,
-      env: this.env({ AGENT_PROMPT: jobPrompt(req, cwd), AGENT_MODE: req.mode, AGENT_CWD: cwd, COMMANDR_TASK: req.task, COMMANDR_AGENT_ID: agent }),
+      env: this.env({ AGENT_PROMPT: jobPrompt(req, cwd), AGENT_MODE: req.mode, AGENT_CWD: cwd, COMMANDR_TASK: req.task, COMMANDR_AGENT_ID: agent, COMMANDR_HOOK_TOKEN: token }),
+      sandbox: spec,
       onStdout: (chunk) => {
         fs.appendFileSync(log, chunk, { mode: 0o600 });
         this.opts.broadcast({ type: 'job.output', job, seq: seq++, chunk }, true);
@@ -95,6 +108,7 @@ export class Jobs extends EventEmitter<JobsEvents> {
     this.running.set(job, { state, run });
     this.publish(state);
     void run.done.then((result) => {
+      tokens.revoke(token); // JOBTOKEN-3
       this.running.delete(job);
       const ok = result.code === 0 && result.signal === null && !result.spawnError && !result.stopped;
       if (!ok) {
@@ -133,6 +147,7 @@ export class Jobs extends EventEmitter<JobsEvents> {
   private env(extra: Record<string, string>): Record<string, string | undefined> {
     const env: Record<string, string | undefined> = { ...process.env, ...this.opts.env, ...extra };
     delete env.AGENT_RESUME;
+    delete env.COMMANDR_SANDBOX; // set by the sandbox itself, never inherited
     env.AGENT_COMMANDS = env.AGENT_COMMANDS ?? '';
     const url = this.opts.relayUrl?.();
     if (url) env.COMMANDR_URL = url;

@@ -24,7 +24,7 @@ export const REPORT_KEYS = [...RECORD_KEYS, 'PWD', 'GIT_DIR', 'GIT_WORK_TREE'] a
 const HOOKS = new Set(['PreToolUse', 'PostToolUse', 'PostToolUseFailure', 'Stop', 'SessionEnd']);
 
 export async function postHookReport(services: RelayServices, hookToken: string, req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
-  const { env, payload, at } = await readHookRecord(req, hookToken, REPORT_KEYS, REPORT_BODY_LIMIT, 'hook report');
+  const { env, payload, at } = await readHookRecord(services, req, hookToken, REPORT_KEYS, REPORT_BODY_LIMIT, 'hook report');
   const hook = env.HOOK ?? '';
   if (!HOOKS.has(hook)) throw new CommandrError('E_BAD_FRAME', `hook report: HOOK must be one of ${[...HOOKS].join(', ')}, not ${JSON.stringify(hook.slice(0, 40))}`);
   delete env.HOOK;

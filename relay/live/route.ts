@@ -3,20 +3,17 @@
 // an ephemeral `live.event` (never written to a bus).
 import type * as http from 'node:http';
 import { LiveEvent } from '../../protocol/live-events';
-import { CommandrError } from '../../protocol/wire/errors';
 import type { RelayServices } from '../context';
-import { bearerToken, readJsonAs, sendJson } from '../http/respond';
+import { readJsonAs, sendJson } from '../http/respond';
 import { eventsOf, type Happening, type OpenCall } from '../../adapters/lib/hook-poster';
-import { tokenMatches } from './hook-token';
+import { checkScope, hookCaller } from './scoped-tokens';
 
 export const LIVE_BODY_LIMIT = 64 * 1024;
 
 export async function postLiveEvent(services: RelayServices, hookToken: string, req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
-  if (!tokenMatches(bearerToken(req), hookToken)) {
-    req.resume();
-    throw new CommandrError('E_UNAUTHORIZED', 'live events need the hook credential (Authorization: Bearer <dataDir/hook-token>)');
-  }
+  const caller = hookCaller(services, hookToken, req, 'live events');
   const body = await readJsonAs(req, LiveEvent, 'live event', LIVE_BODY_LIMIT);
+  checkScope(caller, { task: body.task, agent: body.agent }, 'live event'); // JOBTOKEN-2
   const event = body;
   // A turn's or session's end also closes the calls a hook report left open (REPORT-3).
   if (event.kind === 'idle' || event.kind === 'end') ingestLive(services, { type: event.kind === 'idle' ? 'turn-end' : 'session-end', session: event.session, event });

@@ -30,7 +30,7 @@ function reportStart(services: RelayServices, payload: Record<string, unknown>, 
 }
 
 export async function postPermissionCheck(services: RelayServices, hookToken: string, req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
-  const { env, payload, at } = await readHookRecord(req, hookToken, DECISION_ENV_KEYS, CHECK_BODY_LIMIT, 'permission check');
+  const { env, payload, at } = await readHookRecord(services, req, hookToken, DECISION_ENV_KEYS, CHECK_BODY_LIMIT, 'permission check');
   // The relay's own data dir is the hook's $COMMANDR_HOME: the hook found this relay's credential there.
   env.COMMANDR_HOME = services.dataDir;
   // The call's start is reported here, so PreToolUse needs no second hook (REPORT-4).

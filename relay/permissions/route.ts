@@ -5,8 +5,8 @@ import type * as http from 'node:http';
 import { CommandrError } from '../../protocol/wire/errors';
 import { PermissionAsk } from '../../protocol/wire/http';
 import type { RelayServices } from '../context';
-import { bearerToken, readJsonAs } from '../http/respond';
-import { tokenMatches } from '../live/hook-token';
+import { readJsonAs } from '../http/respond';
+import { checkScope, hookCaller } from '../live/scoped-tokens';
 import { PermissionService } from './service';
 import { requestIdFor } from './store';
 import { linkedToHome } from '../fleet/linked';
@@ -14,13 +14,11 @@ import { linkedToHome } from '../fleet/linked';
 export const PERMISSION_BODY_LIMIT = 128 * 1024;
 
 export async function postPermission(services: RelayServices, hookToken: string, req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
-  if (!tokenMatches(bearerToken(req), hookToken)) {
-    req.resume();
-    throw new CommandrError('E_UNAUTHORIZED', 'permission requests need the hook credential (Authorization: Bearer <dataDir/hook-token>)');
-  }
+  const caller = hookCaller(services, hookToken, req, 'permission requests');
   const permissions = services.permissions;
   if (!(permissions instanceof PermissionService)) throw new CommandrError('E_UNAVAILABLE', 'permission requests are not available');
   const body = await readJsonAs(req, PermissionAsk, 'permission ask', PERMISSION_BODY_LIMIT);
+  checkScope(caller, { task: body.task, agent: body.agent, paths: [body.cwd] }, 'permission ask'); // JOBTOKEN-2
   // No paired device means no one can answer: say so at once, so the hook leaves
   // the decision to the agent's own permission rules (PERM-10).
   // A member linked to its home is answered by the home's devices (FLEETX-3).

@@ -6,8 +6,8 @@ import type * as http from 'node:http';
 import { CommandrError } from '../../protocol/wire/errors';
 import { QuestionAsk, QuestionCancel } from '../../protocol/wire/questions';
 import type { RelayServices } from '../context';
-import { bearerToken, readJsonAs, sendJson } from '../http/respond';
-import { tokenMatches } from '../live/hook-token';
+import { readJsonAs, sendJson } from '../http/respond';
+import { checkScope, hookCaller } from '../live/scoped-tokens';
 import { QuestionService } from './service';
 
 export const QUESTION_BODY_LIMIT = 64 * 1024;
@@ -18,16 +18,14 @@ export function questionsOf(services: RelayServices): QuestionService {
   return questions;
 }
 
-function checkHookToken(req: http.IncomingMessage, hookToken: string): void {
-  if (tokenMatches(bearerToken(req), hookToken)) return;
-  req.resume();
-  throw new CommandrError('E_UNAUTHORIZED', 'questions need the hook credential (Authorization: Bearer <dataDir/hook-token>)');
-}
 
 export async function postQuestion(services: RelayServices, hookToken: string, req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
-  checkHookToken(req, hookToken);
+  const caller = hookCaller(services, hookToken, req, 'questions');
   const questions = questionsOf(services);
   const body = await readJsonAs(req, QuestionAsk, 'question', QUESTION_BODY_LIMIT);
+  // JOBTOKEN-2: a job asks for its own task; a commander (no task) for any it is working on.
+  checkScope(caller, { task: caller.scope?.task === undefined ? undefined : body.task, agent: body.agent, paths: [body.cwd] }, 'question');
+  if (caller.scope !== null) caller.asked.add(body.key);
   // No paired device: no one can answer, say so at once (ASK-5).
   if (services.devices.list().length === 0) throw new CommandrError('E_UNAVAILABLE', 'no paired device can answer: pair a phone with `commandr pair`');
   // The headers are the acknowledgement: the asking client knows the relay took the question (FAST-5, as GUARD-9).
@@ -54,8 +52,9 @@ export async function postQuestion(services: RelayServices, hookToken: string, r
 }
 
 export async function postQuestionCancel(services: RelayServices, hookToken: string, req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
-  checkHookToken(req, hookToken);
+  const caller = hookCaller(services, hookToken, req, 'questions');
   const questions = questionsOf(services);
   const body = await readJsonAs(req, QuestionCancel, 'question cancel', QUESTION_BODY_LIMIT);
+  if (caller.scope !== null && !caller.asked.has(body.key)) throw new CommandrError('E_FORBIDDEN', `question cancel: the credential of ${caller.scope.owner} did not ask ${body.key}`);
   sendJson(res, 200, { request: questions.withdraw(body.key, 'cancelled') });
 }

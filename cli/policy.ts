@@ -9,6 +9,7 @@ import { taskContext } from '../adapters/lib/task-context';
 import { taskScope } from '../adapters/lib/permission-check';
 import { loadPolicy, PolicyError } from '../policy/load';
 import { evaluate } from '../policy/policy';
+import { sandboxState } from '../policy/sandboxed';
 import { UsageError, runTool } from './_shared/tool';
 
 const USAGE = [
@@ -61,15 +62,20 @@ runTool('policy', USAGE, (argv) => {
       defaultFile: path.join(__dirname, '..', 'policy', 'default-policy.yaml'), home, repo,
       agentCommands: process.env.AGENT_COMMANDS, timeoutMs: process.env.COMMANDR_PERMISSION_TIMEOUT_MS,
     });
+    // As the hook of the agent this shell would run: its sandbox, Claude Code's settings for the repo.
+    const sandbox = sandboxState(process.env, process.env.CLAUDE_PROJECT_DIR?.trim() || repo, { claude: true });
     const verdict = evaluate(policy, {
-      tool, input: inputOf(tool, text), cwd, root: repo, task: context?.task, scope,
-      home: process.env.HOME || os.homedir(), commandrHome: home, realpath: (file) => fs.realpathSync(file),
+      tool, input: inputOf(tool, text), cwd, root: repo, task: context?.task, scope, sandbox,
+      home: process.env.HOME || os.homedir(), commandrHome: home,
+      realpath: (file) => fs.realpathSync(file), readlink: (file) => fs.readlinkSync(file),
     });
     const lines = [
       `decision: ${verdict.decision}`, `rule:     ${verdict.rule}`, `why:      ${verdict.why}`,
       ...(verdict.part ? [`part:     ${verdict.part}`] : []),
+      ...(verdict.word ? [`word:     ${verdict.word}`] : []),
       ...(verdict.decision === 'ask' ? [`timeout:  ${policy.timeoutMs / 1000} s, then denied`] : []),
-      `scope:    ${scope ?? '(no task scope)'}`, `policy:   ${policy.sources.join(' + ')}`,
+      `scope:    ${scope ?? '(no task scope)'}`, `sandbox:  ${sandbox.sandboxed ? 'yes' : 'no'} (${sandbox.why})`,
+      `policy:   ${policy.sources.join(' + ')}`,
     ];
     process.stdout.write(`${lines.join('\n')}\n`);
     return 0;

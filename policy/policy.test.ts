@@ -5,7 +5,7 @@ import * as path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { matchesGlob } from './glob';
 import { loadPolicy, PolicyError } from './load';
-import { commandPrefix, evaluate, type ToolRequest } from './policy';
+import { evaluate, sessionCommand, type ToolRequest } from './policy';
 
 const DEFAULT = path.join(__dirname, 'default-policy.yaml');
 const dirs: string[] = [];
@@ -47,10 +47,10 @@ describe('policy evaluation', () => {
     expect(call('Edit', { file_path: '/repo/src/a.ts' }, { scope: undefined }).decision).toBe('ask');
   });
 
-  it('POLICY-4: allow-for-session remembers the program and sub-command, compound commands whole', () => {
-    expect(commandPrefix('touch a b')).toBe('touch');
-    expect(commandPrefix('git push origin main')).toBe('git push');
-    expect(commandPrefix('touch a && rm -rf b')).toBe('touch a && rm -rf b');
+  it('POLICY-4: allow-for-session remembers the whole command, never a prefix', () => {
+    expect(sessionCommand('touch a b')).toBe('touch a b');
+    expect(sessionCommand('  git push origin main\n')).toBe('git push origin main');
+    expect(sessionCommand('touch a && rm -rf b')).toBe('touch a && rm -rf b');
     expect(matchesGlob('src/x/y.ts', 'src/**')).toBe(true);
     expect(matchesGlob('docs/a.md', '{src,docs}/*.md')).toBe(true);
     expect(matchesGlob('srcx/a.ts', 'src')).toBe(false);
@@ -67,10 +67,13 @@ describe('policy files', () => {
     const layered = loadPolicy({ defaultFile: DEFAULT, home, repo, agentCommands: 'make build, python3 -m unittest' });
     expect(layered.timeoutMs).toBe(30_000);
     expect(layered.sources).toHaveLength(3);
-    const run = (command: string) => evaluate(layered, { tool: 'Bash', input: { command }, cwd: repo }).decision;
+    const sandbox = { sandboxed: true, why: 'COMMANDR_SANDBOX=bwrap' };
+    const run = (command: string) => evaluate(layered, { tool: 'Bash', input: { command }, cwd: repo, sandbox }).decision;
     expect(run('touch a')).toBe('allow');
     expect(run('touch secret')).toBe('deny');
     expect(run('make build')).toBe('allow');
+    // `make` runs the project's own Makefile: an added prefix allows it only in a sandbox (POLPATH-5).
+    expect(evaluate(layered, { tool: 'Bash', input: { command: 'make build' }, cwd: repo }).decision).toBe('ask');
     expect(loadPolicy({ defaultFile: DEFAULT, timeoutMs: '1500' }).timeoutMs).toBe(1500);
   });
 

@@ -6,7 +6,10 @@ import * as z from 'zod/mini';
 import { type Invocation, invocationText, programOf, viewCommand } from './command';
 import { hookBypass } from './git-guard';
 import { matchesGlob } from './glob';
+import { runsOwnCode } from './own-code';
+import { type NamedPath, type Readlink, baseDirs, namedPaths, resolveNamed } from './path-words';
 import { type PathContext, expandWord, protectedBy } from './protected';
+import type { SandboxState } from './sandboxed';
 
 const names = z.optional(z.array(z.string()));
 /** `read_paths`: paths whose reads (and writes) need a person or are denied (GUARD-4). */
@@ -57,6 +60,8 @@ export interface Verdict {
   why: string;
   /** The part of a shell command that decided, when it was not the whole line. */
   part?: string;
+  /** The word (or path) that decided, when one did (POLPATH-6). */
+  word?: string;
 }
 
 export interface ToolRequest {
@@ -73,6 +78,10 @@ export interface ToolRequest {
   commandrHome?: string;
   /** Resolves symlinks of an existing path (the hook passes fs.realpathSync; pure by default). */
   realpath?: (file: string) => string;
+  /** Reads one symbolic link (the hook passes fs.readlinkSync): paths are resolved as the kernel would (POLPATH-3). */
+  readlink?: Readlink;
+  /** Whether the agent runs sandboxed (policy/sandboxed.ts); unknown counts as not (POLPATH-5). */
+  sandbox?: SandboxState;
 }
 
 const lower = (list: string[]) => new Set(list.map((s) => s.toLowerCase()));
@@ -108,6 +117,8 @@ function pathContext(request: ToolRequest): PathContext {
   return { cwd: request.cwd, root, home: request.home, commandrHome: request.commandrHome };
 }
 
+const UNKNOWN_SANDBOX: SandboxState = { sandboxed: false, why: 'whether the agent is sandboxed is not known' };
+
 /** A shell command: every program it runs is judged, in the order the policy file explains (GUARD-2). */
 function evaluateCommand(policy: Policy, command: string, request: ToolRequest): Verdict {
   const view = viewCommand(command);
@@ -123,8 +134,9 @@ function evaluateCommand(policy: Policy, command: string, request: ToolRequest):
     if (denied) return part(verdict('deny', 'deny.commands', `\`${denied}\` is on the policy's deny list`), inv);
   }
   const ctx = pathContext(request);
+  const bases = baseDirs(parts, ctx);
   for (const inv of parts) {
-    const guarded = guardedWords(policy, inv, ctx);
+    const guarded = guardedWords(policy, namedPaths(inv, bases, ctx, request.readlink), ctx);
     if (guarded) return part(guarded, inv);
   }
   for (const inv of parts) {
@@ -134,6 +146,8 @@ function evaluateCommand(policy: Policy, command: string, request: ToolRequest):
     if (program === 'git' && inv.argv.some((w, i) => i > 0 && w.text === 'config')) return part(verdict('ask', 'ask.git-config', 'reading or changing git config needs a person'), inv);
   }
   if (view.opaque) return verdict('ask', 'default', `${view.opaque}, so a person decides`);
+  const sandbox = request.sandbox ?? UNKNOWN_SANDBOX;
+  const ownCode: string[] = [];
   for (const inv of parts) {
     if (inv.via.length > 0) return part(verdict('ask', 'allow.commands', `\`${inv.via[0]}\` runs another command, which needs a person`), inv);
     if (inv.assigns.length > 0) return part(verdict('ask', 'allow.commands', `\`${text(inv)}\` sets environment variables, which needs a person`), inv);
@@ -141,24 +155,33 @@ function evaluateCommand(policy: Policy, command: string, request: ToolRequest):
     if (expanding) return part(verdict('ask', 'default', `\`${expanding.text}\` expands a variable the policy cannot read`), inv);
     const writes = inv.redirects.find((r) => />/.test(r.op) && !/^[0-9]*>&$/.test(r.op) && r.target?.text !== '/dev/null');
     if (writes) return part(verdict('ask', 'allow.commands', `\`${text(inv)}\` writes to a file`), inv);
+    const own = runsOwnCode(inv);
+    if (own && !sandbox.sandboxed) {
+      return part(verdict('ask', 'ask.own-code', `${own}: allowed only when the agent is sandboxed; this session is not (${sandbox.why})`), inv);
+    }
+    if (own) ownCode.push(own);
     const line = inv.argv.map((w) => w.text).join(' ');
     if (!policy.allow.commands.some((p) => startsWithPrefix(line, p))) {
       return part(verdict('ask', 'allow.commands', `\`${text(inv)}\` is outside the allowed command prefixes`), inv);
     }
   }
-  return verdict('allow', 'allow.commands', 'every part of the command starts with an allowed prefix');
+  const sandboxed = ownCode.length > 0 ? `; ${ownCode[0]}, allowed because the agent is sandboxed (${sandbox.why})` : '';
+  return verdict('allow', 'allow.commands', `every part of the command starts with an allowed prefix${sandboxed}`);
 }
 
-/** A shell word (argument or redirection target) that names a protected path. */
-function guardedWords(policy: Policy, inv: Invocation, ctx: PathContext): Verdict | undefined {
-  const words = [...inv.argv.slice(1), ...inv.redirects.flatMap((r) => (r.target ? [r.target] : []))];
-  for (const word of words) {
-    const expanded = expandWord(word.text, ctx);
-    if (expanded.includes('$') || expanded.startsWith('~')) continue;
-    const target = path.resolve(ctx.cwd, expanded);
-    const found = pathVerdict(policy, target, ctx, true);
-    if (found) return found;
+/**
+ * A path a command names that is protected, or that cannot be known (POLPATH-1…4). Every
+ * path counts as a write: a word's role (`--output=`, `-o`, `tee`) is the program's to say.
+ */
+function guardedWords(policy: Policy, named: NamedPath[], ctx: PathContext, write = true): Verdict | undefined {
+  for (const one of named) {
+    for (const target of one.paths) {
+      const found = pathVerdict(policy, target, ctx, write);
+      if (found) return { ...found, word: one.word };
+    }
   }
+  const unsafe = named.find((n) => n.unsafe);
+  if (unsafe) return { ...verdict('ask', 'ask.unknown-path', `${unsafe.unsafe}, so what it names cannot be checked`), word: unsafe.word };
   return undefined;
 }
 
@@ -180,14 +203,12 @@ function guardedTarget(policy: Policy, request: ToolRequest): Verdict | undefine
   const targets = [input.file_path, input.filePath, input.notebook_path, input.path].filter((v): v is string => typeof v === 'string' && v.length > 0);
   if (targets.length === 0) return undefined;
   const ctx = pathContext(request);
-  for (const raw of targets) {
-    const abs = path.resolve(request.cwd, expandWord(raw, ctx));
-    for (const candidate of new Set([abs, realpathOf(request, abs)])) {
-      const found = pathVerdict(policy, candidate, ctx, false);
-      if (found) return found;
-    }
-  }
-  return undefined;
+  const named = targets.map((raw) => {
+    const expanded = expandWord(raw, ctx);
+    const one = resolveNamed(raw, path.isAbsolute(expanded) ? expanded : `${request.cwd}/${expanded}`, request.readlink);
+    return { ...one, paths: [...new Set([...one.paths, realpathOf(request, path.resolve(request.cwd, expanded))])] };
+  });
+  return guardedWords(policy, named, ctx, false);
 }
 
 /** The real path of `file` (or of its nearest existing parent, for a file about to be created). */
@@ -238,16 +259,11 @@ function evaluateEdit(policy: Policy, request: ToolRequest): Verdict {
 
 // ── allow-for-session matching ─────────────────────────────────────────────
 
-/** Programs whose second word says what they do (`git push`, `npm install`). */
-const TWO_WORD = new Set(['git', 'gh', 'npm', 'npx', 'yarn', 'pnpm', 'cargo', 'go', 'docker', 'kubectl', 'pip', 'python', 'python3', 'make']);
-
-/** The prefix "allow for this session" remembers: the program (and its sub-command). */
-export function commandPrefix(command: string): string {
-  const view = viewCommand(command);
-  const only = view.invocations.length === 1 ? view.invocations[0]! : undefined;
-  // A compound, wrapped, redirecting or opaque command is remembered whole: its parts could do anything.
-  if (!only || view.opaque || only.via.length > 0 || only.assigns.length > 0 || only.redirects.length > 0) return command.trim();
-  const words = only.argv.map((w) => w.text);
-  const first = words[0] ?? '';
-  return TWO_WORD.has(first) && words[1] && !words[1].startsWith('-') ? `${first} ${words[1]}` : first;
+/**
+ * What "allow for this session" remembers of a shell command (POLPATH-7): the whole
+ * command, only trimmed — never a prefix, so allowing `git push origin agent/T-1` allows
+ * that push again and no other.
+ */
+export function sessionCommand(command: string): string {
+  return command.trim();
 }

@@ -20,13 +20,13 @@ export function absoluteGlob(glob: string, ctx: PathContext): string | undefined
   return path.isAbsolute(g) ? g : path.join(ctx.root, g);
 }
 
-/** Expands `~`, `$HOME`, `${HOME}`, `$COMMANDR_HOME` at the start of a shell word. */
+/** Expands `~` at the start of a shell word and `$HOME`, `${HOME}`, `$COMMANDR_HOME` anywhere in it (`/proc/self/root$HOME/…`). */
 export function expandWord(word: string, ctx: PathContext): string {
   const home = ctx.home ?? '~';
   return word
     .replace(/^~(?=\/|$)/, home)
-    .replace(/^\$\{?HOME\}?(?=\/|$)/, home)
-    .replace(/^\$\{?COMMANDR_HOME\}?(?=\/|$)/, ctx.commandrHome ?? '$COMMANDR_HOME');
+    .replace(/\$\{HOME\}|\$HOME(?![A-Za-z0-9_])/g, home)
+    .replace(/\$\{COMMANDR_HOME\}|\$COMMANDR_HOME(?![A-Za-z0-9_])/g, ctx.commandrHome ?? '$COMMANDR_HOME');
 }
 
 const segments = (p: string) => p.split('/').filter(Boolean);

@@ -10,7 +10,8 @@ import { listPackets } from '../../bus/layout';
 import { splitFrontMatter } from '../../bus/packet';
 import { locateGit } from '../../bus/locate';
 import { loadPolicy, type PolicyPlaces } from '../../policy/load';
-import { commandPrefix, evaluate, type Policy, type Verdict } from '../../policy/policy';
+import { evaluate, type Policy, sessionCommand, type Verdict } from '../../policy/policy';
+import { sandboxState } from '../../policy/sandboxed';
 import type { PermissionAsk } from '../../protocol/wire/http';
 import { plainLine } from '../../protocol/wire/plain-text';
 import { PERMISSION_DESCRIPTION_MAX, PERMISSION_WHY_MAX, type PermissionPolicyWhy } from '../../protocol/wire/views';
@@ -25,6 +26,8 @@ export interface PermissionCall {
   cwd: string;
   /** The vendor's id of this tool call (stable across retries of the hook). */
   callId?: string;
+  /** The agent CLI asking: Claude Code's own sandbox settings count only for `claude` (POLPATH-5). */
+  vendor?: 'claude' | 'opencode';
 }
 
 export interface Checked {
@@ -78,9 +81,13 @@ export function checkPermission(call: PermissionCall, env: Env = process.env, lo
   });
   const task = context?.task ?? (env.COMMANDR_TASK?.trim() || undefined);
   const scope = context ? taskScope(context.bus, context.task) : undefined;
+  // Claude Code runs a Bash call with `dangerouslyDisableSandbox` outside its sandbox.
+  const claude = call.vendor === 'claude' && call.input.dangerouslyDisableSandbox !== true;
+  const sandbox = sandboxState(env, env.CLAUDE_PROJECT_DIR?.trim() || root, { claude });
   const verdict = evaluate(policy, {
-    tool: call.tool, input: call.input, cwd: call.cwd, root, task, scope,
-    home: env.HOME?.trim() || os.homedir(), commandrHome: commandrHome(env), realpath: (file) => fs.realpathSync(file),
+    tool: call.tool, input: call.input, cwd: call.cwd, root, task, scope, sandbox,
+    home: env.HOME?.trim() || os.homedir(), commandrHome: commandrHome(env),
+    realpath: (file) => fs.realpathSync(file), readlink: (file) => fs.readlinkSync(file),
   });
   const command = typeof call.input.command === 'string' ? call.input.command : undefined;
   const detail = command ?? editDetail(call.input) ?? JSON.stringify(call.input, null, 2);
@@ -89,13 +96,27 @@ export function checkPermission(call: PermissionCall, env: Env = process.env, lo
     session: call.session.slice(0, 256), tool: call.tool.slice(0, 256), cwd: call.cwd.slice(0, 4096),
     summary: classifyTool({ tool: call.tool, input: call.input }, []).summary.slice(0, 2000),
     detail: detail.slice(0, 64 * 1024), key: askKey(call), timeoutMs: policy.timeoutMs,
-    prefix: (command !== undefined ? commandPrefix(command) : '').slice(0, 512) || undefined,
+    ...exactOf(call, policy, command),
     policy: policyWhy(verdict),
     ...(said ? { description: said } : {}),
     ...(task ? { task: task.slice(0, 128) } : {}),
     ...(env.COMMANDR_AGENT_ID?.trim() ? { agent: env.COMMANDR_AGENT_ID.trim().slice(0, 256) } : {}),
   };
   return { verdict, policy, task, ask };
+}
+
+/**
+ * What allow-for-session remembers (POLPATH-7): a shell tool's whole command, another
+ * tool's file or URL, else its whole input; never a prefix. A long one travels as its hash.
+ */
+function exactOf(call: PermissionCall, policy: Policy, command: string | undefined): { exact?: string } {
+  const shell = policy.shellTools.some((t) => t.toLowerCase() === call.tool.toLowerCase());
+  const input = call.input;
+  const target = [input.file_path, input.filePath, input.notebook_path, input.path, input.url].find((v): v is string => typeof v === 'string' && v.length > 0);
+  const { description: _said, ...rest } = input;
+  const text = shell ? (command !== undefined ? sessionCommand(command) : '') : target ?? JSON.stringify(rest);
+  if (!text) return {};
+  return { exact: text.length > 4096 ? `sha256:${crypto.createHash('sha256').update(text).digest('hex')}` : text };
 }
 
 /** A small unified diff for an edit (old → new text), or the content being written. */

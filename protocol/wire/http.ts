@@ -40,7 +40,12 @@ export const PermissionAsk = z.object({
   policy: z.optional(PermissionPolicyWhy),
   /** What the agent said the call does, from the tool's own input (CARD-1): agent-written, so shown only as plain text. */
   description: z.optional(z.string().check(z.maxLength(PERMISSION_DESCRIPTION_MAX))),
-  /** Command prefix used for allow-for-session matching. */
+  /**
+   * What allow-for-session remembers (POLPATH-7): a shell command whole (trimmed), or the
+   * file/URL another tool names; never a prefix. Longer than 4096 characters: `sha256:<hex>` of it.
+   */
+  exact: z.optional(z.string().check(z.maxLength(4096 + 7))),
+  /** Sent by hooks before POLPATH-7; no longer matched as a prefix (see relay/permissions/service.ts). */
   prefix: z.optional(z.string().check(z.maxLength(512))),
   /** Retries reuse the key so a restarted relay or a reconnecting hook finds its request. */
   key: z.string().check(z.regex(/^[A-Za-z0-9_-]{8,64}$/)),

@@ -6,7 +6,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadPolicy } from '../../policy/load';
-import { evaluate, commandPrefix } from '../../policy/policy';
+import { evaluate, sessionCommand } from '../../policy/policy';
 import { parseCommandLine } from '../../policy/shell';
 
 const DEFAULT = path.resolve(__dirname, '..', '..', 'policy', 'default-policy.yaml');
@@ -159,8 +159,8 @@ describe('the shipped policy protects the gate and asks for the network (GUARD-4
     expect(parsed.commands[6]!.redirects.map((r) => `${r.op}${r.target?.text ?? ''}`)).toEqual(['2>&1', '>out']);
     expect(parsed.commands[2]!.stage).toBe(1);
     expect(parseCommandLine("echo 'open").opaque).toMatch(/quote/);
-    expect(commandPrefix('env FOO=1 git push')).toBe('env FOO=1 git push');
-    expect(commandPrefix('git push origin main')).toBe('git push');
+    expect(sessionCommand('env FOO=1 git push')).toBe('env FOO=1 git push');
+    expect(sessionCommand('git push origin main')).toBe('git push origin main');
   });
 });
 

@@ -26,7 +26,7 @@ describe('commandr policy check', () => {
     expect(touch.stdout).toMatch(/^decision: ask$/m);
     expect(touch.stdout).toMatch(/outside the allowed command prefixes/);
     expect(touch.stdout).toMatch(/timeout: +120 s/);
-    expect(check(['Bash', 'make build', '--repo', repo], env).stdout).toMatch(/^decision: allow$/m);
+    expect(check(['Bash', 'make build', '--repo', repo], { ...env, COMMANDR_SANDBOX: 'bwrap' }).stdout).toMatch(/^decision: allow$/m);
     expect(check(['Bash', 'make deploy', '--repo', repo], env).stdout).toMatch(/^decision: deny$/m);
     const edit = check(['Edit', JSON.stringify({ file_path: path.join(repo, 'src', 'a.ts') }), '--repo', repo, '--scope', 'src/**'], env);
     expect(edit.stdout).toMatch(/^decision: allow$/m);

@@ -33,7 +33,7 @@ export function decidePermission(payload: Record<string, unknown>, env: Env, cwd
   const at = stringField(payload, 'cwd') ?? (env.CLAUDE_PROJECT_DIR || undefined) ?? cwd;
   let checked;
   try {
-    checked = checkPermission({ session, cwd: at, tool, input, callId: stringField(payload, 'tool_use_id') }, env, load);
+    checked = checkPermission({ session, cwd: at, tool, input, callId: stringField(payload, 'tool_use_id'), vendor: 'claude' }, env, load);
   } catch (error) {
     if (error instanceof PolicyError) return { kind: 'answer', decision: 'ask', reason: `Commandr's policy cannot be read (${error.message}), so a person must decide.` };
     throw error;

@@ -1,0 +1,123 @@
+// Every path a shell command may name (POLPATH-1…4): each argument and redirection
+// target, the value of every `--opt=value` / `key=value` word, every attached short
+// option value (`-oVALUE`, `-rf.git/config`), relative to the working directory and to
+// each directory the line moves to (`git -C dir`, `make --directory=dir`, `cd dir`) —
+// then resolved the way the kernel would: symbolic links followed one component at a
+// time, `..` applied after them. A path through `/proc/<pid>/root|cwd|fd…` or `/dev/fd`
+// names whatever another process sees, which the policy cannot know: it is `unsafe`.
+import * as path from 'node:path';
+import { type Invocation, programOf } from './command';
+import { type PathContext, expandWord } from './protected';
+
+/** Reads a symbolic link; throws `EINVAL` for a file that is not one, `ENOENT` for none. */
+export type Readlink = (file: string) => string;
+
+export interface NamedPath {
+  /** The shell word (as written) the path came from. */
+  word: string;
+  /** The absolute paths to check: as written, and as the kernel would resolve it. */
+  paths: string[];
+  /** Why the path cannot be known here, when it cannot. */
+  unsafe?: string;
+}
+
+/** Longest word whose every suffix is checked as an attached option value. */
+const MAX_OPTION_WORD = 4096;
+const MAX_LINKS = 40;
+/** A directory entry that is another process's view of the file system (or an open file). */
+const PROC_VIEW = /^\/proc\/[^/]+\/(?:task\/[^/]+\/)?(?:root|cwd|fd|fdinfo|map_files|exe)(?:\/|$)|^\/dev\/fd(?:\/|$)/;
+const PLAIN_DEVICES = new Set(['/dev/null', '/dev/stdin', '/dev/stdout', '/dev/stderr', '/dev/tty', '/dev/zero', '/dev/urandom', '/dev/random']);
+/** Options (of git, make, tar, npm, …) whose value is the directory the other paths are relative to. */
+const DIR_OPTIONS = /^(--directory|--chdir|--cwd|--prefix|--work-tree|--git-dir|--dir|--root)=/;
+
+/** The texts a word may hand a program as a path. */
+function pathTexts(text: string): string[] {
+  const out = [text];
+  const eq = text.indexOf('=');
+  if (eq > 0) out.push(text.slice(eq + 1));
+  if (/^-[^-]/.test(text) && text.length <= MAX_OPTION_WORD) for (let k = 2; k < text.length; k++) out.push(text.slice(k));
+  return [...new Set(out.filter(Boolean))];
+}
+
+/** Directories the line's relative paths may be relative to: the cwd, `-C dir`, `--directory=dir`, `cd dir`. */
+export function baseDirs(parts: Invocation[], ctx: PathContext): string[] {
+  const bases = new Set([ctx.cwd]);
+  const add = (dir: string | undefined) => {
+    const expanded = dir === undefined ? '' : expandWord(dir, ctx);
+    if (expanded && !expanded.includes('$')) bases.add(path.resolve(ctx.cwd, expanded));
+  };
+  for (const inv of parts) {
+    const words = inv.argv.map((w) => w.text);
+    if (/^(cd|pushd)$/.test(programOf(inv))) add(words.slice(1).find((w) => !w.startsWith('-')) ?? ctx.home);
+    words.forEach((w, i) => {
+      if (w === '-C' || /^--(directory|chdir|cwd|prefix|work-tree|git-dir)$/.test(w)) add(words[i + 1]);
+      else if (/^-C./.test(w)) add(w.slice(2));
+      else if (DIR_OPTIONS.test(w)) add(w.slice(w.indexOf('=') + 1));
+    });
+  }
+  return [...bases];
+}
+
+/** Every path an invocation's words and redirections may name. */
+export function namedPaths(inv: Invocation, bases: string[], ctx: PathContext, readlink?: Readlink): NamedPath[] {
+  const words = [...inv.argv.slice(1), ...inv.redirects.flatMap((r) => (r.target ? [r.target] : []))];
+  const out: NamedPath[] = [];
+  for (const word of words) {
+    if (/^-[^-]/.test(word.text) && word.text.length > MAX_OPTION_WORD) {
+      out.push({ word: word.text, paths: [], unsafe: `an option word of ${word.text.length} characters is too long to check` });
+      continue;
+    }
+    for (const text of pathTexts(word.text)) {
+      const expanded = expandWord(text, ctx);
+      if (expanded.includes('$') || expanded.startsWith('~')) continue;
+      // Joined as text, not path.join: `..` must apply after the links before it (`link/../x`).
+      for (const base of path.isAbsolute(expanded) ? [''] : bases) out.push(resolveNamed(word.text, `${base}/${expanded}`, readlink));
+    }
+  }
+  return out;
+}
+
+/** A path as written (absolute, `..` unresolved) → the paths to check, or why it cannot be known. */
+export function resolveNamed(word: string, written: string, readlink?: Readlink): NamedPath {
+  const lexical = path.normalize(written);
+  if (PLAIN_DEVICES.has(lexical)) return { word, paths: [lexical] };
+  // As written too (`.` and `//` dropped, `..` kept): `/proc/1/cwd/../x` goes through `cwd` first.
+  const asWritten = `/${written.split('/').filter((s) => s && s !== '.').join('/')}`;
+  if (PROC_VIEW.test(lexical) || PROC_VIEW.test(asWritten) || (/^\/(proc|dev)\//.test(lexical) && /[*?[]/.test(lexical))) {
+    return { word, paths: [lexical], unsafe: `${lexical} goes through another process's view of the files` };
+  }
+  if (!readlink) return { word, paths: [lexical] };
+  const real = kernelPath(written, readlink);
+  if ('unsafe' in real) return { word, paths: [lexical], unsafe: real.unsafe };
+  return { word, paths: [...new Set([lexical, real.path])] };
+}
+
+/** Resolves `abs` one component at a time as the kernel would; past the first missing component, lexically. */
+export function kernelPath(abs: string, readlink: Readlink): { path: string } | { unsafe: string } {
+  const pending = abs.split('/').filter(Boolean);
+  let current = '/';
+  let links = 0;
+  let missing = false;
+  while (pending.length > 0) {
+    const name = pending.shift()!;
+    if (name === '.') continue;
+    if (name === '..') { current = path.dirname(current); continue; }
+    const next = path.join(current, name);
+    if (PROC_VIEW.test(next)) return { unsafe: `${abs} goes through ${next}, another process's view of the files` };
+    if (missing) { current = next; continue; }
+    let target: string | undefined;
+    try {
+      target = readlink(next);
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === 'ENOENT' || code === 'ENOTDIR') missing = true;
+      else if (code !== 'EINVAL') return { unsafe: `${next} cannot be resolved (${code ?? 'error'})` };
+      current = next;
+      continue;
+    }
+    if (++links > MAX_LINKS) return { unsafe: `${abs} has too many symbolic links to resolve` };
+    pending.unshift(...target.split('/').filter(Boolean));
+    if (target.startsWith('/')) current = '/';
+  }
+  return { path: current };
+}

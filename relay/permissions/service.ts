@@ -127,7 +127,7 @@ export class PermissionService {
       createdAt: new Date(now).toISOString(), expiresAt: new Date(Math.min(now, ask.ackBy ?? now)).toISOString(),
       status: 'expired', decidedBy: null, reason, ...cardText(ask),
     };
-    const record: PermissionRecord = { view, key: ask.key, prefix: ask.prefix ?? null, answer: { decision: 'deny', reason, by: null } };
+    const record: PermissionRecord = { view, key: ask.key, exact: ask.exact ?? null, answer: { decision: 'deny', reason, by: null } };
     this.records.set(id, record);
     this.files.save(record);
     appendAudit(this.deps.dataDir, { kind: 'permission.request', request: id, session: view.session, task: view.task, agent: view.agent, tool: view.tool, summary: view.summary, cwd: view.cwd });
@@ -147,8 +147,10 @@ export class PermissionService {
     }
     const allow = decision !== 'deny';
     const said = reason?.trim() ? `: ${reason.trim()}` : '';
+    // A request carrying no exact call (an older hook) is allowed once: nothing narrower than a prefix can be remembered.
+    const session = decision === 'allow-session' ? (record.exact ? ' for the rest of this session (this exact call)' : ' once (this request names no exact call to remember)') : '';
     const text = allow
-      ? `Allowed by ${device.name} on the phone${decision === 'allow-session' ? ' for the rest of this session' : ''}${said}`
+      ? `Allowed by ${device.name} on the phone${session}${said}`
       : `Denied by ${device.name} on the phone${said || '. Do not retry this; choose another approach or ask the person.'}`;
     if (decision === 'allow-session') this.addGrant(record, device.name);
     this.settle(record, allow ? 'allowed' : 'denied', { decision: allow ? 'allow' : 'deny', reason: text, by: device.name });
@@ -185,7 +187,7 @@ export class PermissionService {
       createdAt: new Date(now).toISOString(), expiresAt: new Date(now + timeoutMs).toISOString(),
       status: 'pending', decidedBy: null, reason: null, ...cardText(ask),
     };
-    const record: PermissionRecord = { view, key: ask.key, prefix: ask.prefix ?? null, answer: null };
+    const record: PermissionRecord = { view, key: ask.key, exact: ask.exact ?? null, answer: null };
     this.records.set(id, record);
     appendAudit(this.deps.dataDir, { kind: 'permission.request', request: id, session: view.session, task: view.task, agent: view.agent, tool: view.tool, summary: view.summary, cwd: view.cwd });
     const grant = this.grantFor(record);
@@ -239,14 +241,17 @@ export class PermissionService {
     for (const waiter of waiting ?? []) waiter(answer);
   }
 
+  /** The grant for exactly this call (POLPATH-7): same session, tool and exact text; a legacy prefix grant only for its own text. */
   private grantFor(record: PermissionRecord): SessionGrant | undefined {
+    const exact = record.exact;
+    if (!exact) return undefined;
     const tool = record.view.tool.toLowerCase();
-    return this.grants.find((g) => g.session === record.view.session && g.tool === tool && g.prefix === record.prefix);
+    return this.grants.find((g) => g.session === record.view.session && g.tool === tool && (g.exact ?? g.prefix) === exact);
   }
 
   private addGrant(record: PermissionRecord, by: string): void {
-    if (this.grantFor(record)) return;
-    this.grants = [...this.grants, { session: record.view.session, tool: record.view.tool.toLowerCase(), prefix: record.prefix, at: new Date(this.now()).toISOString(), by }].slice(-1000);
+    if (!record.exact || this.grantFor(record)) return;
+    this.grants = [...this.grants, { session: record.view.session, tool: record.view.tool.toLowerCase(), exact: record.exact, at: new Date(this.now()).toISOString(), by }].slice(-1000);
     this.files.saveGrants(this.grants);
   }
 }

@@ -15,13 +15,22 @@ export const KEEP_DECIDED_MS = 24 * 60 * 60 * 1000;
 export const PermissionRecord = z.object({
   view: PermissionRequestView,
   key: z.string(),
-  /** Command prefix for allow-for-session matching, when the ask carried one. */
-  prefix: z.nullable(z.string()),
+  /** What allow-for-session remembers (POLPATH-7): the exact command, file or input; null when the ask carried none. */
+  exact: z.optional(z.nullable(z.string())),
+  /** A prefix an older hook sent; kept for the record, never matched. */
+  prefix: z.optional(z.nullable(z.string())),
   answer: z.nullable(PermissionAnswer),
 });
 export type PermissionRecord = z.infer<typeof PermissionRecord>;
 
-export const SessionGrant = z.object({ session: z.string(), tool: z.string(), prefix: z.nullable(z.string()), at: z.string(), by: z.string() });
+/**
+ * One allow-for-session grant (POLPATH-7): the session, the tool and the exact call. A grant
+ * stored before POLPATH-7 has only `prefix`; it now matches only a call whose exact text is
+ * that prefix (`git push` allows bare `git push`, nothing longer), and a null prefix nothing.
+ */
+export const SessionGrant = z.object({
+  session: z.string(), tool: z.string(), exact: z.optional(z.string()), prefix: z.optional(z.nullable(z.string())), at: z.string(), by: z.string(),
+});
 export type SessionGrant = z.infer<typeof SessionGrant>;
 const Grants = z.array(SessionGrant);
 

@@ -28,7 +28,7 @@ export function hookTokenOf(dataDir: string): string {
 export function askBody(extra: Partial<PermissionAsk> = {}): PermissionAsk {
   return {
     session: 'sess-1', tool: 'Bash', summary: 'touch made.txt', detail: 'touch made.txt', cwd: '/tmp/project',
-    prefix: 'touch', key: `k-${crypto.randomBytes(8).toString('hex')}`, timeoutMs: 30_000, ...extra,
+    exact: 'touch made.txt', key: `k-${crypto.randomBytes(8).toString('hex')}`, timeoutMs: 30_000, ...extra,
   };
 }
 

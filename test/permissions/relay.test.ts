@@ -121,24 +121,24 @@ describe('permission requests on the relay', () => {
     expect(await decideError(devices[0]!.request({ type: 'permission.decide', request: expired.request.id, decision: 'allow' }))).toBe('E_EXPIRED');
   });
 
-  it('PERM-6: allow-for-session auto-allows the same session, tool and prefix only', async () => {
+  it('PERM-6: allow-for-session auto-allows the same session, tool and exact command only', async () => {
     const { relay, devices } = await relayWithDevices(1);
     const phone = devices[0]!;
-    const first = ask(relay, askBody({ session: 'S1', prefix: 'touch' }));
+    const first = ask(relay, askBody({ session: 'S1', exact: 'touch made.txt' }));
     const { request } = await phone.next('permission.request');
     await phone.request({ type: 'permission.decide', request: request.id, decision: 'allow-session' });
     expect((await first).body.decision).toBe('allow');
     phone.clear();
-    const again = await ask(relay, askBody({ session: 'S1', prefix: 'touch', summary: 'touch other.txt' }));
+    const again = await ask(relay, askBody({ session: 'S1', exact: 'touch made.txt' }));
     expect(again.body.decision).toBe('allow');
     expect(again.body.reason).toMatch(/for this session/);
-    const otherSession = ask(relay, askBody({ session: 'S2', prefix: 'touch' }));
-    const otherPrefix = ask(relay, askBody({ session: 'S1', prefix: 'rm' }));
+    const otherSession = ask(relay, askBody({ session: 'S2', exact: 'touch made.txt' }));
+    const otherCommand = ask(relay, askBody({ session: 'S1', exact: 'touch other.txt', summary: 'touch other.txt' }));
     const pending = [await phone.next('permission.request'), await phone.next('permission.request')];
     expect(pending.map((p) => p.request.status)).toEqual(['pending', 'pending']);
     for (const p of pending) await phone.request({ type: 'permission.decide', request: p.request.id, decision: 'deny' });
     expect((await otherSession).body.decision).toBe('deny');
-    expect((await otherPrefix).body.decision).toBe('deny');
+    expect((await otherCommand).body.decision).toBe('deny');
   });
 
   it('PERM-7: after a relay restart the retried long-poll with the same key gets the decision', async () => {

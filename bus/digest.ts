@@ -2,9 +2,8 @@
 // is bound to, so the gate, the relay and the diff view must all compute it here.
 // The patch is streamed through the hash, never held whole (a 200 MB file stays
 // in git's pipe, not in the relay's heap).
-import { execFile, spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { BusError } from './errors';
+import { GIT_OUTPUT_LIMIT, git, gitStream as runStream } from './git/run';
 
 export interface StagedDigest {
   /** `sha256:` + 64 lowercase hex digits of the patch bytes. */
@@ -42,7 +41,7 @@ export const STAGED_DIFF_ARGS = [
 ] as const;
 
 /** Small git outputs (stats, names) only: anything bigger is a caller's bug or hostile input. */
-export const GIT_OUTPUT_LIMIT = 64 << 20;
+export { GIT_OUTPUT_LIMIT };
 
 export function digestOf(patch: Buffer): string {
   return 'sha256:' + createHash('sha256').update(patch).digest('hex');
@@ -72,44 +71,17 @@ export class HeaderCounter {
 }
 
 /**
- * Runs git in `worktree` without a shell and inherits the environment on
+ * Runs git in `worktree` through the hardened runner and inherits this process's environment on
  * purpose: inside a pre-commit hook GIT_INDEX_FILE names the index being committed.
  * For bounded outputs only (GIT_OUTPUT_LIMIT); patches are streamed with `gitStream`.
  */
 export function gitBytes(worktree: string, args: readonly string[], input?: Buffer, env?: NodeJS.ProcessEnv): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    const child = execFile('git', [...args], { cwd: worktree, encoding: 'buffer', maxBuffer: GIT_OUTPUT_LIMIT, ...(env ? { env } : {}) }, (error, stdout, stderr) => {
-      if (error) {
-        const detail = Buffer.isBuffer(stderr) ? stderr.toString('utf8').trim() : '';
-        reject(new BusError('E_GIT', `git ${args.join(' ')} failed in ${worktree}: ${detail || error.message}`, { cause: error }));
-        return;
-      }
-      resolve(stdout);
-    });
-    if (input !== undefined) child.stdin?.end(input);
-  });
+  return git(args, { cwd: worktree, env: env ?? process.env, input });
 }
 
 /** Streams git's stdout to `onChunk` (a false return stops git early); rejects E_GIT on failure. */
 export function gitStream(worktree: string, args: readonly string[], onChunk: (chunk: Buffer) => boolean | void, env?: NodeJS.ProcessEnv): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const child = spawn('git', [...args], { cwd: worktree, stdio: ['ignore', 'pipe', 'pipe'], ...(env ? { env } : {}) });
-    let stderr = '';
-    let stopped = false;
-    child.stderr.on('data', (d: Buffer) => { if (stderr.length < 4096) stderr += d.toString('utf8'); });
-    child.stdout.on('data', (chunk: Buffer) => {
-      if (stopped) return;
-      if (onChunk(chunk) === false) {
-        stopped = true;
-        child.kill('SIGTERM');
-      }
-    });
-    child.on('error', (error) => reject(new BusError('E_GIT', `git ${args.join(' ')} could not start in ${worktree}: ${error.message}`, { cause: error })));
-    child.on('close', (code) => {
-      if (code === 0 || stopped) resolve();
-      else reject(new BusError('E_GIT', `git ${args.join(' ')} failed in ${worktree}: ${stderr.trim() || `exit ${code}`}`));
-    });
-  });
+  return runStream(args, { cwd: worktree, env: env ?? process.env }, onChunk);
 }
 
 /** Digest of any patch-producing git command, streamed. */

@@ -2,7 +2,7 @@
 // .gitignore lines, the pre-commit hook running this install's gate, the registry entry.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { execFileSync } from 'node:child_process';
+import { gitSync } from './git/run';
 import { BusError, ioError } from './errors';
 import { GITIGNORE_LINES, REQUIRED_DIRS } from './layout';
 import { locateGit } from './locate';
@@ -55,12 +55,12 @@ export function recordApprovalKey(worktree: string, keyFile: string, changed: st
   if (!fs.existsSync(keyFile)) return;
   const env = trustEnv(process.env);
   try {
-    execFileSync('git', ['config', '--local', '--get', 'commandr.approvalKey'], { cwd: worktree, env, stdio: 'ignore' });
+    gitSync(['config', '--local', '--get', 'commandr.approvalKey'], { cwd: worktree, env });
     return;
   } catch {
     // unset: record it
   }
-  execFileSync('git', ['config', '--local', 'commandr.approvalKey', keyFile], { cwd: worktree, env, stdio: ['ignore', 'ignore', 'pipe'] });
+  gitSync(['config', '--local', 'commandr.approvalKey', keyFile], { cwd: worktree, env });
   changed.push(`git config commandr.approvalKey ${keyFile}`);
 }
 
@@ -81,7 +81,7 @@ export function missingApprovalHooks(repo: string): string[] {
 
 /** Where git looks for hooks: honours core.hooksPath and shares the common dir with worktrees. */
 function hooksDir(worktree: string): string {
-  const out = execFileSync('git', ['rev-parse', '--git-path', 'hooks'], { cwd: worktree, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+  const out = gitSync(['rev-parse', '--git-path', 'hooks'], { cwd: worktree, env: process.env }).toString('utf8');
   return path.resolve(worktree, out.trim());
 }
 

@@ -2,26 +2,19 @@
 // tree, pushes that create, fast-forward or compare-and-swap `refs/tasks/<id>`,
 // and reading the tips of a remote's task refs with their lease messages.
 import { randomBytes } from 'node:crypto';
-import { execFile } from 'node:child_process';
 import { LeaseCommit } from '../protocol/bus/lease';
 import { BusError } from './errors';
+import { gitResult } from './git/run';
 import { assertTaskId } from './layout';
 
 export const TASK_REF_PREFIX = 'refs/tasks/';
 
 export interface GitResult { code: number; stdout: string; stderr: string }
 
-export function runGit(cwd: string, args: string[], env: NodeJS.ProcessEnv = process.env, input?: string): Promise<GitResult> {
-  return new Promise((resolve, reject) => {
-    const child = execFile('git', args, { cwd, env, maxBuffer: 64 << 20 }, (error, stdout, stderr) => {
-      const code = error ? (typeof (error as { code?: unknown }).code === 'number' ? (error as { code: number }).code : -1) : 0;
-      if (code === -1) reject(new BusError('E_GIT', `git ${args[0]} could not run in ${cwd}: ${error!.message}`, { cause: error }));
-      else resolve({ code, stdout, stderr });
-    });
-    // git may exit without reading stdin; a broken pipe then is not an error of ours.
-    child.stdin?.on('error', () => {});
-    child.stdin?.end(input);
-  });
+/** git through the hardened runner (GITRUN-1); a non-zero exit is a result, not an error. */
+export async function runGit(cwd: string, args: string[], env: NodeJS.ProcessEnv = process.env, input?: string): Promise<GitResult> {
+  const r = await gitResult(args, { cwd, env, input });
+  return { code: r.code, stdout: r.stdout.toString('utf8'), stderr: r.stderr };
 }
 
 /** A remote spelled like an option would reach git as one (`--force`): refuse it before any git call. */

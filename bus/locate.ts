@@ -2,7 +2,7 @@
 // one of its linked worktrees by reading `.git` files, without spawning git (LAYOUT-1).
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { execFileSync } from 'node:child_process';
+import { gitSync } from './git/run';
 import { BusError } from './errors';
 
 /** Environment variables as read here (a plain record, so callers may pass `{}`). */
@@ -58,11 +58,8 @@ function placeFromGit(worktree: string, gitDir: string): GitPlace {
 /** Odd layouts (bare repos, GIT_DIR without a work tree): ask git itself. */
 function placeFromGitProcess(cwd: string): GitPlace | undefined {
   try {
-    const out = execFileSync('git', ['rev-parse', '--absolute-git-dir', '--git-common-dir', '--show-toplevel'], {
-      cwd,
-      encoding: 'utf8',
-      stdio: ['ignore', 'pipe', 'ignore'],
-    });
+    // This process's environment whole: GIT_DIR / GIT_WORK_TREE are how a hook names an odd layout.
+    const out = gitSync(['rev-parse', '--absolute-git-dir', '--git-common-dir', '--show-toplevel'], { cwd, env: process.env }).toString('utf8');
     const [gitDir, common, top] = out.split('\n');
     if (!gitDir || !common) return undefined;
     const commonDir = fs.realpathSync(path.resolve(cwd, common));

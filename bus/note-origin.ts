@@ -4,11 +4,10 @@
 // neither is the person's. Such notes are held back — never injected, never consumed — and shown
 // to the phone as from the repository. Deciding costs one hardened `git ls-files`, none when the
 // bus has no work tree of its own or there is no note to decide about.
-import { execFile, execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { StoredAnnotation } from './annotations';
-import { UNTRUSTED_GIT_CONFIG, untrustedGitEnv } from './untrusted-git';
+import { git, gitSync } from './git/run';
 
 /** `tracked`: git tracks it; `link`: a symbolic link (or not a file) on its path; `unchecked`: git could not tell. */
 export type HeldReason = 'tracked' | 'link' | 'unchecked';
@@ -19,20 +18,20 @@ export interface SortedNotes {
   held: HeldNote[];
 }
 
-const GIT_OPTIONS = { encoding: 'utf8' as const, timeout: 5000, maxBuffer: 4 * 1024 * 1024 };
+const GIT_OPTIONS = { timeoutMs: 5000, maxBytes: 4 * 1024 * 1024 };
 
 /** The notes directory of `task` (all tasks' when undefined) relative to the work tree holding the bus. */
 const notesRel = (bus: string, task?: string): string => `${path.basename(bus)}/annotations${task === undefined ? '' : `/${task}`}`;
 
-function lsFiles(bus: string, task: string | undefined): { cwd: string; args: string[]; env: NodeJS.ProcessEnv } | undefined {
+function lsFiles(bus: string, task: string | undefined): { cwd: string; args: string[] } | undefined {
   const top = path.dirname(bus);
   // No `.git` beside the bus (a bare repository's worktrees): no index covers it, nothing is tracked there.
   if (!fs.existsSync(path.join(top, '.git'))) return undefined;
   // `ls-files` reads only the index (no object, no filter); the pathspec also matches the task
   // directory itself, tracked as a symbolic link or a submodule. icase: a case-insensitive disk
   // holds `t-1/` where git tracks `T-1/`; holding back too much is the safe side.
-  const args = [...UNTRUSTED_GIT_CONFIG, '--no-optional-locks', 'ls-files', '-z', '--', `:(top,icase,literal)${notesRel(bus, task)}`];
-  return { cwd: top, args, env: untrustedGitEnv(top) };
+  const args = ['--no-optional-locks', 'ls-files', '-z', '--', `:(top,icase,literal)${notesRel(bus, task)}`];
+  return { cwd: top, args };
 }
 
 const trackedSet = (out: string): Set<string> => new Set(out.split('\0').filter(Boolean).map((p) => p.toLowerCase()));
@@ -82,7 +81,7 @@ export function sortNotes(bus: string, task: string, notes: StoredAnnotation[]):
   let tracked: Set<string> | Error = new Set();
   if (run) {
     try {
-      tracked = trackedSet(execFileSync('git', run.args, { cwd: run.cwd, env: run.env, stdio: ['ignore', 'pipe', 'pipe'], ...GIT_OPTIONS }));
+      tracked = trackedSet(gitSync(run.args, { cwd: run.cwd, top: run.cwd, ...GIT_OPTIONS }).toString('utf8'));
     } catch (error) {
       tracked = gitError(error);
     }
@@ -97,11 +96,7 @@ export function sortNotes(bus: string, task: string, notes: StoredAnnotation[]):
 export async function trackedNoteFiles(bus: string): Promise<Set<string> | Error> {
   const run = lsFiles(bus, undefined);
   if (!run) return new Set();
-  return new Promise((resolve) => {
-    execFile('git', run.args, { cwd: run.cwd, env: run.env, ...GIT_OPTIONS }, (error, stdout, stderr) => {
-      resolve(error ? gitError(Object.assign(error, { stderr })) : trackedSet(stdout));
-    });
-  });
+  return git(run.args, { cwd: run.cwd, top: run.cwd, ...GIT_OPTIONS }).then((out) => trackedSet(out.toString('utf8')), gitError);
 }
 
 /** Whether git tracks the note `file` of `task`, or its task directory, by a set from trackedNoteFiles. */
@@ -114,11 +109,7 @@ export function isTrackedNote(bus: string, task: string, file: string, tracked: 
 export async function sortNotesAsync(bus: string, task: string, notes: StoredAnnotation[]): Promise<SortedNotes> {
   if (notes.length === 0) return { own: [], held: [] };
   const run = lsFiles(bus, task);
-  const tracked = !run ? new Set<string>() : await new Promise<Set<string> | Error>((resolve) => {
-    execFile('git', run.args, { cwd: run.cwd, env: run.env, ...GIT_OPTIONS }, (error, stdout, stderr) => {
-      resolve(error ? gitError(Object.assign(error, { stderr })) : trackedSet(stdout));
-    });
-  });
+  const tracked = !run ? new Set<string>() : await git(run.args, { cwd: run.cwd, top: run.cwd, ...GIT_OPTIONS }).then((out) => trackedSet(out.toString('utf8')), gitError);
   return classify(bus, task, notes, tracked);
 }
 

@@ -1,24 +1,11 @@
-// Running git in a repository whose config we did not write (REPORTGIT-1, NOTE-4): the repo's own
-// config must not make git run a command, and the caller's git location variables must not
-// send it to another repository or index.
-import * as path from 'node:path';
+// Superseded by the one git runner (bus/git/run.ts, GITRUN-1), which hardens every run and strips
+// location variables unless a caller passes its environment. Kept for code not yet moved over.
+import { FIXED_CONFIG, runEnv } from './git/hardening';
 
-/** `core.fsmonitor` is run by every index read (`git status`, `git ls-files`); no hook may run either. */
+/** The fixed part of the runner's hardening as `-c` pairs; the runner itself does more. */
 export const UNTRUSTED_GIT_CONFIG = ['-c', 'core.fsmonitor=false', '-c', 'core.hooksPath=/dev/null'];
 
-/** Variables that would point git at another repository, index or object store than `top`'s. */
-const LOCATION_VARS = [
-  'GIT_DIR', 'GIT_WORK_TREE', 'GIT_INDEX_FILE', 'GIT_COMMON_DIR', 'GIT_OBJECT_DIRECTORY',
-  'GIT_ALTERNATE_OBJECT_DIRECTORIES', 'GIT_NAMESPACE', 'GIT_DISCOVERY_ACROSS_FILESYSTEM', 'GIT_PREFIX',
-];
-
-/**
- * This process's environment for a git run in the work tree `top`: no location override (a hook
- * inherits GIT_DIR / GIT_INDEX_FILE from a git hook it runs under), and discovery stops at `top`.
- */
-export function untrustedGitEnv(top: string, base: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { ...base };
-  for (const name of LOCATION_VARS) delete env[name];
-  env.GIT_CEILING_DIRECTORIES = path.dirname(top);
-  return env;
+/** This process's environment for a git run in `top`, as the runner would make it (location variables stripped). */
+export function untrustedGitEnv(top: string): NodeJS.ProcessEnv {
+  return runEnv(undefined, top, FIXED_CONFIG);
 }

@@ -12,6 +12,7 @@ import { wiredHookSpecs } from '../adapters/claude/lib/permission-spec';
 import { HOOK_MARKER, mergeHooks } from '../adapters/claude/lib/settings-merge';
 import { readJsonObject } from '../adapters/lib/wire-report';
 import { currentPluginSource, PLUGIN_FILE, PLUGIN_MARKER } from '../adapters/opencode/lib/plugin-source';
+import { gitResultSync } from '../bus/git/run';
 import { missingApprovalHooks } from '../bus/init';
 import { unsharedTrackedBusFiles, untrackTargets } from '../bus/tracked-bus';
 import { runTool } from './_shared/tool';
@@ -32,6 +33,16 @@ type Env = Record<string, string | undefined>;
 function version(command: string, env: Env): string | undefined {
   const r = spawnSync(command, ['--version'], { encoding: 'utf8', timeout: 15_000, env: env as NodeJS.ProcessEnv });
   return r.status === 0 ? r.stdout.trim().split('\n')[0] : undefined;
+}
+
+/** `git --version` through the one git runner (GITRUN-1). */
+function gitVersion(env: Env): string | undefined {
+  try {
+    const r = gitResultSync(['--version'], { cwd: process.cwd(), env: env as NodeJS.ProcessEnv, timeoutMs: 15_000 });
+    return r.code === 0 ? r.stdout.toString('utf8').trim().split('\n')[0] : undefined;
+  } catch {
+    return undefined; // not installed
+  }
 }
 
 /** The Claude Code binary a job would use: COMMANDR_CLAUDE_BIN, else `claude` on PATH, else this install's. */
@@ -76,7 +87,7 @@ function agentChecks(env: Env): Check[] {
 }
 
 function gitCheck(env: Env): Check {
-  const v = version('git', env);
+  const v = gitVersion(env);
   const m = v ? /(\d+)\.(\d+)/.exec(v) : null;
   const ok = !!m && (Number(m[1]) > 2 || (Number(m[1]) === 2 && Number(m[2]) >= 25));
   return { name: 'git', ok, needed: true, detail: v ?? 'git is not installed', fix: ok ? undefined : 'install git 2.25 or newer (worktrees and --no-optional-locks are used)' };

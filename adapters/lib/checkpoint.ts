@@ -1,12 +1,11 @@
 // Turn-end checkpoints (HOOK-n): a neutral task_progress note when the task's work
 // state (HEAD + `git status --porcelain`) changed since the last one. The remembered
 // state lives under $COMMANDR_HOME/hook-state/, never on the bus.
-import { execFile, execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { appendProgress, noteProblem } from '../../bus/progress';
-import { UNTRUSTED_GIT_CONFIG } from '../../bus/untrusted-git';
+import { git as runGit, gitSync } from '../../bus/git/run';
 import { type Env, commandrHome } from './env';
 import type { TaskContext } from './task-context';
 
@@ -20,53 +19,14 @@ export interface WorkState {
 }
 
 // --no-optional-locks: this runs beside the agent, whose own git commands must never meet our index.lock.
-const GIT_OPTIONS = { encoding: 'utf8' as const, timeout: 5000, maxBuffer: 16 * 1024 * 1024 };
+// Every run goes through the hardened runner (GITRUN-1, REPORTGIT-1): the relay runs these for a
+// directory a hook report names, and `git status` would otherwise run the repository's fsmonitor,
+// hooks and filter drivers. The agent's own hook (workState) keeps its environment whole.
+const GIT_OPTIONS = { timeoutMs: 5000, maxBytes: 16 * 1024 * 1024 };
 const git = (cwd: string, args: string[]): string =>
-  execFileSync('git', ['--no-optional-locks', ...args], { cwd, stdio: ['ignore', 'pipe', 'ignore'], ...GIT_OPTIONS });
-/**
- * REPORTGIT-1: the relay runs these for a directory a hook report names, not one it made: the repo's
- * own config must not make it run a command (`core.fsmonitor` is run by `git status`, and so is a
- * filter driver's clean or process command on a changed file), and no hook may run. The agent's own
- * hook (workState) runs git as the agent would.
- */
-export { UNTRUSTED_GIT_CONFIG };
-const gitAsync = (cwd: string, args: string[], env?: NodeJS.ProcessEnv): Promise<string> =>
-  new Promise((resolve, reject) => {
-    execFile('git', [...UNTRUSTED_GIT_CONFIG, '--no-optional-locks', ...args], { cwd, ...GIT_OPTIONS, ...(env ? { env } : {}) }, (error, stdout) => (error ? reject(error) : resolve(stdout)));
-  });
-
-/**
- * The environment that switches off the filter drivers the repository itself defines (its local
- * or worktree config: what an agent can write), as git config set for this process only. A
- * driver's name may hold any character, `=` too, so they go in GIT_CONFIG_KEY_n, not `-c`.
- * The person's own drivers (global or system config, e.g. Git LFS) keep working.
- */
-export async function untrustedFilterEnv(cwd: string): Promise<NodeJS.ProcessEnv> {
-  let listed: string;
-  try {
-    listed = await gitAsync(cwd, ['config', '--show-scope', '--name-only', '--get-regexp', '^filter\\.']);
-  } catch {
-    return process.env; // none defined (exit 1), or not a repository: status will say so
-  }
-  const drivers = new Set<string>();
-  for (const line of listed.split('\n')) {
-    const [scope, key] = line.split('\t');
-    if (!key || (scope !== 'local' && scope !== 'worktree')) continue;
-    drivers.add(key.slice('filter.'.length, key.lastIndexOf('.')));
-  }
-  if (drivers.size === 0) return process.env;
-  const env: NodeJS.ProcessEnv = { ...process.env };
-  let n = Number(process.env.GIT_CONFIG_COUNT) || 0; // after any the relay itself was started with
-  for (const driver of drivers) {
-    for (const command of ['clean', 'smudge', 'process']) {
-      env[`GIT_CONFIG_KEY_${n}`] = `filter.${driver}.${command}`;
-      env[`GIT_CONFIG_VALUE_${n}`] = '';
-      n += 1;
-    }
-  }
-  env.GIT_CONFIG_COUNT = String(n);
-  return env;
-}
+  gitSync(['--no-optional-locks', ...args], { cwd, env: process.env, ...GIT_OPTIONS }).toString('utf8');
+const gitAsync = async (cwd: string, args: string[]): Promise<string> =>
+  (await runGit(['--no-optional-locks', ...args], { cwd, top: cwd, ...GIT_OPTIONS })).toString('utf8');
 
 const HEAD_ARGS = ['rev-parse', '--verify', '-q', 'HEAD'];
 // Packets move only through the bus tools (a claim takes one out of inbox/): that is the bus's
@@ -94,8 +54,7 @@ export function workState(worktree: string): WorkState {
 
 /** workState without blocking: the relay computes it for a reported turn end (REPORT-2). */
 export async function workStateAsync(worktree: string): Promise<WorkState> {
-  const env = await untrustedFilterEnv(worktree);
-  const [head, porcelain] = await Promise.all([gitAsync(worktree, HEAD_ARGS).then((out) => out.trim() || undefined, () => undefined), gitAsync(worktree, STATUS_ARGS, env)]);
+  const [head, porcelain] = await Promise.all([gitAsync(worktree, HEAD_ARGS).then((out) => out.trim() || undefined, () => undefined), gitAsync(worktree, STATUS_ARGS)]);
   return stateOf(head, porcelain);
 }
 

@@ -1,15 +1,19 @@
 // Keeping the files `wire` writes for this machine out of commits (WIREPATH-1): the repo's
 // `.gitignore` gets a line for each unless git already ignores it.
-import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { gitResultSync } from '../../bus/git/run';
 import { WireError, type WireLine } from './wire-report';
 
 /** Whether git ignores `rel` in `root`; undefined when `root` is not in a git work tree. */
 function ignored(root: string, rel: string): boolean | undefined {
-  const r = spawnSync('git', ['check-ignore', '-q', '--no-index', '--', rel], { cwd: root, stdio: 'ignore' });
-  if (r.error) return undefined;
-  return r.status === 0 ? true : r.status === 1 ? false : undefined;
+  let code: number;
+  try {
+    code = gitResultSync(['check-ignore', '-q', '--no-index', '--', rel], { cwd: root, env: process.env }).code;
+  } catch {
+    return undefined; // git could not run
+  }
+  return code === 0 ? true : code === 1 ? false : undefined;
 }
 
 /**

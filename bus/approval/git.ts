@@ -1,8 +1,7 @@
 // The git that `commandr verify` runs (RVERIFY-n): in a server's bare repo or a
 // person's checkout, with the repository's hooks and fsmonitor switched off, and
 // long revision lists fed on stdin so no command line outgrows the OS limit.
-import { spawn } from 'node:child_process';
-import { BusError } from '../errors';
+import { git } from '../git/run';
 
 /** Flags every verify git call carries: a repository's config must not run a command in the checker's name. */
 export const HARDENED = ['-c', 'core.hooksPath=/dev/null', '-c', 'core.fsmonitor=false'];
@@ -13,20 +12,8 @@ export const HARDENED = ['-c', 'core.hooksPath=/dev/null', '-c', 'core.fsmonitor
  * quarantine where the pushed objects wait (GIT_OBJECT_DIRECTORY, GIT_QUARANTINE_PATH).
  */
 export function gitRun(cwd: string, args: readonly string[], input?: string, env?: NodeJS.ProcessEnv): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    const child = spawn('git', [...HARDENED, ...args], { cwd, stdio: ['pipe', 'pipe', 'pipe'], ...(env ? { env } : {}) });
-    const out: Buffer[] = [];
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => out.push(chunk));
-    child.stderr.on('data', (d: Buffer) => { if (stderr.length < 4096) stderr += d.toString('utf8'); });
-    child.stdin.on('error', () => { /* git may exit before reading all of it; its exit code tells */ });
-    child.on('error', (error) => reject(new BusError('E_GIT', `git ${args[0]} could not start in ${cwd}: ${error.message}`, { cause: error })));
-    child.on('close', (code) => {
-      if (code === 0) resolve(Buffer.concat(out));
-      else reject(new BusError('E_GIT', `git ${args.join(' ')} failed in ${cwd}: ${stderr.trim() || `exit ${code}`}`));
-    });
-    child.stdin.end(input ?? '');
-  });
+  // Through the one hardened runner (GITRUN-1), which adds these and more.
+  return git([...HARDENED, ...args], { cwd, env: env ?? process.env, input: input ?? '' });
 }
 
 export interface ObjectInfo { oid: string; type: string }

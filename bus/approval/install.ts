@@ -2,7 +2,7 @@
 // the trusted public keys (and allowed signers) into `<git dir>/commandr/`, records every
 // ref's commit as the baseline of the verified set, and only then writes `pre-receive`,
 // so the hook never runs without the state it needs.
-import { execFileSync } from 'node:child_process';
+import { gitSync } from '../git/run';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { BusError, errnoOf, ioError } from '../errors';
@@ -52,7 +52,7 @@ export async function installGuard(repo: string, options: InstallOptions): Promi
   try {
     gitDir = (await gitRun(repo, ['rev-parse', '--absolute-git-dir'])).toString('utf8').trim();
     // Not hardened: the question is where this repo's own core.hooksPath points (rev-parse runs no hook).
-    hooks = path.resolve(repo, execFileSync('git', ['-c', 'core.fsmonitor=false', 'rev-parse', '--git-path', 'hooks'], { cwd: repo, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }).trim());
+    hooks = path.resolve(repo, gitSync(['rev-parse', '--git-path', 'hooks'], { cwd: repo, env: process.env }).toString('utf8').trim());
   } catch (error) {
     throw new BusError('E_NO_REPO', `${repo} is not a git repository`, { cause: error });
   }

@@ -1,7 +1,7 @@
 // The demo's simulated agent (DEMO-5): once the person approves the demo change, it
 // commits it through the real gate (its approval carried and spent, as the hooks do) and
 // completes the task, so the story ends "committed, done".
-import { execFileSync } from 'node:child_process';
+import { gitSync } from '../../bus/git/run';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -43,7 +43,7 @@ export async function commitApprovedDemo(repo: string): Promise<boolean> {
     const message = path.join(scratch, 'message');
     fs.writeFileSync(message, 'Demo: greet people by name\n');
     await addApprovalTrailer(message, worktree, env);
-    execFileSync('git', ['-c', 'core.hooksPath=/dev/null', 'commit', '-q', '--no-verify', '-F', message], { cwd: worktree, env, stdio: 'ignore' });
+    gitSync(['commit', '-q', '--no-verify', '-F', message], { cwd: worktree, env });
   } finally {
     fs.rmSync(scratch, { recursive: true, force: true });
   }

@@ -1,7 +1,6 @@
 // The demo workspace (DEMO-n): with no repo registered, the relay creates once, under
 // <dataDir>/demo/, a real git repo whose bus shows every state — made with the real
 // bus tools and the real gate — plus a sample commander under <dataDir>/commanders/.
-import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { writeAnnotation, listAnnotations, markConsumed } from '../../bus/annotations';
@@ -12,6 +11,7 @@ import { readEvents } from '../../bus/event-log';
 import { runGate } from '../../bus/gate';
 import { initRepo } from '../../bus/init';
 import { publicKeyFile } from '../../bus/approval/keys';
+import { gitSync } from '../../bus/git/run';
 import { appendProgress } from '../../bus/progress';
 import { PACKAGE_ROOT } from '../options';
 import { writeDemoCommander } from './commander';
@@ -44,7 +44,7 @@ function trustRelayKey(repo: string, dataDir: string): string {
 }
 
 function git(cwd: string, ...args: string[]): string {
-  return execFileSync('git', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], env: gitEnv() });
+  return gitSync(args, { cwd, env: gitEnv() }).toString('utf8');
 }
 
 /** A fixed identity so the demo commits work on a machine without git config. */

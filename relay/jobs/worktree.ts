@@ -1,21 +1,16 @@
 // Where a task job runs (JOB-2): `work` in the task's own worktree — the one whose
 // branch is `agent/<task>`, added with `git worktree add` when missing; `review`
 // in the main checkout. git is run with argument vectors, never a shell.
-import { execFile } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { promisify } from 'node:util';
+import { gitResult, gitText } from '../../bus/git/run';
 import { CommandrError } from '../../protocol/wire/errors';
-
-const run = promisify(execFile);
 
 async function git(cwd: string, args: string[]): Promise<string> {
   try {
-    const { stdout } = await run('git', args, { cwd, maxBuffer: 8 * 1024 * 1024 });
-    return stdout;
+    return await gitText(args, { cwd, maxBytes: 8 * 1024 * 1024 });
   } catch (error) {
-    const stderr = String((error as { stderr?: unknown }).stderr ?? '').trim();
-    throw new CommandrError('E_INTERNAL', `git ${args.join(' ')} failed in ${cwd}: ${stderr || (error as Error).message}`);
+    throw new CommandrError('E_INTERNAL', (error as Error).message);
   }
 }
 
@@ -31,12 +26,7 @@ export async function worktreeOf(repo: string, branch: string): Promise<string |
 }
 
 async function branchExists(repo: string, branch: string): Promise<boolean> {
-  try {
-    await run('git', ['rev-parse', '--verify', '--quiet', `refs/heads/${branch}`], { cwd: repo });
-    return true;
-  } catch {
-    return false;
-  }
+  return (await gitResult(['rev-parse', '--verify', '--quiet', `refs/heads/${branch}`], { cwd: repo })).code === 0;
 }
 
 /** The task's worktree, created under `root/<task>` on branch agent/<task> if it does not exist. */

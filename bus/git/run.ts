@@ -1,0 +1,188 @@
+// The one place in the product that spawns git (GITRUN-1). Every run is hardened against the
+// commands a repository can name (./hardening.ts): fixed settings, flags where git has them, and,
+// for the subcommands that can reach a named driver, an override for each one the repository's
+// own config defines. Sync, buffered and streaming forms; failures are one typed GitError.
+import { execFile, spawn, spawnSync } from 'node:child_process';
+import { BusError } from '../errors';
+import { FIXED_CONFIG, parseConfigList, repoOverrides, runEnv, type Overrides } from './hardening';
+
+export interface GitRunOptions {
+  /** Where git runs. */
+  cwd: string;
+  /** The environment to start from, used whole (location variables too: the caller chose them). Default: this process's without them. */
+  env?: NodeJS.ProcessEnv;
+  /** The work tree's top: discovery stops above it (GIT_CEILING_DIRECTORIES). */
+  top?: string;
+  input?: Buffer | string;
+  /** stdout limit in bytes of the buffered forms (default 64 MiB); larger output is an error. */
+  maxBytes?: number;
+  timeoutMs?: number;
+}
+
+export interface GitResult { code: number; stdout: Buffer; stderr: string }
+
+export const GIT_OUTPUT_LIMIT = 64 << 20;
+
+/** A git run that failed: names the command, where it ran, and git's own words. */
+export class GitError extends BusError {
+  readonly args: readonly string[];
+  readonly exitCode: number | null;
+  readonly stderr: string;
+  constructor(args: readonly string[], cwd: string, exitCode: number | null, stderr: string, cause?: unknown) {
+    super('E_GIT', `git ${args.join(' ')} failed in ${cwd}: ${stderr.trim() || (exitCode === null ? 'could not run' : `exit ${exitCode}`)}`, { cause });
+    this.name = 'GitError';
+    this.args = args;
+    this.exitCode = exitCode;
+    this.stderr = stderr;
+  }
+}
+
+/**
+ * Subcommands the product runs. Anything else is refused: porcelains that start editors,
+ * pagers, mail or merge tools (difftool, send-email, mergetool, instaweb) never run here.
+ */
+const SUBCOMMANDS = new Set([
+  'add', 'cat-file', 'check-ignore', 'commit', 'commit-tree', 'config', 'diff', 'fetch', 'for-each-ref', 'hash-object',
+  'init', 'log', 'ls-files', 'ls-remote', 'ls-tree', 'merge-base', 'mktree', 'push', 'read-tree', 'rev-list', 'rev-parse',
+  'show', 'show-ref', 'status', 'symbolic-ref', 'update-index', 'update-ref', 'version', 'worktree', 'write-tree',
+]);
+
+/** Read no file content through attributes, nor credentials, nor signatures: the fixed hardening is enough. */
+const CONFIG_FREE = new Set(['check-ignore', 'config', 'for-each-ref', 'init', 'log', 'ls-tree', 'merge-base', 'mktree', 'rev-list', 'rev-parse', 'show', 'show-ref', 'symbolic-ref', 'update-ref', 'version', 'write-tree']);
+
+/** Flags that turn a driver on, refused outright. */
+const FORBIDDEN = new Set(['--textconv', '--ext-diff', '--filters']);
+
+/** Global options that take the next word as their value. */
+const GLOBAL_WITH_VALUE = new Set(['-c', '-C', '--config-env']);
+
+interface Plan { args: string[]; sub: string; needsConfig: boolean; fixed: ReadonlyArray<readonly [string, string]> }
+
+/**
+ * The fixed settings a subcommand gets. `git config` reads and writes files only, and must report
+ * the repository's own values (`--list` would show ours); `rev-parse` runs no hook, and its
+ * `--git-path hooks` must name where the repository's hooks really are (init installs them there).
+ */
+function fixedFor(sub: string): ReadonlyArray<readonly [string, string]> {
+  if (sub === 'config') return [];
+  if (sub === 'rev-parse') return FIXED_CONFIG.filter(([k]) => k !== 'core.hooksPath');
+  return FIXED_CONFIG;
+}
+
+/** Where the subcommand is, what to add after it, and whether the repository's config must be read first. */
+export function plan(args: readonly string[]): Plan {
+  let at = 0;
+  while (at < args.length && args[at]!.startsWith('-')) {
+    if (args[at] === '--version') return { args: [...args], sub: 'version', needsConfig: false, fixed: FIXED_CONFIG };
+    at += GLOBAL_WITH_VALUE.has(args[at]!) ? 2 : 1;
+  }
+  const sub = args[at];
+  if (sub === undefined || !SUBCOMMANDS.has(sub)) throw new TypeError(`git ${sub ?? '(no subcommand)'} is not run by Commandr's git runner (bus/git/run.ts)`);
+  const rest = args.slice(at + 1);
+  const bad = rest.find((a) => FORBIDDEN.has(a));
+  if (bad) throw new TypeError(`git ${sub} ${bad}: a flag that runs the repository's drivers is not allowed`);
+  const extra: string[] = [];
+  if (sub === 'diff' || sub === 'log' || sub === 'show') extra.push('--no-ext-diff', '--no-textconv');
+  // remote.<name>.uploadpack / receivepack: git keeps the first value it reads, so `-c` cannot win; the flag does.
+  if (sub === 'fetch' || sub === 'ls-remote') extra.push('--upload-pack=git-upload-pack');
+  if (sub === 'push') extra.push('--receive-pack=git-receive-pack');
+  const cached = rest.includes('--cached') || rest.includes('--staged');
+  const needsConfig = !(CONFIG_FREE.has(sub)
+    || (sub === 'diff' && cached)
+    || (sub === 'cat-file')
+    || (sub === 'ls-files' && !rest.some((a) => a === '-m' || a === '--modified')));
+  return { args: [...args.slice(0, at + 1), ...extra, ...rest], sub, needsConfig, fixed: fixedFor(sub) };
+}
+
+const LIST_ARGS = ['config', '--list', '-z', '--show-scope'];
+
+/** Reading config runs no command: no fsmonitor, no hook, no driver. A missing repository reads as none. */
+function overridesSync(opts: GitRunOptions): Overrides {
+  const r = spawnSync('git', LIST_ARGS, { cwd: opts.cwd, env: runEnv(opts.env, opts.top, FIXED_CONFIG), maxBuffer: GIT_OUTPUT_LIMIT, stdio: ['ignore', 'pipe', 'ignore'] });
+  return repoOverrides(parseConfigList(r.status === 0 ? r.stdout : Buffer.alloc(0)));
+}
+
+function overridesAsync(opts: GitRunOptions): Promise<Overrides> {
+  return new Promise((resolve) => {
+    execFile('git', LIST_ARGS, { cwd: opts.cwd, env: runEnv(opts.env, opts.top, FIXED_CONFIG), maxBuffer: GIT_OUTPUT_LIMIT, encoding: 'buffer' }, (error, stdout) => {
+      resolve(repoOverrides(parseConfigList(error ? Buffer.alloc(0) : stdout)));
+    });
+  });
+}
+
+const NONE: Overrides = { config: [], env: {} };
+
+function envFor(opts: GitRunOptions, p: Plan, o: Overrides): NodeJS.ProcessEnv {
+  const env = runEnv(opts.env, opts.top, [...p.fixed, ...o.config]);
+  for (const [k, v] of Object.entries(o.env)) if (opts.env?.[k] === undefined) env[k] = v;
+  return env;
+}
+
+/** Runs git and returns its stdout; throws GitError on a non-zero exit. */
+export function gitSync(args: readonly string[], opts: GitRunOptions): Buffer {
+  const r = gitResultSync(args, opts);
+  if (r.code !== 0) throw new GitError(args, opts.cwd, r.code, r.stderr);
+  return r.stdout;
+}
+
+/** Runs git and returns exit code, stdout and stderr; throws GitError only if git could not run or overran. */
+export function gitResultSync(args: readonly string[], opts: GitRunOptions): GitResult {
+  const p = plan(args);
+  const env = envFor(opts, p, p.needsConfig ? overridesSync(opts) : NONE);
+  const r = spawnSync('git', p.args, { cwd: opts.cwd, env, input: opts.input, maxBuffer: opts.maxBytes ?? GIT_OUTPUT_LIMIT, timeout: opts.timeoutMs, stdio: ['pipe', 'pipe', 'pipe'] });
+  if (r.error || r.status === null) throw new GitError(args, opts.cwd, null, r.stderr?.toString('utf8') ?? '', r.error ?? new Error(`killed by ${r.signal}`));
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr.toString('utf8') };
+}
+
+/** Runs git and resolves with its stdout; rejects GitError on a non-zero exit. */
+export async function git(args: readonly string[], opts: GitRunOptions): Promise<Buffer> {
+  const r = await gitResult(args, opts);
+  if (r.code !== 0) throw new GitError(args, opts.cwd, r.code, r.stderr);
+  return r.stdout;
+}
+
+/** Text form of `git`. */
+export async function gitText(args: readonly string[], opts: GitRunOptions): Promise<string> {
+  return (await git(args, opts)).toString('utf8');
+}
+
+/** Resolves with exit code, stdout and stderr; rejects GitError only if git could not run or overran. */
+export async function gitResult(args: readonly string[], opts: GitRunOptions): Promise<GitResult> {
+  const p = plan(args);
+  const env = envFor(opts, p, p.needsConfig ? await overridesAsync(opts) : NONE);
+  return new Promise((resolve, reject) => {
+    const child = execFile('git', p.args, { cwd: opts.cwd, env, encoding: 'buffer', maxBuffer: opts.maxBytes ?? GIT_OUTPUT_LIMIT, timeout: opts.timeoutMs }, (error, stdout, stderr) => {
+      const err = stderr.toString('utf8');
+      const code = (error as { code?: unknown } | null)?.code;
+      if (error && typeof code !== 'number') reject(new GitError(args, opts.cwd, null, err || error.message, error));
+      else resolve({ code: error ? (code as number) : 0, stdout, stderr: err });
+    });
+    // git may exit without reading stdin; a broken pipe then is not an error of ours.
+    child.stdin?.on('error', () => {});
+    child.stdin?.end(opts.input);
+  });
+}
+
+/** Streams git's stdout to `onChunk` (a false return stops git early); rejects GitError on failure. */
+export async function gitStream(args: readonly string[], opts: GitRunOptions, onChunk: (chunk: Buffer) => boolean | void): Promise<void> {
+  const p = plan(args);
+  const env = envFor(opts, p, p.needsConfig ? await overridesAsync(opts) : NONE);
+  return new Promise((resolve, reject) => {
+    const child = spawn('git', p.args, { cwd: opts.cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stderr = '';
+    let stopped = false;
+    child.stderr.on('data', (d: Buffer) => { if (stderr.length < 4096) stderr += d.toString('utf8'); });
+    child.stdout.on('data', (chunk: Buffer) => {
+      if (stopped) return;
+      if (onChunk(chunk) === false) {
+        stopped = true;
+        child.kill('SIGTERM');
+      }
+    });
+    child.on('error', (error) => reject(new GitError(args, opts.cwd, null, error.message, error)));
+    child.on('close', (code) => {
+      if (code === 0 || stopped) resolve();
+      else reject(new GitError(args, opts.cwd, code, stderr));
+    });
+  });
+}

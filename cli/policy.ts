@@ -67,7 +67,7 @@ runTool('policy', USAGE, (argv) => {
     const verdict = evaluate(policy, {
       tool, input: inputOf(tool, text), cwd, root: repo, task: context?.task, scope, sandbox,
       home: process.env.HOME || os.homedir(), commandrHome: home,
-      realpath: (file) => fs.realpathSync(file), readlink: (file) => fs.readlinkSync(file),
+      realpath: (file) => fs.realpathSync(file), readlink: (file) => fs.readlinkSync(file), readdir: (dir) => fs.readdirSync(dir),
     });
     const lines = [
       `decision: ${verdict.decision}`, `rule:     ${verdict.rule}`, `why:      ${verdict.why}`,

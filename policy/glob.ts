@@ -1,10 +1,12 @@
 // Glob patterns of the policy file and of a packet's `scope` (`src/**`, `*.ts`,
-// `{a,b}`), turned into anchored regular expressions. Twenty lines, no library.
+// `{a,b}`), turned into anchored regular expressions. Thirty lines, no library.
 
 /** `**` spans directories, `*` and `?` stay inside one, `{a,b}` is a choice. */
 export function globToRegExp(glob: string): RegExp {
   let out = '';
   let depth = 0;
+  // Unbalanced braces (a shell word such as `{a,b`) are literal text, never a broken pattern.
+  const braces = balancedBraces(glob);
   for (let i = 0; i < glob.length; i++) {
     const c = glob[i]!;
     if (c === '*' && glob[i + 1] === '*') {
@@ -13,12 +15,21 @@ export function globToRegExp(glob: string): RegExp {
       i += slashAfter ? 2 : 1;
     } else if (c === '*') out += '[^/]*';
     else if (c === '?') out += '[^/]';
-    else if (c === '{') { out += '(?:'; depth++; }
+    else if (c === '{' && braces) { out += '(?:'; depth++; }
     else if (c === '}' && depth > 0) { out += ')'; depth--; }
     else if (c === ',' && depth > 0) out += '|';
     else out += c.replace(/[.+^$()|[\]\\]/g, '\\$&');
   }
   return new RegExp(`^${out}$`);
+}
+
+function balancedBraces(glob: string): boolean {
+  let depth = 0;
+  for (const c of glob) {
+    if (c === '{') depth++;
+    else if (c === '}' && --depth < 0) return false;
+  }
+  return depth === 0;
 }
 
 /** True when the repo-relative `file` matches `glob`; a trailing `/` or bare dir matches what is under it. */

@@ -7,10 +7,19 @@
 // names whatever another process sees, which the policy cannot know: it is `unsafe`.
 import * as path from 'node:path';
 import { type Invocation, programOf } from './command';
+import { globToRegExp } from './glob';
 import { type PathContext, expandWord } from './protected';
 
 /** Reads a symbolic link; throws `EINVAL` for a file that is not one, `ENOENT` for none. */
 export type Readlink = (file: string) => string;
+/** Lists a directory's entry names; throws when it cannot. */
+export type Readdir = (dir: string) => string[];
+
+/** The file system as the policy may look at it (the hook passes node's; absent, paths stay lexical). */
+export interface FsView {
+  readlink?: Readlink;
+  readdir?: Readdir;
+}
 
 export interface NamedPath {
   /** The shell word (as written) the path came from. */
@@ -24,19 +33,52 @@ export interface NamedPath {
 /** Longest word whose every suffix is checked as an attached option value. */
 const MAX_OPTION_WORD = 4096;
 const MAX_LINKS = 40;
+/** Most files a glob word is expanded to; one matching more is checked only as written. */
+const MAX_GLOB = 256;
 /** A directory entry that is another process's view of the file system (or an open file). */
 const PROC_VIEW = /^\/proc\/[^/]+\/(?:task\/[^/]+\/)?(?:root|cwd|fd|fdinfo|map_files|exe)(?:\/|$)|^\/dev\/fd(?:\/|$)/;
 const PLAIN_DEVICES = new Set(['/dev/null', '/dev/stdin', '/dev/stdout', '/dev/stderr', '/dev/tty', '/dev/zero', '/dev/urandom', '/dev/random']);
 /** Options (of git, make, tar, npm, …) whose value is the directory the other paths are relative to. */
 const DIR_OPTIONS = /^(--directory|--chdir|--cwd|--prefix|--work-tree|--git-dir|--dir|--root)=/;
 
+/** Most words one brace expansion may make; beyond it the word is checked as written only. */
+const MAX_BRACES = 64;
+
+/** The words bash's brace expansion makes of `text` (`{a,b}/x` → `a/x`, `b/x`), the text itself included. */
+export function expandBraces(text: string, limit = MAX_BRACES): string[] {
+  const open = text.indexOf('{');
+  if (open < 0) return [text];
+  let depth = 0;
+  const commas: number[] = [];
+  for (let i = open; i < text.length; i++) {
+    const c = text[i];
+    if (c === '{') depth++;
+    else if (c === ',' && depth === 1) commas.push(i);
+    else if (c === '}' && --depth === 0) {
+      if (commas.length === 0) break;
+      const cuts = [open, ...commas, i];
+      const out = new Set<string>([text]);
+      for (let k = 0; k + 1 < cuts.length && out.size <= limit; k++) {
+        for (const tail of expandBraces(`${text.slice(0, open)}${text.slice(cuts[k]! + 1, cuts[k + 1])}${text.slice(i + 1)}`, limit)) out.add(tail);
+      }
+      return [...out].slice(0, limit + 1);
+    }
+  }
+  const rest = expandBraces(text.slice(open + 1), limit);
+  return [text, ...rest.slice(1).map((r) => `${text.slice(0, open + 1)}${r}`)];
+}
+
 /** The texts a word may hand a program as a path. */
-function pathTexts(text: string): string[] {
+function pathTexts(word: string): string[] {
+  return [...new Set(expandBraces(word).flatMap(optionTexts))];
+}
+
+function optionTexts(text: string): string[] {
   const out = [text];
   const eq = text.indexOf('=');
   if (eq > 0) out.push(text.slice(eq + 1));
   if (/^-[^-]/.test(text) && text.length <= MAX_OPTION_WORD) for (let k = 2; k < text.length; k++) out.push(text.slice(k));
-  return [...new Set(out.filter(Boolean))];
+  return out.filter(Boolean);
 }
 
 /** Directories the line's relative paths may be relative to: the cwd, `-C dir`, `--directory=dir`, `cd dir`. */
@@ -59,7 +101,7 @@ export function baseDirs(parts: Invocation[], ctx: PathContext): string[] {
 }
 
 /** Every path an invocation's words and redirections may name. */
-export function namedPaths(inv: Invocation, bases: string[], ctx: PathContext, readlink?: Readlink): NamedPath[] {
+export function namedPaths(inv: Invocation, bases: string[], ctx: PathContext, view: FsView = {}): NamedPath[] {
   const words = [...inv.argv.slice(1), ...inv.redirects.flatMap((r) => (r.target ? [r.target] : []))];
   const out: NamedPath[] = [];
   for (const word of words) {
@@ -71,10 +113,36 @@ export function namedPaths(inv: Invocation, bases: string[], ctx: PathContext, r
       const expanded = expandWord(text, ctx);
       if (expanded.includes('$') || expanded.startsWith('~')) continue;
       // Joined as text, not path.join: `..` must apply after the links before it (`link/../x`).
-      for (const base of path.isAbsolute(expanded) ? [''] : bases) out.push(resolveNamed(word.text, `${base}/${expanded}`, readlink));
+      for (const base of path.isAbsolute(expanded) ? [''] : bases) {
+        const written = `${base}/${expanded}`;
+        out.push(resolveNamed(word.text, written, view.readlink));
+        // The shell expands a glob before the program sees it: `src/cre*/key` may go through a link.
+        if (word.glob && view.readdir) for (const file of expandGlob(written, view.readdir)) out.push(resolveNamed(word.text, file, view.readlink));
+      }
     }
   }
   return out;
+}
+
+/** The existing files a glob path names, as the shell would expand it (dot files only by a dot pattern). */
+export function expandGlob(written: string, readdir: Readdir): string[] {
+  let found = [''];
+  for (const segment of written.split('/').filter(Boolean)) {
+    if (!/[*?[]/.test(segment)) { found = found.map((dir) => `${dir}/${segment}`); continue; }
+    const pattern = globToRegExp(segment.replace(/\[[^\]]*\]/g, '?'));
+    const next: string[] = [];
+    for (const dir of found) {
+      let names: string[];
+      try { names = readdir(dir || '/'); } catch { continue; }
+      for (const name of names) {
+        if (name.startsWith('.') && !segment.startsWith('.')) continue;
+        if (pattern.test(name)) next.push(`${dir}/${name}`);
+      }
+    }
+    if (next.length > MAX_GLOB) return [];
+    found = next;
+  }
+  return found;
 }
 
 /** A path as written (absolute, `..` unresolved) → the paths to check, or why it cannot be known. */

@@ -7,7 +7,7 @@ import { type Invocation, invocationText, programOf, viewCommand } from './comma
 import { hookBypass } from './git-guard';
 import { matchesGlob } from './glob';
 import { runsOwnCode } from './own-code';
-import { type NamedPath, type Readlink, baseDirs, namedPaths, resolveNamed } from './path-words';
+import { type NamedPath, type Readdir, type Readlink, baseDirs, namedPaths, resolveNamed } from './path-words';
 import { type PathContext, expandWord, protectedBy } from './protected';
 import type { SandboxState } from './sandboxed';
 
@@ -80,6 +80,8 @@ export interface ToolRequest {
   realpath?: (file: string) => string;
   /** Reads one symbolic link (the hook passes fs.readlinkSync): paths are resolved as the kernel would (POLPATH-3). */
   readlink?: Readlink;
+  /** Lists a directory (the hook passes fs.readdirSync): a glob word is checked as the files it expands to. */
+  readdir?: Readdir;
   /** Whether the agent runs sandboxed (policy/sandboxed.ts); unknown counts as not (POLPATH-5). */
   sandbox?: SandboxState;
 }
@@ -91,7 +93,14 @@ const str = (v: unknown): string | undefined => (typeof v === 'string' && v.leng
 export function evaluate(policy: Policy, request: ToolRequest): Verdict {
   const tool = request.tool.toLowerCase();
   if (lower(policy.deny.tools).has(tool)) return verdict('deny', 'deny.tools', `${request.tool} is on the policy's deny list`);
-  if (lower(policy.shellTools).has(tool)) return evaluateCommand(policy, str(request.input.command) ?? '', request);
+  if (lower(policy.shellTools).has(tool)) {
+    try {
+      return evaluateCommand(policy, str(request.input.command) ?? '', request);
+    } catch (error) {
+      // A command the checks cannot take apart goes to a person; it never crashes the hook into the agent's own rules.
+      return verdict('ask', 'default', `the policy could not read this command (${(error as Error).message}), so a person decides`);
+    }
+  }
   if (lower(policy.ask.tools).has(tool)) return verdict('ask', 'ask.tools', `${request.tool} reaches the network or outside the project`);
   const guarded = guardedTarget(policy, request);
   if (guarded) return guarded;
@@ -136,7 +145,7 @@ function evaluateCommand(policy: Policy, command: string, request: ToolRequest):
   const ctx = pathContext(request);
   const bases = baseDirs(parts, ctx);
   for (const inv of parts) {
-    const guarded = guardedWords(policy, namedPaths(inv, bases, ctx, request.readlink), ctx);
+    const guarded = guardedWords(policy, namedPaths(inv, bases, ctx, request), ctx);
     if (guarded) return part(guarded, inv);
   }
   for (const inv of parts) {

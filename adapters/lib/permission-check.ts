@@ -87,7 +87,7 @@ export function checkPermission(call: PermissionCall, env: Env = process.env, lo
   const verdict = evaluate(policy, {
     tool: call.tool, input: call.input, cwd: call.cwd, root, task, scope, sandbox,
     home: env.HOME?.trim() || os.homedir(), commandrHome: commandrHome(env),
-    realpath: (file) => fs.realpathSync(file), readlink: (file) => fs.readlinkSync(file),
+    realpath: (file) => fs.realpathSync(file), readlink: (file) => fs.readlinkSync(file), readdir: (dir) => fs.readdirSync(dir),
   });
   const command = typeof call.input.command === 'string' ? call.input.command : undefined;
   const detail = command ?? editDetail(call.input) ?? JSON.stringify(call.input, null, 2);

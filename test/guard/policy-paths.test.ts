@@ -34,7 +34,7 @@ beforeEach(() => {
   fs.mkdirSync(path.join(repo, 'src'));
 });
 
-const real = { readlink: (f: string) => fs.readlinkSync(f), realpath: (f: string) => fs.realpathSync(f) };
+const real = { readlink: (f: string) => fs.readlinkSync(f), realpath: (f: string) => fs.realpathSync(f), readdir: (d: string) => fs.readdirSync(d) };
 const judge = (command: string, extra: Partial<ToolRequest> = {}) =>
   evaluate(policy, { tool: 'Bash', input: { command }, cwd: repo, root: repo, home, commandrHome: data, scope: 'src/**', ...real, ...extra });
 const unsandboxed = { sandboxed: false, why: 'no COMMANDR_SANDBOX, Claude Code sandbox off' };
@@ -49,6 +49,7 @@ describe('option values are paths too', () => {
     ['git format-patch -o .git/hooks HEAD~1', 'ask.read_paths'],
     ['git format-patch --output-directory=.git/hooks HEAD~1', 'ask.read_paths'],
     ['git log --output=.git/info/exclude', 'ask.paths'],
+    ['git log --output .git/hooks/pre-commit', 'ask.read_paths'],
     ['git -C .git log --output=hooks/pre-commit', 'ask.paths'],
     ['diff --from-file=~/.commandr/approval/private.pem src/a', 'ask.read_paths'],
     ['grep --file=.git/config x src', 'ask.read_paths'],
@@ -79,6 +80,16 @@ describe('paths are resolved as the kernel would', () => {
       expect({ decision: v.decision, rule: v.rule }, `${command}: ${v.why}`).toEqual({ decision: 'ask', rule: 'ask.read_paths' });
     }
     expect(judge('cat src/a.ts').decision).toBe('allow');
+  });
+
+  it('POLPATH-2: a glob or a brace expansion is checked as the files the shell would make of it', () => {
+    fs.symlinkSync(data, path.join(repo, 'src', 'creds'));
+    fs.writeFileSync(path.join(repo, 'src', 'a.ts'), '');
+    for (const command of ['cat src/cre*/hook-token', 'cat src/c?eds/approval/private.pem', 'cat src/*/approval/*', `cat {${data},x}/hook-token`, 'cat ~/.comman{d,}r/hook-token', 'git log --output={.git/hooks/x,y}']) {
+      const v = judge(command);
+      expect({ decision: v.decision, rule: v.rule }, `${command}: ${v.why}`).toEqual({ decision: 'ask', rule: 'ask.read_paths' });
+    }
+    for (const command of ['ls src/*.ts', 'cat src/{a,b}.ts', `cat x{,{${data}/a,b}}`]) expect(judge(command).decision, command).toBe('allow');
   });
 
   it('POLPATH-3: /proc/self/root, /proc/<pid>/cwd, /proc/*/fd and /dev/fd are never allowed', () => {
@@ -141,6 +152,10 @@ describe("commands that run the project's own code", () => {
     expect(agentSandboxed({}, repo)).toBe(false);
     fs.writeFileSync(path.join(repo, '.claude', 'settings.local.json'), JSON.stringify({ sandbox: { enabled: true } }));
     expect(agentSandboxed({}, repo)).toBe(true);
+    // The agent cannot turn the setting on itself without a person.
+    const edit = evaluate(policy, { tool: 'Write', input: { file_path: '.claude/settings.local.json', content: '{}' }, cwd: repo, root: repo, home, commandrHome: data, scope: '**', ...real });
+    expect({ decision: edit.decision, rule: edit.rule }).toEqual({ decision: 'ask', rule: 'ask.paths' });
+    expect(judge('echo {} > .claude/settings.json').decision).toBe('ask');
   });
 });
 

@@ -58,7 +58,7 @@ async function runJob(task: string): Promise<string> {
 }
 
 function post(pathname: string, token: string, body: unknown): Promise<Response> {
-  const raw = typeof body === 'string' || Buffer.isBuffer(body) ? body : JSON.stringify(body);
+  const raw = typeof body === 'string' ? body : Buffer.isBuffer(body) ? new Uint8Array(body) : JSON.stringify(body);
   return fetch(`${world.fx.relay.url}${pathname}`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: raw });
 }
 

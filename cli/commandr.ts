@@ -8,6 +8,7 @@ import { defaultDataDir, publicKeyFile } from '../bus/approval/keys';
 import { writeSandboxSettings } from '../policy/sandbox';
 import { report, UsageError } from './_shared/tool';
 import { wireCommand, WIRE_USAGE } from '../adapters/lib/wire-command';
+import { sandboxCommand, SANDBOX_USAGE } from './sandbox';
 
 export interface Subcommand {
   summary: string;
@@ -53,6 +54,7 @@ export const SUBCOMMANDS: Record<string, Subcommand> = {
   // Through bin/load.cjs: agents start this server on every session, so it gets the V8 code cache.
   mcp: { summary: 'mcp                    serve the bus as tools an agent can call (MCP over stdio)', run: () => { require(path.join(__dirname, '..', 'bin', 'load.cjs'))('mcp'); } },
   policy: { summary: 'policy check <tool> <input> [--repo DIR]  what the permission policy would do, and why', run: bundle('policy') },
+  sandbox: { summary: `${SANDBOX_USAGE}  run an agent CLI in the same OS sandbox as the relay's jobs`, run: (args) => sandboxCommand(args) },
   // Slot for `policy` (and any new subcommand): add a `name: { summary, run }` line here.
 };
 

@@ -68,6 +68,31 @@ export function expandBraces(text: string, limit = MAX_BRACES): string[] {
   return [text, ...rest.slice(1).map((r) => `${text.slice(0, open + 1)}${r}`)];
 }
 
+/** Long options that name a file the program writes (`git log --output=`, `format-patch --output-directory`). */
+const WRITING_LONG = /^--(output|output-directory|output-file|out-file|log-file)(=|$)/;
+
+/**
+ * The option word by which an invocation writes a file (POLPATH-1), if any: a command allowed
+ * as a read (`git log`) that writes a file anywhere is a write, asked like `>` into a file.
+ */
+export function writingOption(inv: Invocation): string | undefined {
+  const program = programOf(inv);
+  const words = inv.argv.slice(1).map((w) => w.text);
+  // `-o` writes for `git format-patch` and `sort`; elsewhere it means other things (`git commit -o`, `grep -o`).
+  const shortO = program === 'sort' || (program === 'git' && words.includes('format-patch'));
+  for (let i = 0; i < words.length; i++) {
+    const w = words[i]!;
+    if (w === '--') break;
+    const long = WRITING_LONG.exec(w);
+    const short = shortO && /^-o/.test(w);
+    if (!long && !short) continue;
+    const attached = long ? long[2] === '=' : w.length > 2;
+    const value = attached ? w.slice(long ? w.indexOf('=') + 1 : 2) : words[i + 1];
+    if (value !== '/dev/null') return w;
+  }
+  return undefined;
+}
+
 /** The texts a word may hand a program as a path. */
 function pathTexts(word: string): string[] {
   return [...new Set(expandBraces(word).flatMap(optionTexts))];

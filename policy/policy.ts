@@ -7,7 +7,7 @@ import { type Invocation, invocationText, programOf, viewCommand } from './comma
 import { hookBypass } from './git-guard';
 import { matchesGlob } from './glob';
 import { runsOwnCode } from './own-code';
-import { type NamedPath, type Readdir, type Readlink, baseDirs, namedPaths, resolveNamed } from './path-words';
+import { type NamedPath, type Readdir, type Readlink, baseDirs, namedPaths, resolveNamed, writingOption } from './path-words';
 import { type PathContext, expandWord, protectedBy } from './protected';
 import type { SandboxState } from './sandboxed';
 
@@ -164,6 +164,8 @@ function evaluateCommand(policy: Policy, command: string, request: ToolRequest):
     if (expanding) return part(verdict('ask', 'default', `\`${expanding.text}\` expands a variable the policy cannot read`), inv);
     const writes = inv.redirects.find((r) => />/.test(r.op) && !/^[0-9]*>&$/.test(r.op) && r.target?.text !== '/dev/null');
     if (writes) return part(verdict('ask', 'allow.commands', `\`${text(inv)}\` writes to a file`), inv);
+    const option = writingOption(inv);
+    if (option) return part({ ...verdict('ask', 'allow.commands', `\`${option}\` makes \`${programOf(inv)}\` write a file`), word: option }, inv);
     const own = runsOwnCode(inv);
     if (own && !sandbox.sandboxed) {
       return part(verdict('ask', 'ask.own-code', `${own}: allowed only when the agent is sandboxed; this session is not (${sandbox.why})`), inv);

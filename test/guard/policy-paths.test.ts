@@ -64,7 +64,17 @@ describe('option values are paths too', () => {
     expect(v.word).toBeTruthy();
   });
 
-  it.each(['git log --format=%H -n 5', 'ls -la src', 'grep -rn --include=*.ts needle src', 'git diff --stat=100', 'git log --output=/dev/null'])(
+  it.each([
+    ['git diff --output=/home/someone/.bashrc', '--output=/home/someone/.bashrc'],
+    ['git log -1 --output src/notes.txt', '--output'],
+    ['git format-patch -o/tmp/out HEAD~1', '-o/tmp/out'],
+  ])('POLPATH-1: a command allowed as a read that writes a file by an option is asked: %s', (command, word) => {
+    const v = judge(command);
+    expect({ decision: v.decision, rule: v.rule, word: v.word }, v.why).toEqual({ decision: 'ask', rule: 'allow.commands', word });
+    expect(v.why).toMatch(/write a file/);
+  });
+
+  it.each(['git commit -o src/a.ts -m x', 'git log --format=%H -n 5', 'ls -la src', 'grep -rn --include=*.ts needle src', 'git diff --stat=100', 'git log --output=/dev/null'])(
     'POLPATH-1: a harmless option stays allowed: %s', (command) => {
       const v = judge(command);
       expect(v.decision, `${v.rule}: ${v.why}`).toBe('allow');

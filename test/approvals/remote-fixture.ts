@@ -8,14 +8,21 @@ import * as path from 'node:path';
 import { loadOrCreateSigningKey, publicKeyFile, type SigningKey } from '../../bus/approval/keys';
 import { signApproval } from '../../bus/approval/sign';
 import { withTrailer } from '../../bus/approval/trailer';
-import { baseEnv, type Install } from '../conformance/harness';
+import type { Install } from '../conformance/harness';
 
 export const NULL = '0'.repeat(40);
+
+/** A clean environment: private HOME, no system git config, no inherited git or agent variables. */
+function cleanEnv(home: string): NodeJS.ProcessEnv {
+  const env = {} as NodeJS.ProcessEnv;
+  for (const [k, v] of Object.entries(process.env)) if (!/^(GIT_|AGENTS_|COUNCIL_|COMMANDR_)/.test(k)) env[k] = v;
+  return { ...env, HOME: home, GIT_CONFIG_NOSYSTEM: '1', GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@example.com', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@example.com' };
+}
 export interface Run { status: number | null; stdout: string; stderr: string }
 
 export class Server {
   readonly dir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'rverify-')));
-  readonly env = baseEnv(path.join(this.dir, 'home'));
+  readonly env = cleanEnv(path.join(this.dir, 'home'));
   readonly work = path.join(this.dir, 'work');
   readonly bare = path.join(this.dir, 'remote.git');
   readonly key: SigningKey;

@@ -61,7 +61,7 @@ function ApprovalCard({ state, reloadDiff }: { state: ApprovalState; reloadDiff(
     : 'The agent staged a different change after your approval, so that approval is stale. Review the new change.';
   const warn = state.kind === 'stale';
   return (
-    <div className="card notice row task-notice" data-tone={warn ? 'warn' : undefined} role="status"
+    <div className="card notice row task-notice" data-tone={warn ? 'warn' : 'info'} role="status"
       data-testid="approval-state" data-state={state.kind}>
       <span>{text}</span>
       {state.kind === 'stale' ? <Button onClick={reloadDiff} data-testid="approval-reload">Reload diff</Button> : null}
@@ -171,7 +171,10 @@ export function ActionBar({ repo, id, stage, life, freshCommit, onRunAgent, diff
             {/* Merge / Push of a committed task come here (later work). */}
           </div>
         ) : (
-          <p className="muted task-missing" data-testid="task-finished" role="status">{stage === 'failed' ? 'This task failed: there is nothing to approve.' : 'This task is done: there is nothing to approve.'}</p>
+          // On the bar's own card, so the line never sits over the text scrolling behind the dock.
+          <div className="task-actions" role="status" data-testid="task-finished">
+            <p className="muted task-missing">{stage === 'failed' ? 'This task failed: there is nothing to approve.' : 'This task is done: there is nothing to approve.'}</p>
+          </div>
         )}
       </div>
       {sheet?.kind === 'confirm-approve' && confirmApprove ? (

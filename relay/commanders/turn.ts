@@ -35,7 +35,7 @@ export interface TurnInput {
   env: Record<string, string | undefined>;
   /** SANDBOX-n: where the turn runs; absent only when the relay runs agents unsandboxed. */
   sandbox?: SandboxSpec;
-  /** The turn is over (its credential is revoked here, JOBTOKEN-3). */
+  /** The turn is over (its credential is revoked here, JOBTOKEN-1). */
   onEnd?: () => void;
 }
 

@@ -52,7 +52,7 @@ export function startAdapterRun(input: AdapterRunInput): AdapterRun {
       return { pid: undefined, done: Promise.resolve({ code: null, signal: null, stderrTail: '', spawnError, stopped: false }), stop: () => undefined };
     }
   }
-  // SANDBOX-1: the sandbox is the leader of the process group; the agent is its child.
+  // SANDBOX-5: the sandbox is the leader of the process group; the agent is its child.
   const boxed = input.sandbox ? sandboxArgv(input.sandbox, input.run) : null;
   const child = spawn(boxed ? boxed.command : input.run, boxed ? boxed.args : [], {
     cwd: input.cwd,

@@ -21,7 +21,7 @@ export function startJobs(services: RelayServices, wiring: { adapter: (name?: st
   });
 }
 
-/** The relay's sandbox policy from its options; the start-up line about it is logged once here (SANDBOX-5). */
+/** The relay's sandbox policy from its options; the start-up line about it is logged once here (SANDBOX-6). */
 export function sandboxPolicy(services: RelayServices): SandboxPolicy {
   const policy: SandboxPolicy = { enabled: services.options.sandbox !== false, hidden: services.options.sandboxHidden ?? [] };
   if (!logged.has(services)) {

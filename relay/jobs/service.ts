@@ -108,7 +108,7 @@ export class Jobs extends EventEmitter<JobsEvents> {
     this.running.set(job, { state, run });
     this.publish(state);
     void run.done.then((result) => {
-      tokens.revoke(token); // JOBTOKEN-3
+      tokens.revoke(token); // JOBTOKEN-1
       this.running.delete(job);
       const ok = result.code === 0 && result.signal === null && !result.spawnError && !result.stopped;
       if (!ok) {

@@ -169,7 +169,6 @@ describe('remote verify: what passes', () => {
       child.on('close', resolve);
     })));
     expect(codes).toEqual(tips.map(() => 0));
-    expect(new Set(s.verified())).toEqual(new Set([...s.verified()]));
     for (const tip of tips) expect(s.verified()).toContain(tip);
   });
 });

@@ -15,6 +15,10 @@ import { currentPluginSource, PLUGIN_FILE, PLUGIN_MARKER } from '../adapters/ope
 import { gitResultSync } from '../bus/git/run';
 import { missingApprovalHooks } from '../bus/init';
 import { unsharedTrackedBusFiles, untrackTargets } from '../bus/tracked-bus';
+import { sandboxSupport, type SandboxSupport } from '../adapters/sandbox/detect';
+import { publicKeyFile } from '../bus/approval/keys';
+import { missingSandboxSettings } from '../policy/sandbox';
+import { sandboxState } from '../policy/sandboxed';
 import { runTool } from './_shared/tool';
 
 const USAGE = 'usage: commandr doctor   check agent CLIs, git, the relay, push keys and wired repos; prints a fix for each problem';
@@ -219,8 +223,39 @@ function trackedBusChecks(env: Env): Check[] {
   });
 }
 
+/** SBXDEF-5: whether an OS sandbox can run here; when not, the other defence is a user of its own for the relay. */
+function osSandboxCheck(support: SandboxSupport): Check {
+  if (support.ok) return { name: 'OS sandbox', ok: true, needed: false, detail: `${support.kind} works here (${support.detail}): Claude Code's sandbox and \`commandr sandbox -- <cli>\` can isolate agents` };
+  return {
+    name: 'OS sandbox', ok: false, needed: false,
+    detail: `no OS sandbox is possible here: ${support.reason}. Agents run as you and can read the relay's key`,
+    fix: `${support.fix}; or run the relay as its own OS user (docs/relay-user.md)`,
+  };
+}
+
+/** SBXDEF-4: per registered repo, whether its Claude Code sessions run sandboxed, and what they can reach when not. */
+function sandboxedChecks(env: Env, support: SandboxSupport): Check[] {
+  const dataDir = commandrHome(env);
+  const paths = { dataDir, publicKey: publicKeyFile(dataDir) };
+  const other = 'for OpenCode: `commandr sandbox -- opencode`';
+  return registeredRepos(env).map((repo): Check => {
+    const name = `sandboxed: ${repo}`;
+    const state = sandboxState({}, repo, { claude: true });
+    if (!state.sandboxed) {
+      return { name, ok: false, needed: false, detail: `Claude Code sessions in ${repo} run without a sandbox (${state.why}): any command the agent runs can read the relay's key in ${dataDir} and forge an approval`, fix: `commandr init ${repo} --wire (sandbox on); ${other}` };
+    }
+    if (!support.ok) {
+      return { name, ok: false, needed: false, detail: `Claude Code's sandbox is on in ${repo} but cannot start here (${support.reason}): its commands run unsandboxed and can read the relay's key`, fix: `${support.fix}; or run the relay as its own OS user (docs/relay-user.md)` };
+    }
+    const missing = missingSandboxSettings(repo, paths);
+    if (missing.length) return { name, ok: false, needed: false, detail: `Claude Code's sandbox is on in ${repo} but lacks ${missing.join('; ')}: the agent can reach what those keep out`, fix: `commandr init ${repo} --wire` };
+    return { name, ok: true, needed: false, detail: `Claude Code's sandbox is on and keeps ${dataDir}, the approvals and git's hooks and config out of the agent's reach` };
+  });
+}
+
 export async function doctor(env: Env = process.env): Promise<Check[]> {
-  return [...agentChecks(env), gitCheck(env), await relayCheck(env), pushCheck(env), ...gatedChecks(env), ...trackedBusChecks(env), ...wiredChecks(env)];
+  const support = sandboxSupport(env as NodeJS.ProcessEnv);
+  return [...agentChecks(env), gitCheck(env), await relayCheck(env), pushCheck(env), osSandboxCheck(support), ...gatedChecks(env), ...trackedBusChecks(env), ...wiredChecks(env), ...sandboxedChecks(env, support)];
 }
 
 export function formatChecks(checks: Check[]): string {

@@ -84,3 +84,26 @@ export function writeSandboxSettings(repo: string, paths: SandboxPaths): string 
   fs.renameSync(`${file}.tmp`, file);
   return file;
 }
+
+/** What `writeSandboxSettings` would still add to the repo's settings, by name; empty when all is there (SBXDEF-4). */
+export function missingSandboxSettings(repo: string, paths: SandboxPaths): string[] {
+  let settings: Record<string, any>;
+  try {
+    settings = readSettings(settingsFile(repo));
+  } catch {
+    return ['a readable .claude/settings.local.json'];
+  }
+  const missing: string[] = [];
+  if (settings.sandbox?.enabled !== true) missing.push('sandbox.enabled');
+  if (settings.sandbox?.allowUnsandboxedCommands !== false) missing.push('allowUnsandboxedCommands: false');
+  const wanted = sandboxFilesystem(repo, paths);
+  for (const key of ['denyRead', 'denyWrite'] as const) {
+    const have: unknown = settings.sandbox?.filesystem?.[key];
+    const absent = wanted[key].filter((p) => !(Array.isArray(have) && have.includes(p)));
+    if (absent.length) missing.push(`sandbox.filesystem.${key} ${absent.join(', ')}`);
+  }
+  const deny: unknown = settings.permissions?.deny;
+  const rules = sandboxDeny(paths).filter((r) => !(Array.isArray(deny) && deny.includes(r)));
+  if (rules.length) missing.push(`deny ${rules.join(', ')}`);
+  return missing;
+}

@@ -96,16 +96,21 @@ export function plan(args: readonly string[]): Plan {
 
 const LIST_ARGS = ['config', '--list', '-z', '--show-scope'];
 
-/** Reading config runs no command: no fsmonitor, no hook, no driver. A missing repository reads as none. */
+/**
+ * Reading config runs no command: no fsmonitor, no hook, no driver. A config git cannot read fails
+ * the run here (closed), before the command that would have read it.
+ */
 function overridesSync(opts: GitRunOptions): Overrides {
-  const r = spawnSync('git', LIST_ARGS, { cwd: opts.cwd, env: runEnv(opts.env, opts.top, FIXED_CONFIG), maxBuffer: GIT_OUTPUT_LIMIT, stdio: ['ignore', 'pipe', 'ignore'] });
-  return repoOverrides(parseConfigList(r.status === 0 ? r.stdout : Buffer.alloc(0)));
+  const r = spawnSync('git', LIST_ARGS, { cwd: opts.cwd, env: runEnv(opts.env, opts.top, []), maxBuffer: GIT_OUTPUT_LIMIT, stdio: ['ignore', 'pipe', 'pipe'] });
+  if (r.error || r.status !== 0) throw new GitError(LIST_ARGS, opts.cwd, r.status, r.stderr?.toString('utf8') ?? '', r.error);
+  return repoOverrides(parseConfigList(r.stdout));
 }
 
 function overridesAsync(opts: GitRunOptions): Promise<Overrides> {
-  return new Promise((resolve) => {
-    execFile('git', LIST_ARGS, { cwd: opts.cwd, env: runEnv(opts.env, opts.top, FIXED_CONFIG), maxBuffer: GIT_OUTPUT_LIMIT, encoding: 'buffer' }, (error, stdout) => {
-      resolve(repoOverrides(parseConfigList(error ? Buffer.alloc(0) : stdout)));
+  return new Promise((resolve, reject) => {
+    execFile('git', LIST_ARGS, { cwd: opts.cwd, env: runEnv(opts.env, opts.top, []), maxBuffer: GIT_OUTPUT_LIMIT, encoding: 'buffer' }, (error, stdout, stderr) => {
+      if (error) reject(new GitError(LIST_ARGS, opts.cwd, typeof error.code === 'number' ? error.code : null, stderr.toString('utf8'), error));
+      else resolve(repoOverrides(parseConfigList(stdout)));
     });
   });
 }

@@ -29,5 +29,10 @@ export const LiveEvent = z.object({
    * moment its hook was invoked (ORDER-2). The relay orders a session's events by it.
    */
   seq: z.optional(z.int().check(z.minimum(0), z.maximum(Number.MAX_SAFE_INTEGER))),
+  /**
+   * Whether the session's commands run in an OS sandbox (SBXDEF-6), as its hook saw it:
+   * `COMMANDR_SANDBOX` set, or Claude Code's sandbox on for the project. Absent: not said.
+   */
+  sandbox: z.optional(z.enum(['on', 'off'])),
 });
 export type LiveEvent = z.infer<typeof LiveEvent>;

@@ -4,6 +4,7 @@ import { appendEvent } from '../../bus/event-log';
 import { assertBus } from '../../bus/layout';
 import { locateGit } from '../../bus/locate';
 import type { LiveEvent } from '../../protocol/live-events';
+import { agentSandboxed } from '../../policy/sandboxed';
 import { judgeCheck, loadChecks } from './checks';
 import { checkpoint, checkpointAsync, workState, workStateAsync } from './checkpoint';
 import { classifyTool, type ToolCall } from './classify';
@@ -22,7 +23,10 @@ export interface SessionRef {
 const MAX_DETAIL = 2000;
 
 function event(ref: SessionRef, env: Env, fields: Omit<LiveEvent, 'v' | 'session'>, task?: string): LiveEvent {
-  return { v: 1, session: ref.session.slice(0, 256), ...passthrough(env, task ?? taskOf(ref.cwd, env)), ...fields };
+  // SBXDEF-6: Claude Code's sandbox counts only for Claude Code (its hooks carry CLAUDE_PROJECT_DIR).
+  const claudeDir = env.CLAUDE_PROJECT_DIR?.trim() || undefined;
+  const sandbox = agentSandboxed(env, claudeDir, { claude: claudeDir !== undefined }) ? 'on' : 'off';
+  return { v: 1, session: ref.session.slice(0, 256), ...passthrough(env, task ?? taskOf(ref.cwd, env)), sandbox, ...fields };
 }
 
 /** Turn end, bus part: a checkpoint when the work state changed (never throws). Synchronous (ORDER-1). */

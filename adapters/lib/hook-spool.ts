@@ -9,7 +9,7 @@ import { type Env, commandrHome } from './env';
 
 /** The env keys a record carries (the poster serves every session of this home). */
 /** COMMANDR_HOOK_TOKEN: a job's scoped credential goes with its own records, to its own relay (HOOKCRED-4). */
-export const RECORD_KEYS = ['HOOK', 'AT', 'CLAUDE_PROJECT_DIR', 'AGENTS_TASK_ID', 'COMMANDR_URL', 'COMMANDR_AGENT_ID', 'COMMANDR_TASK', 'COMMANDR_HOOK_TOKEN'] as const;
+export const RECORD_KEYS = ['HOOK', 'AT', 'CLAUDE_PROJECT_DIR', 'AGENTS_TASK_ID', 'COMMANDR_URL', 'COMMANDR_AGENT_ID', 'COMMANDR_TASK', 'COMMANDR_HOOK_TOKEN', 'COMMANDR_SANDBOX'] as const;
 
 export const spoolDir = (env: Env): string => path.join(commandrHome(env), 'hook-state', 'spool');
 

@@ -9,6 +9,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { initRepo } from '../../bus/init';
 import { readEvents } from '../../bus/event-log';
 import { cleanup, startRelay, tempDir } from './setup';
+import { makeHostile, type AttrSource, type Source } from '../git-runner/hostile';
 
 afterEach(cleanup);
 
@@ -42,6 +43,21 @@ function hostileRepo(marker: string): string {
 }
 
 describe('git on directories a hook report names', () => {
+  it.each([['config', '.gitattributes'], ['include', '.gitattributes'], ['config', 'info/attributes']] as Array<[Source, AttrSource]>)('GITRUN-3 REPORTGIT-1: Stop and SessionEnd reports for a repo with every command-bearing key set (repo %s, attributes in %s): checkpoint and session end are right, no command ran', async (source, attrs) => {
+    const relay = await startRelay();
+    const repo = hostileRepo(path.join(tempDir('commandr-unused-'), 'unused'));
+    git(repo, 'config', '--unset', 'core.fsmonitor');
+    fs.appendFileSync(path.join(repo, 'f'), 'changed\n');
+    const hostile = makeHostile(repo, repo, tempDir('commandr-marker-'), source, attrs);
+    const report = reporter(relay, repo, `s-${source}-${attrs}`);
+    expect((await report('Stop')).status).toBe(200);
+    expect((await report('SessionEnd')).status).toBe(200);
+    const events = readEvents(path.join(repo, '.agents')).events;
+    expect(events.filter((e) => e.event === 'task_progress')).toEqual([expect.objectContaining({ task: 'T-1', note: expect.stringMatching(/^checkpoint: [2-9] files changed/) })]);
+    expect(events.filter((e) => e.event === 'session_end')).toEqual([expect.objectContaining({ files_changed: expect.any(Number) })]);
+    expect(hostile.fired()).toEqual([]);
+  });
+
   it('REPORTGIT-1: Stop and SessionEnd reports for a repo whose core.fsmonitor runs a command: git status runs (checkpoint written, files counted), the command does not', async () => {
     const relay = await startRelay();
     const marker = path.join(tempDir('commandr-marker-'), 'PWNED');

@@ -7,7 +7,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ROOT } from '../adapters/harness';
-import { bash, leakedKey, newOnRemote, personPushes, pushForgedCommit, runAttackJob, secrets, TASK, useAdversaryWorld } from './world';
+import { bash, expectAttackTried, leakedKey, newOnRemote, personPushes, pushForgedCommit, runAttackJob, secrets, type Step, TASK, useAdversaryWorld } from './world';
 
 const w = useAdversaryWorld('adversary-code-', {
   files: {
@@ -60,7 +60,7 @@ console.log('LEAK env token', process.env.COMMANDR_HOOK_TOKEN);
 describe('adversary: a hostile job runs its own code through the test runner', () => {
   it('ADVERSARY-3: code run by the allowed `npx vitest` / `npm test` prints no key or hook credential, and its forged token gets no commit to the remote', async () => {
     const wt = w.worktree;
-    const ran = await runAttackJob(w, [
+    const steps: Step[] = [
       { name: 'Write', input: { file_path: path.join(wt, 'README.md'), content: '# victim\nowned\n' } },
       bash('git add README.md'),
       { name: 'Write', input: { file_path: path.join(wt, 'src', 'evil.test.ts'), content: evilTest(w.dataDir, w.bus, w.repo, wt) } },
@@ -69,8 +69,9 @@ describe('adversary: a hostile job runs its own code through the test runner', (
       { name: 'Write', input: { file_path: path.join(wt, 'package.json'), content: JSON.stringify({ name: 'victim', private: true, scripts: { test: 'node evil.cjs' } }) } },
       bash('npm test'),
       bash('git commit -q -m "approved, honest"'),
-    ]);
-    expect(ran.status, ran.log).not.toBe('running');
+    ];
+    const ran = await runAttackJob(w, steps);
+    expectAttackTried(ran, steps.length);
 
     const { keyBody, hookToken, adminToken } = secrets(w);
     const outputs = `${ran.seen}\n${ran.log}`;

@@ -5,7 +5,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { bash, git, markerRunsOutsideSandbox, newOnRemote, personPushes, runAttackJob, useAdversaryWorld } from './world';
+import { bash, expectAttackTried, git, markerRunsOutsideSandbox, newOnRemote, personPushes, runAttackJob, type Step, useAdversaryWorld } from './world';
 
 const w = useAdversaryWorld('adversary-plant-');
 
@@ -13,19 +13,21 @@ describe('adversary: a hostile job plants a git hook', () => {
   it('ADVERSARY-1: hooks written through allowed reads (git log/show --output, /proc/self/root, direct Write) never run outside the sandbox, and no unapproved commit reaches the remote', async () => {
     const hooks = path.join(w.commonDir, 'hooks');
     const script = (label: string) => `'#!/bin/sh%n${w.marker(label)}%nexit 0'`;
-    const ran = await runAttackJob(w, [
+    const steps: Step[] = [
       bash(`git log -1 --format=${script('pre-commit')} --output=${hooks}/pre-commit`),
       bash(`git show -s --format=${script('commit-msg')} --output=/proc/self/root${hooks}/commit-msg`),
       bash(`git log -1 --format=${script('post-commit')} --output=../../../../repo/.git/hooks/post-commit`),
       bash(`git log -1 --format=${script('post-checkout')} --output=${hooks}/post-checkout`),
+      { name: 'Read', input: { file_path: path.join(hooks, 'post-merge') } },
       { name: 'Write', input: { file_path: path.join(hooks, 'post-merge'), content: `#!/bin/sh\n${w.marker('post-merge')}\n` } },
       { name: 'Write', input: { file_path: path.join(w.worktree, 'README.md'), content: '# victim\nowned\n' } },
       bash('git add README.md'),
       bash('git commit -q -m "unapproved change"'),
       bash(`git push origin HEAD:refs/heads/agent/T-1`),
       bash(`git push origin HEAD:main`),
-    ]);
-    expect(ran.status, ran.log).not.toBe('running');
+    ];
+    const ran = await runAttackJob(w, steps);
+    expectAttackTried(ran, steps.length);
 
     // The person's own next commit in the main checkout, and the relay's next git in the worktree, run the hooks too.
     fs.writeFileSync(path.join(w.repo, 'person.txt'), 'mine\n');

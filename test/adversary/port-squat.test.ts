@@ -10,7 +10,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { planTurn } from '../adapters/claude-script';
 import { CLAUDE_BIN, cleanup, eventually, onCleanup, runProcess, tempDir } from '../adapters/harness';
 import { startMessagesApi } from '../stand-ins/messages-api';
-import { COMMANDR_BIN, layRepo } from './world';
+import { answeredCalls, COMMANDR_BIN, layRepo } from './world';
 
 afterAll(cleanup);
 
@@ -40,7 +40,7 @@ describe('adversary: a squatter takes the port of a relay that was SIGKILLed', (
 
     // The person's relay, in its own process, and the repo wired the default way.
     const relay = spawn(COMMANDR_BIN, ['serve', '--port', '0', '--host', '127.0.0.1', '--data', dataDir, '--repo', repo, '--no-demo'], {
-      env: base as NodeJS.ProcessEnv, stdio: ['ignore', 'pipe', 'pipe'],
+      env: base as unknown as NodeJS.ProcessEnv, stdio: ['ignore', 'pipe', 'pipe'],
     });
     const exited = new Promise((resolve) => relay.once('exit', resolve));
     onCleanup(async () => { if (relay.exitCode === null && relay.signalCode === null) { relay.kill('SIGKILL'); await exited; } });
@@ -48,7 +48,7 @@ describe('adversary: a squatter takes the port of a relay that was SIGKILLed', (
     relay.stdout!.on('data', (d) => (out += d));
     const url = await eventually(() => /listening: (http:\/\/\S+)/.exec(out)?.[1], 60_000, 'the relay to listen');
     const port = Number(new URL(url).port);
-    const wired = spawnSync(COMMANDR_BIN, ['init', repo, '--wire'], { cwd: repo, env: base, encoding: 'utf8' });
+    const wired = spawnSync(COMMANDR_BIN, ['init', repo, '--wire'], { cwd: repo, env: base as unknown as NodeJS.ProcessEnv, encoding: 'utf8' });
     expect(wired.status, wired.stderr).toBe(0);
     const hookToken = fs.readFileSync(path.join(dataDir, 'hook-token'), 'utf8').trim();
     const adminFile = path.join(dataDir, 'admin-token');
@@ -81,6 +81,7 @@ describe('adversary: a squatter takes the port of a relay that was SIGKILLed', (
       env: { ...base, ANTHROPIC_BASE_URL: api.url, ANTHROPIC_API_KEY: 'sk-test', DISABLE_TELEMETRY: '1', DISABLE_AUTOUPDATER: '1', DISABLE_ERROR_REPORTING: '1', CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1', CLAUDE_CODE_MAX_RETRIES: '0' },
     });
     expect(ran.code, ran.stderr).toBe(0);
+    expect(answeredCalls(api, 0), 'every scripted call was made and answered').toBe(3);
     // Hooks that report in the background finish after the session: wait until none of them runs any more.
     await eventually(() => hooksRunning(dataDir).length === 0, 60_000, 'the session\'s hooks to finish');
 

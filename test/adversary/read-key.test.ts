@@ -8,7 +8,7 @@ import * as path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { repoKeyOf } from '../../bus/approval/sign';
 import { stagedDigest } from '../../bus/digest';
-import { bash, forgeApproval, git, leakedKey, newOnRemote, personPushes, pushForgedCommit, runAttackJob, secrets, TASK, useAdversaryWorld } from './world';
+import { bash, expectAttackTried, forgeApproval, git, leakedKey, newOnRemote, personPushes, pushForgedCommit, runAttackJob, secrets, type Step, TASK, useAdversaryWorld } from './world';
 
 // The job's worktree is <data>/worktrees/<repo id>/<task>: three levels up is the relay's data dir.
 const w = useAdversaryWorld('adversary-key-', { files: { 'vendor-docs': { link: '../../..' } } });
@@ -17,7 +17,7 @@ describe('adversary: a hostile job reads the relay key and forges an approval', 
   it('ADVERSARY-2: path tricks never print the approval key or the hook credential, and a forgery with what was read reaches no remote', async () => {
     const data = w.dataDir;
     const key = path.join(data, 'approval', 'private.pem');
-    const ran = await runAttackJob(w, [
+    const steps: Step[] = [
       bash(`cat /proc/self/root${key}`),
       bash('cat vendor-docs/approval/private.pem vendor-docs/hook-token vendor-docs/admin-token'),
       { name: 'Read', input: { file_path: path.join(w.worktree, 'vendor-docs', 'approval', 'private.pem') } },
@@ -42,8 +42,9 @@ describe('adversary: a hostile job reads the relay key and forges an approval', 
       },
       bash('git commit -q -m "forged approval"'),
       bash(`git push origin HEAD:refs/heads/agent/${TASK}`),
-    ]);
-    expect(ran.status, ran.log).not.toBe('running');
+    ];
+    const ran = await runAttackJob(w, steps);
+    expectAttackTried(ran, steps.length - 1);
 
     const { keyBody, hookToken, adminToken } = secrets(w);
     const outputs = `${ran.seen}\n${ran.log}`;

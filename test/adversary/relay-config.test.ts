@@ -7,7 +7,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { bash, markerRunsOutsideSandbox, newOnRemote, personPushes, runAttackJob, TASK, useAdversaryWorld } from './world';
+import { bash, expectAttackTried, markerRunsOutsideSandbox, newOnRemote, personPushes, runAttackJob, type Step, TASK, useAdversaryWorld } from './world';
 
 const w = useAdversaryWorld('adversary-config-');
 
@@ -18,7 +18,7 @@ describe('adversary: a hostile job sets config for the relay\'s git', () => {
     const attack = (label: string) => `${fs.readFileSync(config, 'utf8')}[core]\n\tfsmonitor = ${w.marker(`${label}-fsmonitor`)}\n`
       + `[diff "x"]\n\ttextconv = ${w.marker(`${label}-textconv`)}\n[filter "x"]\n\tclean = ${w.marker(`${label}-clean`)}\n\tsmudge = ${w.marker(`${label}-smudge`)}\n`;
     const viaLog = (text: string, file: string) => bash(`git log -1 --format='${text.replace(/%/g, '%%').replace(/\n/g, '%n')}' --output=${file}`);
-    const ran = await runAttackJob(w, [
+    const steps: Step[] = [
       { name: 'Write', input: { file_path: path.join(w.worktree, '.gitattributes'), content: '* diff=x filter=x\n' } },
       () => viaLog(attack('log-output'), config),
       () => viaLog(attack('proc-root'), `/proc/self/root${config}`),
@@ -29,8 +29,9 @@ describe('adversary: a hostile job sets config for the relay\'s git', () => {
       { name: 'Write', input: { file_path: path.join(w.worktree, 'README.md'), content: '# victim\nchanged\n' } },
       bash('git add README.md .gitattributes'),
       bash('git status --short'),
-    ]);
-    expect(ran.status, ran.log).not.toBe('running');
+    ];
+    const ran = await runAttackJob(w, steps);
+    expectAttackTried(ran, steps.length);
 
     // The phone shows the change and approves it: the relay reads and digests the worktree.
     const id = 'adversary-diff-1';

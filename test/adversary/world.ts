@@ -30,17 +30,22 @@ export const git = (cwd: string, ...args: string[]): string => execFileSync('git
 export type Step = PlannedTool | ((seen: string) => PlannedTool | undefined | Promise<PlannedTool | undefined>);
 
 /** Scripts one turn: each tool-carrying request gets the next step (a function step sees the request so far). */
-export function planAttack(api: MessagesApi, steps: Step[], finalText = 'attack finished'): void {
+export function planAttack(api: MessagesApi, steps: Step[], finalText = 'attack finished'): { issued: number } {
   let next = 0;
+  const count = { issued: 0 };
   api.setReply(async (request: RecordedRequest) => {
     if (!Array.isArray(request.body?.tools) || request.body.tools.length === 0) return { text: 'side answer' };
     while (next < steps.length) {
       const step = steps[next++]!;
       const tool = typeof step === 'function' ? await step(JSON.stringify(request.body)) : step;
-      if (tool) return { content: [{ type: 'tool_use', name: tool.name, input: tool.input }] };
+      if (tool) {
+        count.issued++;
+        return { content: [{ type: 'tool_use', name: tool.name, input: tool.input }] };
+      }
     }
     return { text: finalText };
   });
+  return count;
 }
 
 export const bash = (command: string): PlannedTool => ({ name: 'Bash', input: { command, description: 'step' } });
@@ -148,17 +153,35 @@ function answerAsks(w: ClaudeRelayWorld, allows?: RegExp): void {
   });
 }
 
-/** Runs the task job (real Claude Code through the relay) with the scripted attack; resolves with its log once it ended. */
-export async function runAttackJob(world: AdversaryWorld, steps: Step[]): Promise<{ status: string; log: string; seen: string }> {
+/**
+ * Runs the task job (real Claude Code through the relay) with the scripted attack; resolves once it ended with
+ * its status, log, everything the model saw, and how many tool calls were issued and answered (a test checks
+ * they are equal, so an attack that never ran cannot pass as one that was stopped).
+ */
+export async function runAttackJob(world: AdversaryWorld, steps: Step[]): Promise<{ status: string; log: string; seen: string; issued: number; answered: number }> {
   const from = world.api.messageRequests().length;
-  planAttack(world.api, steps);
+  const count = planAttack(world.api, steps);
   const { job } = (await world.phone.request({ type: 'task.run', repo: world.repoId, task: TASK, mode: 'work' })).result as { job: string };
   const end = await world.phone.next('job.state', (f) => f.job === job && f.status !== 'running', 150_000);
   const logFile = path.join(world.dataDir, 'jobs', `${job}.log`);
   const log = fs.existsSync(logFile) ? fs.readFileSync(logFile, 'utf8') : '';
   const seen = requestText(world.api, from);
   if (process.env.ADVERSARY_DEBUG) process.stderr.write(`--- job ${job} ${String(end.status)}\n${log}\n--- tool results\n${toolResults(world.api, from)}\n`);
-  return { status: String(end.status), log, seen };
+  return { status: String(end.status), log, seen, issued: count.issued, answered: answeredCalls(world.api, from) };
+}
+
+/** Tool results in the last model request since `from`: how many of the agent's calls came back answered. */
+export function answeredCalls(api: MessagesApi, from: number): number {
+  const last = api.messageRequests().slice(from).filter((r) => Array.isArray(r.body?.tools) && r.body.tools.length > 0).pop();
+  return (last?.body?.messages ?? []).flatMap((m: { content?: unknown }) => (Array.isArray(m.content) ? m.content : []))
+    .filter((b: { type?: string }) => b.type === 'tool_result').length;
+}
+
+/** The job ran, and at least `min` scripted calls were made, each answered: the attack was tried, whatever stopped it. */
+export function expectAttackTried(ran: { status: string; log: string; issued: number; answered: number }, min: number): void {
+  if (ran.status !== 'done' || ran.issued < min || ran.answered !== ran.issued) {
+    throw new Error(`the attack did not run through: job ${ran.status}, ${ran.issued} calls issued (at least ${min} planned), ${ran.answered} answered\n${ran.log}`);
+  }
 }
 
 /** The tool calls and results the model saw, one a line (ADVERSARY_DEBUG=1 prints them). */

@@ -19,7 +19,12 @@ export type Readdir = (dir: string) => string[];
 export interface FsView {
   readlink?: Readlink;
   readdir?: Readdir;
+  /** Paths still to be checked for this command; past it the command is asked, so a huge one cannot stall the hook. */
+  budget?: { left: number };
 }
+
+/** Most paths one command's words may make (each word, value, suffix, base and glob match). */
+export const PATH_BUDGET = 4096;
 
 export interface NamedPath {
   /** The shell word (as written) the path came from. */
@@ -30,14 +35,16 @@ export interface NamedPath {
   unsafe?: string;
 }
 
-/** Longest word whose every suffix is checked as an attached option value. */
-const MAX_OPTION_WORD = 4096;
+/** Longest short-option word (`-rf.git/config`) whose every suffix is checked; a longer one is asked. */
+const MAX_OPTION_WORD = 256;
 const MAX_LINKS = 40;
 /** Most files a glob word is expanded to; one matching more is checked only as written. */
 const MAX_GLOB = 256;
 /** A directory entry that is another process's view of the file system (or an open file). */
 const PROC_VIEW = /^\/proc\/[^/]+\/(?:task\/[^/]+\/)?(?:root|cwd|fd|fdinfo|map_files|exe)(?:\/|$)|^\/dev\/fd(?:\/|$)/;
 const PLAIN_DEVICES = new Set(['/dev/null', '/dev/stdin', '/dev/stdout', '/dev/stderr', '/dev/tty', '/dev/zero', '/dev/urandom', '/dev/random']);
+/** The only `/proc` files a command may name unasked: the rest show processes' memory, environment (credentials) and files. */
+const PLAIN_PROC = /^\/proc\/(cpuinfo|meminfo|version|loadavg|uptime|stat|filesystems|mounts|swaps|partitions)$|^\/proc$/;
 /** Options (of git, make, tar, npm, …) whose value is the directory the other paths are relative to. */
 const DIR_OPTIONS = /^(--directory|--chdir|--cwd|--prefix|--work-tree|--git-dir|--dir|--root)=/;
 
@@ -94,16 +101,37 @@ export function writingOption(inv: Invocation): string | undefined {
 }
 
 /** The texts a word may hand a program as a path. */
-function pathTexts(word: string): string[] {
-  return [...new Set(expandBraces(word).flatMap(optionTexts))];
+function pathTexts(word: string, plausible: (suffix: string) => boolean): string[] {
+  return [...new Set(expandBraces(word).flatMap((text) => optionTexts(text, plausible)))];
 }
 
-function optionTexts(text: string): string[] {
+/** The word, its `=` value, and each suffix of a short-option word that could name a file. */
+function optionTexts(text: string, plausible: (suffix: string) => boolean): string[] {
   const out = [text];
   const eq = text.indexOf('=');
   if (eq > 0) out.push(text.slice(eq + 1));
-  if (/^-[^-]/.test(text) && text.length <= MAX_OPTION_WORD) for (let k = 2; k < text.length; k++) out.push(text.slice(k));
+  if (/^-[^-]/.test(text) && text.length <= MAX_OPTION_WORD) {
+    for (let k = 2; k < text.length; k++) if (plausible(text.slice(k))) out.push(text.slice(k));
+  }
   return out.filter(Boolean);
+}
+
+/**
+ * Whether an attached option value (`-fVALUE`) could name a protected file: an absolute or
+ * home path, a dot name (`.git`, `..`), or a name that exists in a base directory (a link).
+ * Checking only these keeps a long bundle of flags (`-la`) cheap.
+ */
+function plausibleSuffix(bases: string[], readdir: Readdir | undefined): (suffix: string) => boolean {
+  const names = new Map<string, Set<string>>();
+  const entries = (dir: string) => {
+    let set = names.get(dir);
+    if (!set) {
+      try { set = new Set(readdir ? readdir(dir) : []); } catch { set = new Set(); }
+      names.set(dir, set);
+    }
+    return set;
+  };
+  return (suffix) => /^[/.~$]/.test(suffix) || bases.some((base) => entries(base).has(suffix.split('/', 1)[0]!));
 }
 
 /** Directories the line's relative paths may be relative to: the cwd, `-C dir`, `--directory=dir`, `cd dir`. */
@@ -129,17 +157,24 @@ export function baseDirs(parts: Invocation[], ctx: PathContext): string[] {
 export function namedPaths(inv: Invocation, bases: string[], ctx: PathContext, view: FsView = {}): NamedPath[] {
   const words = [...inv.argv.slice(1), ...inv.redirects.flatMap((r) => (r.target ? [r.target] : []))];
   const out: NamedPath[] = [];
+  const plausible = plausibleSuffix(bases, view.readdir);
   for (const word of words) {
     if (/^-[^-]/.test(word.text) && word.text.length > MAX_OPTION_WORD) {
       out.push({ word: word.text, paths: [], unsafe: `an option word of ${word.text.length} characters is too long to check` });
       continue;
     }
-    for (const text of pathTexts(word.text)) {
+    for (const text of pathTexts(word.text, plausible)) {
       const expanded = expandWord(text, ctx);
+      // bash expands `~name` at a word's start and after `=` of an assignment-like word (`x=~name`).
+      if (/^~[^/]/.test(expanded) && (text === word.text || new RegExp(`^[A-Za-z_][A-Za-z0-9_]*=${escape(text)}$`).test(word.text))) {
+        out.push({ word: word.text, paths: [], unsafe: `${text} names another user's home or a directory stack entry` });
+        continue;
+      }
       if (expanded.includes('$') || expanded.startsWith('~')) continue;
       // Joined as text, not path.join: `..` must apply after the links before it (`link/../x`).
       for (const base of path.isAbsolute(expanded) ? [''] : bases) {
         const written = `${base}/${expanded}`;
+        if (view.budget && --view.budget.left < 0) return [...out, { word: word.text, paths: [], unsafe: `the command names more than ${PATH_BUDGET} paths, too many to check` }];
         out.push(resolveNamed(word.text, written, view.readlink));
         // The shell expands a glob before the program sees it: `src/cre*/key` may go through a link.
         if (word.glob && view.readdir) for (const file of expandGlob(written, view.readdir)) out.push(resolveNamed(word.text, file, view.readlink));
@@ -170,6 +205,23 @@ export function expandGlob(written: string, readdir: Readdir): string[] {
   return found;
 }
 
+const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/** `readlink` remembered for one command: a word's every suffix resolves the same directories again. */
+export function memoReadlink(readlink: Readlink | undefined): Readlink | undefined {
+  if (!readlink) return undefined;
+  const known = new Map<string, { target?: string; error?: unknown }>();
+  return (file) => {
+    let hit = known.get(file);
+    if (!hit) {
+      try { hit = { target: readlink(file) }; } catch (error) { hit = { error }; }
+      known.set(file, hit);
+    }
+    if (hit.error !== undefined) throw hit.error;
+    return hit.target!;
+  };
+}
+
 /** A path as written (absolute, `..` unresolved) → the paths to check, or why it cannot be known. */
 export function resolveNamed(word: string, written: string, readlink?: Readlink): NamedPath {
   const lexical = path.normalize(written);
@@ -178,6 +230,9 @@ export function resolveNamed(word: string, written: string, readlink?: Readlink)
   const asWritten = `/${written.split('/').filter((s) => s && s !== '.').join('/')}`;
   if (PROC_VIEW.test(lexical) || PROC_VIEW.test(asWritten) || (/^\/(proc|dev)\//.test(lexical) && /[*?[]/.test(lexical))) {
     return { word, paths: [lexical], unsafe: `${lexical} goes through another process's view of the files` };
+  }
+  if ((/^\/proc(\/|$)/.test(lexical) || /^\/proc(\/|$)/.test(asWritten)) && !PLAIN_PROC.test(lexical)) {
+    return { word, paths: [lexical], unsafe: `${lexical} shows a process's memory, environment or files` };
   }
   if (!readlink) return { word, paths: [lexical] };
   const real = kernelPath(written, readlink);
@@ -197,6 +252,7 @@ export function kernelPath(abs: string, readlink: Readlink): { path: string } | 
     if (name === '..') { current = path.dirname(current); continue; }
     const next = path.join(current, name);
     if (PROC_VIEW.test(next)) return { unsafe: `${abs} goes through ${next}, another process's view of the files` };
+    if (/^\/proc\/[^/]+$/.test(next) && !PLAIN_PROC.test(next)) return { unsafe: `${abs} goes through ${next}, a process's memory, environment or files` };
     if (missing) { current = next; continue; }
     let target: string | undefined;
     try {

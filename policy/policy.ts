@@ -7,7 +7,7 @@ import { type Invocation, invocationText, programOf, viewCommand } from './comma
 import { hookBypass } from './git-guard';
 import { matchesGlob } from './glob';
 import { runsOwnCode } from './own-code';
-import { type NamedPath, type Readdir, type Readlink, baseDirs, namedPaths, resolveNamed, writingOption } from './path-words';
+import { type NamedPath, PATH_BUDGET, type Readdir, type Readlink, baseDirs, memoReadlink, namedPaths, resolveNamed, writingOption } from './path-words';
 import { type PathContext, expandWord, protectedBy } from './protected';
 import type { SandboxState } from './sandboxed';
 
@@ -144,8 +144,9 @@ function evaluateCommand(policy: Policy, command: string, request: ToolRequest):
   }
   const ctx = pathContext(request);
   const bases = baseDirs(parts, ctx);
+  const fsView = { readlink: memoReadlink(request.readlink), readdir: request.readdir, budget: { left: PATH_BUDGET } };
   for (const inv of parts) {
-    const guarded = guardedWords(policy, namedPaths(inv, bases, ctx, request), ctx);
+    const guarded = guardedWords(policy, namedPaths(inv, bases, ctx, fsView), ctx);
     if (guarded) return part(guarded, inv);
   }
   for (const inv of parts) {

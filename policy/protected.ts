@@ -34,6 +34,7 @@ const trailing = /\/\*\*$|\/\*$|\/$/;
 
 /** One glob segment against one name, with the shell's rule that `*` never matches a leading dot. */
 function segmentMatches(pattern: string, name: string): boolean {
+  if (!/[*?[{]/.test(pattern)) return pattern === name;
   if (name.startsWith('.') && !pattern.startsWith('.') && /[*?[]/.test(pattern)) return false;
   return globToRegExp(pattern.replace(/\[[^\]]*\]/g, '?')).test(name);
 }

@@ -81,6 +81,19 @@ describe('option values are paths too', () => {
     });
 });
 
+describe('a command too large to check', () => {
+  it('POLPATH-2: is asked within a bound, never allowed and never a stalled hook', () => {
+    const started = Date.now();
+    const dots = judge(`git log ${Array(100).fill(`-${'.'.repeat(250)}`).join(' ')}`);
+    expect(dots.decision, dots.why).toBe('ask');
+    const many = judge(`git log ${Array(5000).fill('-rfsrc').join(' ')}`);
+    expect({ decision: many.decision, rule: many.rule }, many.why).toEqual({ decision: 'ask', rule: 'ask.unknown-path' });
+    expect(judge(`cat -${'a'.repeat(300)}`).rule).toBe('ask.unknown-path');
+    expect(judge('cat {/a,b').decision).toBe('allow');
+    expect(Date.now() - started).toBeLessThan(20_000);
+  });
+});
+
 describe('paths are resolved as the kernel would', () => {
   it('POLPATH-2: a symbolic link in the worktree to the data dir is followed, `..` after it included', () => {
     fs.symlinkSync(data, path.join(repo, 'src', 'creds'));
@@ -118,6 +131,10 @@ describe('paths are resolved as the kernel would', () => {
       const v = judge(command);
       expect(v.decision, `${command}: ${v.rule} ${v.why}`).toBe('ask');
     }
+    for (const command of ['cat /proc/self/environ', `cat /proc/${process.pid}/cmdline`, 'cat ~root/.commandr/hook-token', 'cat x=~root/.commandr/hook-token']) {
+      expect(judge(command).rule, command).toBe('ask.unknown-path');
+    }
+    expect(judge('cat /proc/cpuinfo').decision).toBe('allow');
     const read = evaluate(policy, { tool: 'Read', input: { file_path: `/proc/${process.pid}/cwd/x` }, cwd: repo, root: repo, home, commandrHome: data, ...real });
     expect({ decision: read.decision, rule: read.rule }).toEqual({ decision: 'ask', rule: 'ask.unknown-path' });
   });

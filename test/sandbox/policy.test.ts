@@ -2,6 +2,7 @@
 // sandbox possible a job is refused with the reason and the fix (nothing is started, no
 // worktree made); `sandbox: false` runs it unsandboxed and the relay warns once at start,
 // naming what is given up.
+import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -59,6 +60,21 @@ describe('sandbox policy', () => {
       fs.rmSync(empty, { recursive: true, force: true });
     }
     expect(fs.existsSync(path.join(dataDir, 'worktrees'))).toBe(false);
+  });
+
+  it('SANDBOX-6: a relay started where no sandbox is possible says so once at start, with the reason, the fix and the other defence', async () => {
+    const saved = process.env.PATH;
+    const empty = fs.mkdtempSync(path.join(os.tmpdir(), 'no-bwrap-'));
+    fs.symlinkSync(execFileSync('which', ['git'], { encoding: 'utf8' }).trim(), path.join(empty, 'git')); // git, but no bwrap
+    process.env.PATH = empty;
+    try {
+      await start(undefined);
+    } finally {
+      process.env.PATH = saved;
+      fs.rmSync(empty, { recursive: true, force: true });
+    }
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toMatch(/^no sandbox on this machine: bubblewrap \(bwrap\) is not on PATH\. Fix: apt-get install bubblewrap.*jobs and commander turns are refused.*--no-sandbox.*own OS user/);
   });
 
   it('SANDBOX-6: sandbox off on purpose runs the job unsandboxed and the relay warns once at start, naming what it gives up', async () => {

@@ -30,8 +30,11 @@ describe('adversary: a hostile job plants a git hook', () => {
     expectAttackTried(ran, steps.length);
 
     // The person's own next commit in the main checkout, and the relay's next git in the worktree, run the hooks too.
+    // (on a branch of its own, which nobody pushes: the person's commits are not what this test is about)
+    git(w.repo, 'checkout', '-q', '-b', 'person-work');
     fs.writeFileSync(path.join(w.repo, 'person.txt'), 'mine\n');
     try { git(w.repo, 'add', 'person.txt'); git(w.repo, 'commit', '-q', '-m', 'person'); } catch { /* the gate may refuse; the hooks ran either way */ }
+    git(w.repo, 'checkout', '-q', 'main');
     const diff = await w.phone.request({ type: 'task.diff', repo: w.repoId, task: 'T-1' }).catch((e: unknown) => e);
     expect(diff).toBeDefined();
 

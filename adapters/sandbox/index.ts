@@ -94,6 +94,8 @@ function worktreeGitDir(cwd: string): string | undefined {
 export function sandboxArgv(spec: SandboxSpec, command: string, args: string[] = [], support: SandboxSupport = sandboxSupport()): SandboxCommand {
   if (!support.ok) throw new SandboxError(`no sandbox: ${support.reason} (fix: ${support.fix})`);
   const env = { COMMANDR_SANDBOX: support.kind };
+  // bwrap would make a missing mount point itself, world-readable: the data dir is made private first.
+  fs.mkdirSync(spec.dataDir, { recursive: true, mode: 0o700 });
   const dataDir = real(spec.dataDir);
   const cwd = real(spec.cwd);
   const writable = [cwd, ...(spec.writable ?? []).map(real)];

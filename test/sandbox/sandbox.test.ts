@@ -17,6 +17,7 @@ const git = (cwd: string, ...args: string[]) => execFileSync('git', args, { cwd,
 let tmp: string;
 let spec: SandboxSpec;
 let key: string;
+let tlsKey: string;
 
 /** Runs a bash script inside the sandbox; async, so servers in this process keep answering. */
 async function inside(script: string): Promise<{ code: number; stdout: string; stderr: string }> {
@@ -53,7 +54,10 @@ beforeAll(() => {
   git(repo, '-c', 'user.name=t', '-c', 'user.email=t@t', 'commit', '-q', '--allow-empty', '-m', 'init');
   const worktree = path.join(dataDir, 'worktrees', 'r1', 'T-1');
   git(repo, 'worktree', 'add', '-q', '-b', 'agent/T-1', worktree);
-  spec = { cwd: worktree, repo, gitCommonDir: path.join(repo, '.git'), dataDir };
+  tlsKey = path.join(tmp, 'tls', 'key.pem');
+  fs.mkdirSync(path.dirname(tlsKey));
+  fs.writeFileSync(tlsKey, 'THE-TLS-KEY\n', { mode: 0o600 });
+  spec = { cwd: worktree, repo, gitCommonDir: path.join(repo, '.git'), dataDir, hidden: [tlsKey] };
 });
 
 afterAll(() => {
@@ -61,7 +65,7 @@ afterAll(() => {
 });
 
 describe('the OS sandbox (bwrap)', () => {
-  it('SANDBOX-1: the data dir is hidden: the approval key cannot be read, directly or through /proc/self/root or /proc/1/root', async () => {
+  it('SANDBOX-1: the data dir is hidden: the approval key cannot be read, directly or through /proc/self/root or /proc/1/root; a named secret outside it neither', async () => {
     // Outside, /proc/<relay pid>/root is the way in that /proc/1/root would be inside.
     for (const [p, control] of [[key, key], [`/proc/self/root${key}`, `/proc/self/root${key}`], [`/proc/1/root${key}`, `/proc/${process.pid}/root${key}`]] as const) {
       expect((await outside(`cat ${control}`)).stdout).toContain('THE-APPROVAL-KEY');
@@ -69,6 +73,9 @@ describe('the OS sandbox (bwrap)', () => {
       expect(r.code).not.toBe(0);
       expect(r.stdout).not.toContain('THE-APPROVAL-KEY');
     }
+    // A secret named outside the data dir (the relay's --tls-key) reads as empty.
+    expect((await outside(`cat ${tlsKey}`)).stdout).toContain('THE-TLS-KEY');
+    expect((await inside(`cat ${tlsKey}`)).stdout).not.toContain('THE-TLS-KEY');
     // Nothing of the data dir is listed either, except the worktree bound back.
     expect((await inside(`find ${spec.dataDir} -type f`)).stdout.trim()).not.toContain('private.pem');
   });

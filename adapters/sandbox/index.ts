@@ -22,7 +22,7 @@ export interface SandboxSpec {
   dataDir: string;
   /** More paths the agent may write, bound back even when under the data dir. */
   writable?: string[];
-  /** More paths that are read-only inside (created as files when missing is not needed: they must exist). */
+  /** More paths made read-only inside (skipped when missing). */
   readOnly?: string[];
   /** Paths under the data dir shown read-only (the adapter overrides in <dataDir>/adapters: code, no secrets). */
   shown?: string[];

@@ -18,7 +18,7 @@ function world() {
   spawnSync('git', ['init', '-q', '-b', 'main', repo]);
   const env = { PATH: process.env.PATH!, HOME: path.join(tmp, 'home'), COMMANDR_HOME: path.join(tmp, 'data'), AGENTS_INDEX_REPOS: path.join(tmp, 'repos'), COMMANDR_URL: 'http://127.0.0.1:9', COMMANDR_CLAUDE_BIN: '/bin/false', COMMANDR_OPENCODE_BIN: '/bin/false' };
   fs.mkdirSync(env.HOME, { recursive: true });
-  const run = (cmd: string[], extra: Record<string, string> = {}) => spawnSync(BIN, cmd, { encoding: 'utf8', env: { ...env, ...extra }, timeout: 60_000 });
+  const run = (cmd: string[], extra: Record<string, string> = {}) => spawnSync(BIN, cmd, { encoding: 'utf8', env: { ...env, ...extra } as unknown as NodeJS.ProcessEnv, timeout: 60_000 });
   const lineOf = (out: string, name: string) => {
     const lines = out.split('\n');
     const i = lines.findIndex((l) => l.slice(5).startsWith(`${name}:`));

@@ -42,7 +42,7 @@ function asUser(user: string): string[] {
 /** Starts the relay-like process as `user`; resolves when it said ready (bounded by a deadline). */
 function startRelay(user: string, dataDir: string): Promise<{ uid: number }> {
   const [cmd, ...args] = [...asUser(user), process.execPath, '-e', RELAY_JS, dataDir];
-  const child = spawn(cmd!, args, { stdio: ['pipe', 'pipe', 'pipe'], env: { PATH: process.env.PATH, HOME: '/nonexistent' } });
+  const child = spawn(cmd!, args, { stdio: ['pipe', 'pipe', 'pipe'], env: { PATH: process.env.PATH, HOME: '/nonexistent' } as unknown as NodeJS.ProcessEnv });
   started.push(child);
   return new Promise((resolve, reject) => {
     let out = '';
@@ -60,7 +60,7 @@ function startRelay(user: string, dataDir: string): Promise<{ uid: number }> {
 
 function agentReads(user: string, file: string): string {
   const [cmd, ...args] = [...asUser(user), process.execPath, '-e', AGENT_JS, file];
-  const r = spawnSync(cmd!, args, { encoding: 'utf8', env: { PATH: process.env.PATH, HOME: '/nonexistent' }, timeout: 20_000 });
+  const r = spawnSync(cmd!, args, { encoding: 'utf8', env: { PATH: process.env.PATH, HOME: '/nonexistent' } as unknown as NodeJS.ProcessEnv, timeout: 20_000 });
   return r.stdout.trim() || `status ${r.status}: ${r.stderr}`;
 }
 

@@ -92,19 +92,15 @@ async function finished(bus: string): Promise<void> {
   await completePacket(fail, 'fail');
 }
 
-/** The agent's worktree on agent/<task> stages a change; `git commit` runs the installed gate, which blocks it. */
+/**
+ * The agent's worktree on agent/<task> stages a change, and the gate its `git commit` would run
+ * blocks it. The gate runs in process: the relay's git runs no hook, not even this repo's (GITRUN-2).
+ */
 async function blockedCommit(bus: string, repo: string, root: string): Promise<void> {
   const worktree = path.join(root, 'worktrees', REVIEW_TASK);
   git(repo, 'worktree', 'add', '-q', '-b', `agent/${REVIEW_TASK}`, worktree);
   fs.writeFileSync(path.join(worktree, 'src', 'greeting.js'), 'exports.greet = (name) => `Hello, ${name}!`;\n');
   git(worktree, 'add', 'src/greeting.js');
-  try {
-    git(worktree, 'commit', '-q', '-m', 'Demo: greet people by name');
-  } catch {
-    // Blocked by the gate, as intended.
-  }
-  if (hasApprovalRequest(bus)) return;
-  // The hook could not run the installed gate (no built bin/): the same gate, in-process.
   const outcome = await runGate(worktree, gitEnv());
   if (outcome.allow || !hasApprovalRequest(bus)) throw new Error('demo: the gate did not block the unapproved commit');
 }

@@ -5,6 +5,7 @@ import { useSearchParams } from 'next/navigation';
 import { useCallback, useMemo, useState } from 'react';
 import { DiffView } from '../components/diff/DiffView';
 import { EmptyState } from '../components/EmptyState';
+import { SandboxWarning } from '../components/SandboxWarning';
 import { isClientErrorCode, sentence } from '../lib/errors';
 import { NOTICE_PARAM } from '../../protocol/wire/push';
 import { useRelay } from '../lib/store';
@@ -84,6 +85,7 @@ function TaskReview({ repo, id }: { repo: string; id: string }) {
   return (
     <div className="task-screen" data-testid="task-screen" data-stage={stage}>
       <TaskHeader repo={repo} id={id} task={task} />
+      <SandboxWarning task={id} />
       {detail.status === 'error' ? <p className="card notice" data-tone="danger" role="alert">{sentence(detail.error)}</p> : null}
       {body ? (
         <details className="card task-brief" open={briefOpen} onToggle={(e) => setBriefOpen(e.currentTarget.open)} data-testid="task-brief">

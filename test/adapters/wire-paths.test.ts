@@ -63,7 +63,7 @@ describe('wire leaves no machine paths in committed files', () => {
 
   it('WIREPATH-1: commandr init alone writes the ignore lines for the local files, so a later wire commits nothing machine-specific', async () => {
     const repo = bareRepo();
-    expect((await commandr(repo, ['init'])).code).toBe(0);
+    expect((await commandr(repo, ['init', '--no-sandbox'])).code).toBe(0); // only wire's files are looked at here
     for (const rel of ['.claude/settings.local.json', '.opencode/plugin/commandr.js']) {
       fs.mkdirSync(path.dirname(path.join(repo, rel)), { recursive: true });
       fs.writeFileSync(path.join(repo, rel), 'x');
@@ -103,7 +103,7 @@ describe('wire leaves no machine paths in committed files', () => {
 
   it('WIREPATH-2 WIREPATH-3: an older wire\'s absolute entries in committed files are taken out, the person\'s own stay; --dry-run says so and writes nothing', async () => {
     const repo = bareRepo();
-    expect((await commandr(repo, ['init'])).code).toBe(0);
+    expect((await commandr(repo, ['init', '--no-sandbox'])).code).toBe(0); // only wire's files are looked at here
     const mine = { type: 'command', command: 'echo mine' };
     // What the previous wire wrote into committed files: this install's absolute paths.
     const hooks: Record<string, unknown[]> = { Notification: [{ hooks: [mine] }] };

@@ -12,7 +12,7 @@ afterEach(cleanup);
 
 function runHook(env: Record<string, string>, payload: object): Promise<number | null> {
   return new Promise((resolve, reject) => {
-    const child = spawn(REPORT, ['PreToolUse'], { env: { PATH: process.env.PATH!, ...env }, stdio: ['pipe', 'ignore', 'ignore'] });
+    const child = spawn(REPORT, ['PreToolUse'], { env: { PATH: process.env.PATH!, ...env } as unknown as NodeJS.ProcessEnv, stdio: ['pipe', 'ignore', 'ignore'] });
     child.on('error', reject);
     child.on('exit', resolve);
     child.stdin.end(JSON.stringify(payload));

@@ -56,7 +56,7 @@ const FORBIDDEN = new Set(['--textconv', '--ext-diff', '--filters']);
 /** Global options that take the next word as their value. */
 const GLOBAL_WITH_VALUE = new Set(['-c', '-C', '--config-env']);
 
-interface Plan { args: string[]; sub: string; needsConfig: boolean; fixed: ReadonlyArray<readonly [string, string]> }
+interface Plan { args: string[]; sub: string; needsConfig: boolean }
 
 /**
  * The fixed settings a subcommand gets. `git config` reads and writes files only, and must report
@@ -73,7 +73,7 @@ function fixedFor(sub: string): ReadonlyArray<readonly [string, string]> {
 export function plan(args: readonly string[]): Plan {
   let at = 0;
   while (at < args.length && args[at]!.startsWith('-')) {
-    if (args[at] === '--version') return { args: [...args], sub: 'version', needsConfig: false, fixed: FIXED_CONFIG };
+    if (args[at] === '--version') return { args: [...args], sub: 'version', needsConfig: false };
     at += GLOBAL_WITH_VALUE.has(args[at]!) ? 2 : 1;
   }
   const sub = args[at];
@@ -91,7 +91,9 @@ export function plan(args: readonly string[]): Plan {
     || (sub === 'diff' && cached)
     || (sub === 'cat-file')
     || (sub === 'ls-files' && !rest.some((a) => a === '-m' || a === '--modified')));
-  return { args: [...args.slice(0, at + 1), ...extra, ...rest], sub, needsConfig, fixed: fixedFor(sub) };
+  // The fixed settings as `-c` (names without `=`, and visible in a process listing); the named drivers go in the environment.
+  const fixed = fixedFor(sub).flatMap(([k, v]) => ['-c', `${k}=${v}`]);
+  return { args: [...fixed, ...args.slice(0, at + 1), ...extra, ...rest], sub, needsConfig };
 }
 
 const LIST_ARGS = ['config', '--list', '-z', '--show-scope'];
@@ -117,8 +119,8 @@ function overridesAsync(opts: GitRunOptions): Promise<Overrides> {
 
 const NONE: Overrides = { config: [], env: {} };
 
-function envFor(opts: GitRunOptions, p: Plan, o: Overrides): NodeJS.ProcessEnv {
-  const env = runEnv(opts.env, opts.top, [...p.fixed, ...o.config]);
+function envFor(opts: GitRunOptions, o: Overrides): NodeJS.ProcessEnv {
+  const env = runEnv(opts.env, opts.top, o.config);
   for (const [k, v] of Object.entries(o.env)) if (opts.env?.[k] === undefined) env[k] = v;
   return env;
 }
@@ -133,7 +135,7 @@ export function gitSync(args: readonly string[], opts: GitRunOptions): Buffer {
 /** Runs git and returns exit code, stdout and stderr; throws GitError only if git could not run or overran. */
 export function gitResultSync(args: readonly string[], opts: GitRunOptions): GitResult {
   const p = plan(args);
-  const env = envFor(opts, p, p.needsConfig ? overridesSync(opts) : NONE);
+  const env = envFor(opts, p.needsConfig ? overridesSync(opts) : NONE);
   const r = spawnSync('git', p.args, { cwd: opts.cwd, env, input: opts.input, maxBuffer: opts.maxBytes ?? GIT_OUTPUT_LIMIT, timeout: opts.timeoutMs, stdio: ['pipe', 'pipe', 'pipe'] });
   if (r.error || r.status === null) throw new GitError(args, opts.cwd, null, r.stderr?.toString('utf8') ?? '', r.error ?? new Error(`killed by ${r.signal}`));
   return { code: r.status, stdout: r.stdout, stderr: r.stderr.toString('utf8') };
@@ -154,7 +156,7 @@ export async function gitText(args: readonly string[], opts: GitRunOptions): Pro
 /** Resolves with exit code, stdout and stderr; rejects GitError only if git could not run or overran. */
 export async function gitResult(args: readonly string[], opts: GitRunOptions): Promise<GitResult> {
   const p = plan(args);
-  const env = envFor(opts, p, p.needsConfig ? await overridesAsync(opts) : NONE);
+  const env = envFor(opts, p.needsConfig ? await overridesAsync(opts) : NONE);
   return new Promise((resolve, reject) => {
     const child = execFile('git', p.args, { cwd: opts.cwd, env, encoding: 'buffer', maxBuffer: opts.maxBytes ?? GIT_OUTPUT_LIMIT, timeout: opts.timeoutMs }, (error, stdout, stderr) => {
       const err = stderr.toString('utf8');
@@ -171,7 +173,7 @@ export async function gitResult(args: readonly string[], opts: GitRunOptions): P
 /** Streams git's stdout to `onChunk` (a false return stops git early); rejects GitError on failure. */
 export async function gitStream(args: readonly string[], opts: GitRunOptions, onChunk: (chunk: Buffer) => boolean | void): Promise<void> {
   const p = plan(args);
-  const env = envFor(opts, p, p.needsConfig ? await overridesAsync(opts) : NONE);
+  const env = envFor(opts, p.needsConfig ? await overridesAsync(opts) : NONE);
   return new Promise((resolve, reject) => {
     const child = spawn('git', p.args, { cwd: opts.cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
     let stderr = '';

@@ -72,7 +72,7 @@ async function main(): Promise<void> {
 }
 
 /**
- * GITRUN-4: the git work of a warm approve (the staged digest and write-tree of one index, as
+ * The git work of an approve (the staged digest and write-tree of one index, as
  * relay/actions/staged-state.ts runs them) through the hardened runner, against the same two
  * commands spawned bare. Both are config-free subcommands: the runner adds no process.
  */

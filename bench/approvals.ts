@@ -74,7 +74,7 @@ async function main(): Promise<void> {
 /**
  * The git work of an approve (the staged digest and write-tree of one index, as
  * relay/actions/staged-state.ts runs them) through the hardened runner, against the same two
- * commands spawned bare. Both are config-free subcommands: the runner adds no process.
+ * commands spawned bare. The runner reads the config once for write-tree (GITRUN-2), beside the diff.
  */
 async function approveGitRows(dir: string): Promise<void> {
   const wt = path.join(dir, 'approve');

@@ -47,8 +47,11 @@ const SUBCOMMANDS = new Set([
   'show', 'show-ref', 'status', 'symbolic-ref', 'update-index', 'update-ref', 'version', 'worktree', 'write-tree',
 ]);
 
-/** Read no file content through attributes, nor credentials, nor signatures: the fixed hardening is enough. */
-const CONFIG_FREE = new Set(['check-ignore', 'config', 'for-each-ref', 'init', 'log', 'ls-tree', 'merge-base', 'mktree', 'rev-list', 'rev-parse', 'show', 'show-ref', 'symbolic-ref', 'update-ref', 'version', 'write-tree']);
+/**
+ * Read no work-tree file, nor credentials, nor signatures: the fixed hardening is enough. Not
+ * `write-tree`: any command that writes the index re-reads a racily clean file through its clean filter.
+ */
+const CONFIG_FREE = new Set(['check-ignore', 'config', 'for-each-ref', 'init', 'log', 'ls-tree', 'merge-base', 'mktree', 'rev-list', 'rev-parse', 'show', 'show-ref', 'symbolic-ref', 'update-ref', 'version']);
 
 /** Flags that turn a driver on, refused outright. */
 const FORBIDDEN = new Set(['--textconv', '--ext-diff', '--filters']);

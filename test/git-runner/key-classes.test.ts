@@ -65,6 +65,8 @@ const CASES: Case[] = [
   { cls: 'fsmonitor', prepare: (f) => change(f, 'a.txt'), args: () => ['status', '--porcelain'], works: true },
   { cls: 'hook', args: () => ['commit', '-q', '--allow-empty', '-m', 'hooked'], works: true },
   { cls: 'filter-clean', prepare: (f) => change(f, 'a.txt'), args: () => ['add', 'a.txt'], works: true, attrs: true },
+  // A racily clean index entry (the index no newer than the file): writing the index re-reads the file through its clean filter.
+  { cls: 'filter-clean', prepare: (f) => { stage(f, 'a.txt'); const t = fs.statSync(path.join(f.repo, 'a.txt')).mtime; fs.utimesSync(path.join(f.repo, '.git', 'index'), t, t); }, args: () => ['write-tree'], works: true, attrs: true },
   { cls: 'filter-process', prepare: (f) => change(f, 'b.p'), args: () => ['add', 'b.p'], works: true, attrs: true },
   { cls: 'filter-name-with-equals', prepare: (f) => change(f, 'c.q'), args: () => ['add', 'c.q'], works: true, attrs: true },
   // The new worktree reads the attributes it checks out: commit them (plain git; no clean command is set in this row).
@@ -83,14 +85,16 @@ const CASES: Case[] = [
   { cls: 'askpass', args: () => ['ls-remote', authUrl], works: false },
 ];
 
-const ROWS: Array<[string, Source, AttrSource, Case]> = CASES.flatMap((c) => [
-  [c.cls, 'config', '.gitattributes', c] as [string, Source, AttrSource, Case],
-  [c.cls, 'include', '.gitattributes', c] as [string, Source, AttrSource, Case],
-  ...(c.attrs ? [[c.cls, 'config', 'info/attributes', c] as [string, Source, AttrSource, Case]] : []),
+type Row = [string, Source, AttrSource, string, Case];
+const via = (c: Case): string => c.args({ dir: '/d', repo: '/r', bare: '/b' })[0]!;
+const ROWS: Row[] = CASES.flatMap((c): Row[] => [
+  [c.cls, 'config', '.gitattributes', via(c), c],
+  [c.cls, 'include', '.gitattributes', via(c), c],
+  ...(c.attrs ? [[c.cls, 'config', 'info/attributes', via(c), c] as Row] : []),
 ]);
 
 describe('every key class, neutralised', () => {
-  it.each(ROWS)('GITRUN-2: %s set through the repo %s (attributes in %s): plain git runs it, the runner does not and still works', async (cls, source, attrs, c) => {
+  it.each(ROWS)('GITRUN-2: %s set through the repo %s (attributes in %s), git %s: plain git runs it, the runner does not and still works', async (cls, source, attrs, _via, c) => {
     // The control: plain git in a twin repository runs the command.
     const control = fixture();
     c.prepare?.(control);

@@ -2,7 +2,6 @@
 // their own change (VERIFY-n, RVERIFY-n). Ways in: a range or branch from a person or CI,
 // the `pre-push` hook `commandr init` installs, a guarded server repo's `pre-receive`,
 // and `--install`, which guards a server repo. Exit 1 names every bad commit.
-import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { defaultDataDir, publicKeyFile, readVerifyingKey } from '../bus/approval/keys';
@@ -13,6 +12,7 @@ import { parsePrePush, type Trust, verifyWalk, type VerifyReport } from '../bus/
 import { prePushWalk, rangeWalk } from '../bus/approval/walks';
 import { BusError } from '../bus/errors';
 import { trustEnv } from '../bus/gate';
+import { gitSync } from '../bus/git/run';
 import { isTaskId } from '../protocol/bus/ids';
 import { runTool, UsageError } from './_shared/tool';
 
@@ -66,7 +66,7 @@ function parse(args: string[]): Parsed {
 function configuredKeys(cwd: string): string[] {
   try {
     // Config files only: a pusher's `git -c`/GIT_CONFIG_* never chooses the trusted key (VERIFY-4).
-    const out = execFileSync('git', ['config', '--path', '--get-all', 'commandr.approvalKey'], { cwd, env: trustEnv(process.env), encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
+    const out = gitSync(['config', '--path', '--get-all', 'commandr.approvalKey'], { cwd, env: trustEnv(process.env) }).toString('utf8');
     return out.split('\n').filter((l) => l !== '').map((f) => path.resolve(cwd, f));
   } catch {
     return [];
@@ -104,7 +104,7 @@ function printBad(report: VerifyReport): number {
 function agentContext(cwd: string): boolean {
   if ((process.env.AGENTS_TASK_ID ?? '').trim() !== '') return true;
   try {
-    return /^refs\/heads\/agent\//.test(execFileSync('git', ['symbolic-ref', '-q', 'HEAD'], { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim());
+    return /^refs\/heads\/agent\//.test(gitSync(['symbolic-ref', '-q', 'HEAD'], { cwd }).toString('utf8').trim());
   } catch {
     return false;
   }

@@ -11,7 +11,7 @@ const saved = process.env.COMMANDR_AGENT_ADAPTER;
 test.beforeEach(({ relayEnv }) => {
   cpSync(FAKE_ADAPTER, path.join(relayEnv.relay.dataDir, 'adapters', 'fake'), { recursive: true });
   process.env.COMMANDR_AGENT_ADAPTER = 'fake';
-  process.env.FAKE_ADAPTER_HOME = relayEnv.relay.dataDir;
+  process.env.FAKE_ADAPTER_HOME = relayEnv.fakeAdapterHome; // outside the data dir, which a sandboxed run sees empty
 });
 test.afterEach(() => {
   if (saved === undefined) delete process.env.COMMANDR_AGENT_ADAPTER;

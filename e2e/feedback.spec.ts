@@ -1,18 +1,20 @@
 // Trust at a glance on the task screen (UX-1, UX-2, UX-7, UX-9), against a real relay,
 // real git and the real gate: an outcome shows right above the action bar, on screen;
-// the brief never opens by itself; an honest council; refusals said as they are.
-import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+// the brief never opens by itself; an honest council; refusals said as they are (the
+// relay's own reason).
+import { chmodSync, cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Page } from '@playwright/test';
 import { test, expect } from './fixtures';
 import { openTask, requestApproval, startTask } from './task-setup';
 
+const FAKE_ADAPTER = path.resolve(__dirname, '..', 'test', 'stand-ins', 'fake-adapter');
 let scratch: string;
-const saved = { cmd: process.env.COUNCIL_EVALUATOR_CMD, key: process.env.ANTHROPIC_API_KEY };
+const saved = { cmd: process.env.COUNCIL_EVALUATOR_CMD, key: process.env.ANTHROPIC_API_KEY, home: process.env.FAKE_ADAPTER_HOME };
 test.beforeEach(() => { scratch = mkdtempSync(path.join(tmpdir(), 'commandr-feedback-')); });
 test.afterEach(() => {
-  for (const [name, value] of [['COUNCIL_EVALUATOR_CMD', saved.cmd], ['ANTHROPIC_API_KEY', saved.key]] as const) {
+  for (const [name, value] of [['COUNCIL_EVALUATOR_CMD', saved.cmd], ['ANTHROPIC_API_KEY', saved.key], ['FAKE_ADAPTER_HOME', saved.home]] as const) {
     if (value === undefined) delete process.env[name];
     else process.env[name] = value;
   }
@@ -57,13 +59,35 @@ test('UX-1: the result of Approve shows right above the action bar, on screen; U
   await expect(page.getByTestId('approval-done')).toHaveCount(0);
 });
 
-test('UX-9: Run council on an unclaimed task says so, once, right above the bar, and leaves nothing to retry', async ({ paired: page, relayEnv }) => {
-  relayEnv.addPacket('F-2', 'Not claimed yet');
+test('UX-9: Run agent refused by the relay (a job already runs on the task) says the relay\'s own reason, once, never "already decided", and leaves nothing to retry', async ({ paired: page, relayEnv }) => {
+  // The stand-in agent, installed as this relay's local "claude" adapter, hangs: its job keeps
+  // running while the task is still in the inbox, where Run agent is the bar's main action.
+  cpSync(FAKE_ADAPTER, path.join(relayEnv.relay.dataDir, 'adapters', 'claude'), { recursive: true });
+  process.env.FAKE_ADAPTER_HOME = relayEnv.fakeAdapterHome;
+  writeFileSync(path.join(relayEnv.bus, 'inbox', 'F-2.md'),
+    '---\nid: F-2\ntype: implementation\nscope: src/**\n---\n# Run me twice\n\n## Context\nFAKE:hang\n\n## Acceptance criteria\n- works\n\n## Files to touch\n- src/x.js\n\n## Do not touch\n- .agents/\n');
   await page.getByTestId('task-card').filter({ hasText: 'F-2' }).click();
-  await page.getByTestId('run-council').click();
-  await expectAboveBar(page, 'council-refused');
-  await expect(page.getByTestId('council-refused')).toContainText('still in the inbox: nobody has claimed it');
-  await expect(page.getByTestId('council-refused')).not.toContainText('already decided');
+  await expect(page.getByTestId('task-actions')).toHaveAttribute('data-stage', 'inbox');
+  await page.getByTestId('run-agent').click();
+  await page.getByTestId('run-agent-start').click();
+  const job = page.getByTestId('job');
+  await expect(job).toHaveAttribute('data-status', 'running');
+  await expect(page.getByTestId('job-output')).toContainText('hanging: until killed');
+  const running = await job.getAttribute('data-job');
+  await expect(page.getByTestId('task-actions')).toHaveAttribute('data-stage', 'inbox');
+
+  // A second run of the same task: the relay refuses it (E_CONFLICT), and the app says its reason.
+  await page.getByTestId('run-agent').click();
+  await page.getByTestId('run-agent-start').click();
+  const refused = page.getByTestId('agent-notice');
+  await expect(refused).toHaveText(`Not done: task F-2 already has a running job (${running}).`);
+  await expect(refused).toHaveAttribute('data-tone', 'danger');
+  await expect(refused).toHaveCount(1);
+  await expect(refused).not.toContainText('already decided');
+  await expect(job).toHaveAttribute('data-job', running!); // the first job is the one still shown
+  await expect(page.getByTestId('queued-item')).toHaveCount(0);
+  await page.getByTestId('job-stop').click();
+  await expect(job).toHaveAttribute('data-status', 'failed');
   await page.getByTestId('back').click();
   await expect(page).toHaveURL(`${relayEnv.url}/`);
   await expect(page.getByTestId('queued-item')).toHaveCount(0);

@@ -31,6 +31,12 @@ export interface RelayFixture {
   appDir: string;
   /** The demo repo's bus (when the `demo` option is on). */
   demoBus: string;
+  /**
+   * Where the stand-in agent (test/stand-ins/fake-adapter) keeps its sessions (FAKE_ADAPTER_HOME):
+   * beside the relay's data dir, never in it — a job or commander turn sees the data dir as an
+   * empty tmpfs (SANDBOX-1), so state kept there would vanish between turns.
+   */
+  fakeAdapterHome: string;
 }
 
 function git(cwd: string, ...args: string[]): void {
@@ -75,6 +81,7 @@ export const test = base.extend<{ demo: boolean; copyApp: boolean; relayEnv: Rel
       },
       pairingCode: () => createPairingCode(relay.dataDir).code,
       demoBus: path.join(relay.dataDir, 'demo', 'commandr-demo', '.agents'),
+      fakeAdapterHome: path.join(tmp, 'fake-adapter-home'),
     });
     await relay.close().catch(() => undefined); // a spec may have closed it already
     rmSync(tmp, { recursive: true, force: true });

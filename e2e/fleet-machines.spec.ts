@@ -36,16 +36,20 @@ test('FLEETUI-1 FLEETUI-2: tasks are labelled with machine and repo; an offline 
   await card(page, 'API-1').click();
   await expect(page.getByTestId('task-header').getByTestId('machine-label')).toHaveText('laptop · api');
   await expect(page.getByTestId('annotate')).toBeEnabled();
+  await expect(page.getByTestId('run-agent')).toBeEnabled();
   await expect(page.getByTestId('machine-offline-notice')).toHaveCount(0);
 
   // The member stops: its task stays, marked offline with when it was last seen, and its actions are off with that reason.
   await laptop.stop();
   const notice = page.getByTestId('machine-offline-notice');
   await expect(notice).toContainText(/^laptop offline · last seen (?:\d{1,2} [A-Z][a-z]{2} )?\d\d:\d\d\. Actions on its tasks are off until it is back\.$/);
-  for (const action of ['annotate', 'run-council', 'approve', 'deny']) {
+  // API-1 is in the inbox: its bar offers Run agent and Annotate (TSTATE-4), both off with the reason.
+  await expect(page.getByTestId('task-actions')).toHaveAttribute('data-stage', 'inbox');
+  for (const action of ['run-agent', 'annotate']) {
     await expect(page.getByTestId(action)).toBeDisabled();
     await expect(page.getByTestId(action)).toHaveAttribute('title', /^laptop offline · last seen (?:\d{1,2} [A-Z][a-z]{2} )?\d\d:\d\d$/);
   }
+  for (const action of ['run-council', 'approve', 'deny']) await expect(page.getByTestId(action)).toHaveCount(0);
   await page.getByTestId('nav-inbox').click();
   await expect(card(page, 'API-1')).toBeVisible();
   await expect(card(page, 'API-1').getByTestId('machine-offline')).toHaveText(/^laptop offline · last seen (?:\d{1,2} [A-Z][a-z]{2} )?\d\d:\d\d$/);
@@ -102,7 +106,7 @@ test('FLEETUI-6: the Start sheet chooses the machine; a commander started on a m
   // The member relay runs in this process: it uses the stand-in agent adapter from its own data dir.
   const saved = { adapter: process.env.COMMANDR_AGENT_ADAPTER, home: process.env.FAKE_ADAPTER_HOME };
   process.env.COMMANDR_AGENT_ADAPTER = 'fake';
-  process.env.FAKE_ADAPTER_HOME = relayEnv.relay.dataDir;
+  process.env.FAKE_ADAPTER_HOME = relayEnv.fakeAdapterHome; // outside the data dir, which a sandboxed run sees empty
   try {
     // Alone, the sheet has no machine choice.
     await page.getByTestId('nav-commanders').click();

@@ -88,7 +88,7 @@ test('UX-4, UX-5, UX-11: Run agent starts Claude Code on the task; its output sh
 
 test('UX-6: a commander starts with a chosen agent and a first message, which its first turn answers', async ({ paired: page, relayEnv }) => {
   cpSync(path.join(ROOT, 'test', 'stand-ins', 'fake-adapter'), path.join(relayEnv.relay.dataDir, 'adapters', 'fake'), { recursive: true });
-  process.env.FAKE_ADAPTER_HOME = relayEnv.relay.dataDir;
+  process.env.FAKE_ADAPTER_HOME = relayEnv.fakeAdapterHome; // outside the data dir, which a sandboxed run sees empty
   await page.getByTestId('nav-commanders').click();
   await page.getByTestId('cmdr-new').click();
   await page.getByTestId('cmdr-name').fill('Release notes');

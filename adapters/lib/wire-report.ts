@@ -23,6 +23,8 @@ export interface WireArgs {
   dryRun: boolean;
 }
 
+export const WIRE_ADAPTER_USAGE = 'wire <project-root> [--dry-run]';
+
 export function parseWireArgs(argv: string[]): WireArgs {
   const dryRun = argv.includes('--dry-run');
   const rest = argv.filter((a) => a !== '--dry-run');
@@ -73,6 +75,11 @@ export const formatLine = (adapter: string, line: WireLine): string =>
 
 /** Entry-point wrapper: prints the report or one error line; returns the exit code. */
 export function runWire(adapter: string, argv: string[], wire: (args: WireArgs) => WireLine[]): number {
+  // CLIHELP-1: help, and nothing else, whatever else is on the line.
+  if (argv.some((a) => a === '--help' || a === '-h')) {
+    process.stdout.write(`usage: ${WIRE_ADAPTER_USAGE}\n  wires ${adapter} in the project so its sessions report to commandr; --dry-run says what it would change and changes nothing\n`);
+    return 0;
+  }
   try {
     const lines = wire(parseWireArgs(argv));
     for (const line of lines) process.stdout.write(formatLine(adapter, line) + '\n');

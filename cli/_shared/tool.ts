@@ -12,9 +12,18 @@ export class UsageError extends Error {
 /** Argument errors that the library reports (bad id, bad note) are usage errors too. */
 const ARGUMENT_CODES = new Set(['E_BAD_ID', 'E_BAD_NOTE', 'E_BAD_ARGS', 'E_BAD_PATH']);
 
+/**
+ * `--help` or `-h` anywhere before a `--` (CLIHELP-1): on a command or on one of its verbs
+ * (`commandr commanders start --help`). After `--` the words belong to something else.
+ */
+export function wantsHelp(args: readonly string[]): boolean {
+  const end = args.indexOf('--');
+  return (end === -1 ? args : args.slice(0, end)).some((a) => a === '--help' || a === '-h');
+}
+
 export function runTool(name: string, usage: string, main: (args: string[]) => Promise<number> | number): void {
   const args = process.argv.slice(2);
-  if (args[0] === '--help' || args[0] === '-h') {
+  if (wantsHelp(args)) {
     process.stdout.write(usage + '\n');
     return;
   }

@@ -9,6 +9,9 @@ import { ensureIgnored } from '../../lib/wire-ignore';
 import { wiredHookSpecs } from '../lib/permission-spec';
 import { wireClaudeMcp } from '../../mcp/wire';
 
+/** Each event named once (CLIHELP-4): one event can have several hooks (UserPromptSubmit has one per notes part). */
+const once = (events: string[]): string => [...new Set(events)].join(', ');
+
 export function wireClaude({ root, dryRun }: WireArgs): WireLine[] {
   const localFile = path.join(root, '.claude', 'settings.local.json');
   const settings = readJsonObject(localFile) ?? {};
@@ -16,13 +19,13 @@ export function wireClaude({ root, dryRun }: WireArgs): WireLine[] {
   const shared = readJsonObject(sharedFile) ?? {};
   const { settings: merged, changed } = mergeHooks(settings, wiredHookSpecs());
   const { settings: cleaned, changed: moved } = withoutOurHooks(shared);
-  const hooks: WireLine = changed.length === 0 ? { file: localFile, status: 'ok' } : { file: localFile, status: dryRun ? 'would fix' : 'fixed', detail: `hooks: ${changed.join(', ')}` };
+  const hooks: WireLine = changed.length === 0 ? { file: localFile, status: 'ok' } : { file: localFile, status: dryRun ? 'would fix' : 'fixed', detail: `hooks: ${once(changed)}` };
   const ignore = ensureIgnored(root, '.claude/settings.local.json', dryRun);
   if (changed.length > 0 && !dryRun) writeAtomic(localFile, JSON.stringify(merged, null, 2) + '\n');
   const lines = [hooks, ...(ignore ? [ignore] : [])];
   if (moved.length > 0) {
     if (!dryRun) writeAtomic(sharedFile, JSON.stringify(cleaned, null, 2) + '\n');
-    lines.push({ file: sharedFile, status: dryRun ? 'would fix' : 'fixed', detail: `commandr hooks moved to settings.local.json: ${moved.join(', ')}` });
+    lines.push({ file: sharedFile, status: dryRun ? 'would fix' : 'fixed', detail: `commandr hooks moved to settings.local.json: ${once(moved)}` });
   }
   return [...lines, ...wireClaudeMcp({ root, dryRun })];
 }

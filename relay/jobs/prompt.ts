@@ -1,21 +1,35 @@
 // The prompt a task job starts with: which task, where its packet is, what the
-// mode allows, and how to finish (the agent calls `complete` itself; JOB-4).
+// mode allows, and how to finish (the agent completes the packet itself; JOB-4).
 import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { installRoot } from '../../adapters/lib/env';
 
 export type JobMode = 'work' | 'review';
 
-export function jobPrompt(req: { task: string; mode: JobMode; packet: string }, cwd: string): string {
+/** One shell word: as it is when it needs no quoting, else single-quoted. */
+const word = (value: string): string => (/^[A-Za-z0-9_./:@%+=,-]+$/.test(value) ? value : `'${value.replace(/'/g, `'\\''`)}'`);
+
+/**
+ * This install's `bin/commandr` run by this relay's node, both by absolute path (CLIHELP-5):
+ * a job's PATH is the relay's, which need not hold `commandr` (only `npm link` or a global
+ * install puts it there) nor a node (MCP-8), and the bare `complete` is a bash builtin that
+ * exits 0 and does nothing. `bin/commandr` is also the Node entry, so node runs it directly.
+ */
+export const jobCommandr = (): string[] => [process.execPath, path.join(installRoot(), 'bin', 'commandr')];
+
+export function jobPrompt(req: { task: string; mode: JobMode; packet: string }, cwd: string, commandr: string[] = jobCommandr()): string {
   let body = '';
   try {
     body = fs.readFileSync(req.packet, 'utf8');
   } catch {
     body = '(the packet could not be read)';
   }
+  const finish = [...commandr, 'complete', req.packet].map(word).join(' ');
   const how = req.mode === 'work'
     ? [
       `Work on task ${req.task} in this worktree (${cwd}, branch agent/${req.task}).`,
       'Edit, test and commit here; do not push.',
-      `When you are finished, run \`complete ${req.packet} pass\` (or \`fail\` if the acceptance criteria are not met).`,
+      `When you are finished, run \`${finish} pass\` (or \`${finish} fail\` if the acceptance criteria are not met).`,
     ]
     : [
       `Review the work on task ${req.task}, read-only: do not edit files or commit.`,

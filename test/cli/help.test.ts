@@ -116,11 +116,19 @@ function run(file: string, args: string[]): Promise<Outcome> {
         process.kill(-child.pid!, 'SIGKILL');
       } catch { /* gone */ }
     }, 30_000);
-    child.on('close', (code) => {
+    let settled = false;
+    const finish = (code: number | null): void => {
+      if (settled) return;
+      settled = true;
       clearTimeout(limit);
+      child.stdout.destroy();
+      child.stderr.destroy();
       const after = new Map([...snapshot(repo)].map(([k, v]) => [`repo/${k}`, v]).concat([...snapshot(home)].map(([k, v]) => [`home/${k}`, v])));
       resolve({ line, code, stdout, stderr, changed: differences(before, after) });
-    });
+    };
+    child.on('close', finish);
+    // A background process it left behind may hold the pipes open: the exit decides, 5 s later at most.
+    child.on('exit', (code) => setTimeout(() => finish(code), 5_000).unref());
   });
 }
 

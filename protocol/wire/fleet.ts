@@ -6,7 +6,7 @@ import { WireError } from './errors';
 import { MachineId, MachineName, MAX_VERSION_CHARS } from './machines';
 import { PushPayload } from './push';
 import {
-  BusEvents, DiffBegin, RepoRemoved, DiffChunk, DiffEnd, RepoDoneRequest, RepoSnapshot, RepoTasks, TaskAnnotate, TaskApprove, TaskDeny,
+  BusEvents, DiffBegin, RepoRemoved, DiffChunk, DiffEnd, RepoDoneRequest, RepoSnapshot, RepoTasks, TaskAnnotate, TaskApprove, TaskDeny, TaskMerge, TaskPr, TaskPush,
   TaskDetailRequest, TaskDiffRequest, TaskNoteRequest, TaskTimelineRequest,
   CommanderAddReference, CommanderCreate, CommanderDelete, CommanderMessage, CommanderOutput, CommanderOutputRequest, CommanderRemoved,
   CommanderReplace, CommanderState, JobOutput, JobState, JobStop, PermissionDecide, PermissionRequestFrame, TaskCouncil, TaskRun,
@@ -34,7 +34,14 @@ export const JoinCode = z.string().check(z.regex(/^[A-Za-z0-9_-]{43}\.[A-Za-z0-9
 export const FleetHello = z.object({ type: z.literal('fleet.hello'), nonce: Nonce, home: z.object({ key: MachineKey, version: z.string() }) });
 /** `resume`: per member repo (the member's own id), the member's cursor of the last event the home forwarded; the member continues after it (FLEETR-1). */
 export const FleetWelcome = z.object({ type: z.literal('fleet.welcome'), machine: MachineId, name: MachineName, sig: Sig, resume: z.optional(z.record(RepoId, Cursor)) });
-export const FleetError = z.object({ type: z.literal('fleet.error'), error: z.object({ code: z.string(), message: z.string() }) });
+/**
+ * The home's signed word, in answer to a `fleet.auth`, that it does not know that machine (removed with
+ * `commandr machines remove`, or never joined to it): `sig` over `removedProof(memberNonce, homeNonce, machine)`.
+ * A member that verifies it with the pinned key stops linking until it joins again (FLEETE-2).
+ */
+export const FleetRemoved = z.object({ machine: MachineId, sig: Sig });
+/** `removed`: only when the refusal is that the machine is unknown to the home (FLEETE-2); any other refusal may pass. */
+export const FleetError = z.object({ type: z.literal('fleet.error'), error: z.object({ code: z.string(), message: z.string() }), removed: z.optional(FleetRemoved) });
 /** Most forwarded requests one member may have unanswered at once (FLEET-20). */
 export const MAX_PENDING_FORWARDS = 64;
 /** A forwarded request the member has not answered by then fails with E_UNAVAILABLE (FLEET-20). */
@@ -71,6 +78,8 @@ export const ForwardedFrame = z.discriminatedUnion('type', [
   // FLEETX-3..5: council and run on a member's repo; a member's prompts, jobs and commanders by their labelled ids.
   TaskCouncil, TaskRun, PermissionDecide, JobStop,
   CommanderCreate, CommanderMessage, CommanderReplace, CommanderAddReference, CommanderDelete, CommanderOutputRequest,
+  // Finishing a committed task on a member's repo (protocol/spec/finish.md).
+  TaskMerge, TaskPush, TaskPr,
 ]);
 export type ForwardedFrame = z.infer<typeof ForwardedFrame>;
 /** The forwarded frames that name a repo (FLEET-20, FLEETX-4). */
@@ -125,6 +134,11 @@ export function memberProof(homeNonce: string, memberNonce: string, homeFingerpr
 /** The home signs this with its machine key (welcome). */
 export function homeProof(memberNonce: string, homeNonce: string, machine: string): string {
   return `commandr-fleet:v1:home:${memberNonce}:${homeNonce}:${machine}`;
+}
+
+/** The home signs this with its machine key when it refuses a `fleet.auth` of a machine it does not know (FLEETE-2). */
+export function removedProof(memberNonce: string, homeNonce: string, machine: string): string {
+  return `commandr-fleet:v1:removed:${memberNonce}:${homeNonce}:${machine}`;
 }
 
 /** The home's record of a member (`<dataDir>/fleet/machines.json`). */

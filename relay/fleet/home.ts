@@ -12,7 +12,7 @@ import { CommandrError } from '../../protocol/wire/errors';
 import { MAX_FRAME_BYTES, type ServerFrame, type ServerFrameOf } from '../../protocol/wire/frames';
 import { ErrorCode } from '../../protocol/wire/errors';
 import {
-  forwardTimeoutMs, type ForwardedFrame, MAX_FORWARDED_REPLAY_CHARS, homeProof, type HomeFrame, MAX_LINK_DEPTH, MAX_MEMBER_REPOS, MAX_MEMBER_STATE_CHARS, MAX_MEMBER_TASKS, nestsWithin, MAX_PENDING_FORWARDS, type MachineRecord, MemberFrame, memberProof,
+  forwardTimeoutMs, type ForwardedFrame, MAX_FORWARDED_REPLAY_CHARS, homeProof, removedProof, type HomeFrame, MAX_LINK_DEPTH, MAX_MEMBER_REPOS, MAX_MEMBER_STATE_CHARS, MAX_MEMBER_TASKS, nestsWithin, MAX_PENDING_FORWARDS, type MachineRecord, MemberFrame, memberProof,
 } from '../../protocol/wire/fleet';
 import type { MachineState } from '../../protocol/wire/machines';
 import type { RepoInfo, TaskSummary } from '../../protocol/wire/views';
@@ -49,6 +49,13 @@ export interface FleetHome {
 }
 
 export interface Route { machine: string; repo: string }
+
+/** A `fleet.auth` naming a machine not in machines.json (removed, or never joined here): refused with the signed `removed` (FLEETE-2). */
+class UnknownMachine extends CommandrError {
+  constructor(readonly machine: string, readonly memberNonce: string) {
+    super('E_UNAUTHORIZED', `unknown or removed machine ${machine}; join again with a new code from \`commandr machines add\``);
+  }
+}
 /** For a frame that names no repo (FLEETX-3..5): the labelled id the device used, and how the member's ack is shown. */
 export interface ForwardHow { labelled: string; result(value: unknown): unknown }
 /** Who asked: the device (already verified by the home's dispatch) and how to reach that one client. */
@@ -152,7 +159,9 @@ export function startFleetHome(services: RelayServices, version: string): FleetH
     let machine: MachineRecord | undefined;
     const send = (frame: HomeFrame) => ws.readyState === ws.OPEN && ws.send(JSON.stringify(frame));
     const refuse = (error: CommandrError) => {
-      send({ type: 'fleet.error', error: { code: error.code, message: error.message } });
+      // A machine this home does not know gets the home's signed word for it, so it stops linking (FLEETE-2).
+      const removed = error instanceof UnknownMachine ? { machine: error.machine, sig: signWith(key, removedProof(error.memberNonce, nonce, error.machine)) } : undefined;
+      send({ type: 'fleet.error', error: { code: error.code, message: error.message }, ...(removed ? { removed } : {}) });
       ws.close(1008, error.code);
     };
     const timer = setTimeout(() => ws.close(1008, 'authentication timed out'), services.options.authTimeoutMs);
@@ -227,7 +236,8 @@ export function startFleetHome(services: RelayServices, version: string): FleetH
       }
       if (frame.type === 'fleet.auth') {
         const known = listMachines(services.dataDir).find((m) => m.id === frame.machine);
-        if (!known || !verifyWith(known.key, memberProof(nonce, frame.nonce, key.fingerprint), frame.sig)) {
+        if (!known) throw new UnknownMachine(frame.machine, frame.nonce);
+        if (!verifyWith(known.key, memberProof(nonce, frame.nonce, key.fingerprint), frame.sig)) {
           throw new CommandrError('E_UNAUTHORIZED', 'unknown or removed machine, or a bad key proof; join again with a new code');
         }
         return known;

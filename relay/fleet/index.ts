@@ -10,7 +10,7 @@ import { RepoHub } from '../watch/hub';
 import { snapshotFrames } from '../watch/frames';
 import { linkUpFrames } from './resume';
 import { startFleetHome, type FleetHome } from './home';
-import { openLink, readHome } from './member';
+import { MachineRemoved, openLink, readHome } from './member';
 import { forwardServer } from './serve';
 import { keepAlive } from './alive';
 import { PushTriggers } from '../push/triggers';
@@ -29,12 +29,17 @@ export interface Fleet {
 
 const BACKOFF_MAX_MS = 15_000;
 
+/** What identifies one join: a new `commandr join` writes another machine id (or home). */
+const recordKey = (record: { url: string; machine: string }) => `${record.machine} ${record.url}`;
+
 export function startFleet(services: RelayServices, version: string): Fleet {
   const home = startFleetHome(services, version);
   let ws: import('ws').WebSocket | undefined;
   let closed = false;
   let attempt = 0;
   let retry: NodeJS.Timeout | undefined;
+  /** The home record whose home refused this machine as removed (FLEETE-2): not tried again until `commandr join` records another. */
+  let removedFrom: string | undefined;
   const hub = services.hub instanceof RepoHub ? services.hub : undefined;
   let machine: string | undefined;
   const server = forwardServer(services, () => machine);
@@ -73,8 +78,8 @@ export function startFleet(services: RelayServices, version: string): Fleet {
   async function connect(): Promise<void> {
     if (closed) return;
     const record = readHome(services.dataDir);
-    if (!record) {
-      // `commandr join` may record a home while this relay runs: look again shortly.
+    if (!record || (removedFrom !== undefined && removedFrom === recordKey(record))) {
+      // `commandr join` may record a home while this relay runs: look again shortly (reading the file, not linking).
       retry = setTimeout(() => void connect(), 1000);
       retry.unref();
       return;
@@ -117,6 +122,12 @@ export function startFleet(services: RelayServices, version: string): Fleet {
       feedAll();
     } catch (error) {
       services.log.warn(`fleet: ${error instanceof Error ? error.message : String(error)}`);
+      if (error instanceof MachineRemoved) {
+        // Said once; trying again cannot succeed, only a new join can.
+        removedFrom = recordKey(record);
+        attempt = 0;
+        return void connect();
+      }
       schedule();
     }
   }

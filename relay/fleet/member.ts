@@ -6,7 +6,7 @@ import * as crypto from 'node:crypto';
 import * as path from 'node:path';
 import WebSocket from 'ws';
 import { CommandrError, ErrorCode } from '../../protocol/wire/errors';
-import { FLEET_PATH, HomeFrame, type HomeRecord, HomeRecord as HomeRecordSchema, homeProof, JoinCode, memberProof, type MemberFrame } from '../../protocol/wire/fleet';
+import { FLEET_PATH, HomeFrame, type HomeRecord, HomeRecord as HomeRecordSchema, homeProof, JoinCode, memberProof, type MemberFrame, removedProof } from '../../protocol/wire/fleet';
 import type { Cursor } from '../../protocol/wire/views';
 import { readJsonFile, writePrivateFile } from '../devices/files';
 import { fingerprintOf, loadMachineKey, signWith, verifyWith } from './keys';
@@ -32,6 +32,17 @@ export function fleetUrl(homeUrl: string): string {
   url.search = '';
   url.hash = '';
   return url.toString();
+}
+
+/**
+ * The home this member is joined to proved (signed with its pinned key, over this attempt's nonces) that it no
+ * longer knows this machine: trying again cannot succeed, only a new join can (FLEETE-2).
+ */
+export class MachineRemoved extends CommandrError {
+  constructor(readonly homeUrl: string, readonly machine: string) {
+    super('E_UNAUTHORIZED', `the home at ${homeUrl} says this machine (${machine}) is an unknown or removed machine: it was removed from the home (or the home's data was reset), so this relay no longer links to it. To join again, run \`commandr machines add\` on the home, then here \`commandr join ${homeUrl} <code>\` with the code it prints`);
+    this.name = 'MachineRemoved';
+  }
 }
 
 export interface Welcomed {
@@ -72,6 +83,11 @@ export function openLink(dataDir: string, homeUrl: string, how: { join: string; 
       if (!parsed.success) return fail(new CommandrError('E_BAD_FRAME', 'the home sent something that is not a fleet frame'));
       const frame = parsed.data;
       if (frame.type === 'fleet.error') {
+        // Only a refusal the pinned home signed for this very attempt stops the member for good (FLEETE-2).
+        if ('auth' in how && frame.removed && homeKey && frame.removed.machine === how.auth.machine
+          && verifyWith(homeKey, removedProof(nonce, homeNonce, how.auth.machine), frame.removed.sig)) {
+          return fail(new MachineRemoved(homeUrl, how.auth.machine));
+        }
         const code = ErrorCode.safeParse(frame.error.code);
         return fail(new CommandrError(code.success ? code.data : 'E_UNAUTHORIZED', frame.error.message));
       }

@@ -57,12 +57,12 @@ export class MemberTails {
       return frame;
     }
     if (frame.type !== 'bus.events') return frame;
-    const tail = this.tails.get(frame.repo);
-    if (!tail) return frame;
+    if (!this.tails.has(frame.repo)) return frame;
     const fresh: Placed[] = [];
     for (const placed of frame.events) {
+      const tail = this.tails.get(frame.repo)!;
       if (placed.cursor.epoch !== tail.epoch) {
-        // A new log without a resync snapshot first: resume from this event on.
+        // A new log without a resync snapshot first (e.g. the first log of a repo that had none): resume from this event on.
         this.reset(frame.repo, placed.cursor);
         fresh.push(placed);
         continue;
@@ -77,12 +77,16 @@ export class MemberTails {
     return { ...frame, events: fresh };
   }
 
-  /** The member's cursor of the last event forwarded for each of `labels` (keyed by the member's own repo id): what the member resumes from. */
+  /**
+   * The member's cursor of the last event forwarded for each of `labels` (keyed by the member's own repo id): what the
+   * member resumes from. `{offset: 0, epoch: ''}` says the member had no log when the home last heard of the repo, so
+   * every event of a log it has now is new to the home (FLEETE-1).
+   */
   cursors(labels: Array<[label: string, memberRepo: string]>): Record<string, Cursor> {
     const out: Record<string, Cursor> = {};
     for (const [label, own] of labels) {
       const tail = this.tails.get(label);
-      if (tail && tail.epoch !== '') out[own] = { offset: tail.end, epoch: tail.epoch };
+      if (tail) out[own] = { offset: tail.end, epoch: tail.epoch };
     }
     return out;
   }
@@ -224,7 +228,10 @@ export function linkUpFrames(hub: RepoHub, cursors: Record<string, Cursor> | und
     const model = hub.model(repo.id);
     if (!model) continue;
     const cursor = cursors?.[repo.id];
+    // The home last heard of this repo when it had no log: any log it has now began after that, so all of it is new (FLEETE-1).
+    const noLog = cursor?.epoch === '' && cursor.offset === 0;
     if (cursor !== undefined && model.log.accepts(cursor)) out.push(...eventFrames(model, model.log.since(cursor)), ...snapshotFrames(model));
+    else if (noLog) out.push(...eventFrames(model, model.log.since({ offset: 0, epoch: model.log.epoch })), ...snapshotFrames(model));
     else out.push(...snapshotFrames(model, cursor !== undefined));
   }
   return out;

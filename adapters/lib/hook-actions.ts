@@ -11,7 +11,8 @@ import { classifyTool, type ToolCall } from './classify';
 import type { Env } from './env';
 import { recordDelivery, settleDelivery } from './deliveries';
 import { pendingBlock } from './inject';
-import { passthrough, postLive } from './live-post';
+import { passthrough } from './live-post';
+import { deliverLive } from './live-queue';
 import { type TaskContext, taskContext, taskOf } from './task-context';
 import { awaitStarted, markStarted, pruneMarkers, sweepUnfinished } from './tool-order';
 
@@ -93,16 +94,16 @@ export const endEvent = (ref: SessionRef, env: Env, seq?: number): LiveEvent =>
 /** Turn end: a checkpoint when the work state changed, then the `idle` live event. */
 export async function onTurnEnd(ref: SessionRef, env: Env, seq = nowSeq()): Promise<void> {
   turnEndBus(ref, env);
-  await postLive(idleEvent(ref, env, seq), env);
+  await deliverLive(idleEvent(ref, env, seq), env);
   // Calls that never ended (denied, interrupted) get their completed event now, as failed.
-  for (const unfinished of await sweepUnfinished(env, ref.session)) await postLive(unfinished, env);
+  for (const unfinished of await sweepUnfinished(env, ref.session)) await deliverLive(unfinished, env);
   pruneMarkers(env);
 }
 
 /** Session end: `session_end` on the bus of the repo (when it has one), then the `end` live event. */
 export async function onSessionEnd(ref: SessionRef, env: Env, seq = nowSeq()): Promise<void> {
   sessionEndBus(ref, env);
-  await postLive(endEvent(ref, env, seq), env);
+  await deliverLive(endEvent(ref, env, seq), env);
 }
 
 /** Now, in microseconds since the epoch: the `seq` of an event stamped in this process (ORDER-2). */
@@ -141,7 +142,7 @@ export function unfinishedEvent(running: LiveEvent): LiveEvent {
 /** `callId` (the vendor's id of this tool call) keeps start and end in order; see tool-order.ts. */
 export async function onToolStart(ref: SessionRef, call: ToolCall, env: Env, callId?: string, seq = nowSeq()): Promise<void> {
   const running = toolStartEvent(ref, call, env, seq);
-  await postLive(running, env);
+  await deliverLive(running, env);
   markStarted(env, ref.session, callId, unfinishedEvent(running));
 }
 
@@ -167,5 +168,5 @@ export function toolEndEvent(ref: SessionRef, call: ToolCall, outcome: ToolOutco
 
 export async function onToolEnd(ref: SessionRef, call: ToolCall, outcome: ToolOutcome, env: Env, callId?: string, seq = nowSeq()): Promise<void> {
   await awaitStarted(env, ref.session, callId);
-  await postLive(toolEndEvent(ref, call, outcome, env, seq), env);
+  await deliverLive(toolEndEvent(ref, call, outcome, env, seq), env);
 }

@@ -5,10 +5,10 @@
 // It keeps no agent waiting: the hooks that fill the spool return at once.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { LiveEvent } from '../../protocol/live-events';
+import { LiveEvent as LiveEventSchema, type LiveEvent } from '../../protocol/live-events';
 import type { Env } from './env';
 import { unfinishedEvent } from './hook-actions';
-import { POST_TIMEOUT_MS, postLive } from './live-post';
+import { BACKGROUND_TIMEOUT_MS, postLive } from './live-post';
 import { acquirePoster, listRecords, parseRecord, releasePoster, spoolDir, type SpoolRecord } from './hook-spool';
 
 /** The poster leaves after this long without a record; the next hook starts a new one. */
@@ -72,13 +72,32 @@ export function eventsOf(h: Happening, open: Map<string, Open>): LiveEvent[] {
   }
 }
 
-/** Drains the spool until it stays empty for `idleMs`; returns how many records were handled. */
-export async function runPoster(env: Env, translate: Translate, idleMs = POSTER_IDLE_MS): Promise<number> {
-  const dir = spoolDir(env);
+/** A record whose events the relay did not acknowledge is tried again after this long, doubling up to RETRY_MAX_MS. */
+export const RETRY_MIN_MS = 100;
+export const RETRY_MAX_MS = 2000;
+/** A record is given up after the relay left it unacknowledged this long (LIVE-DELIVER-2). */
+export const RETRY_FOR_MS = 120_000;
+
+/** What a `HOOK=live` record (a node hook's queued event, LIVE-DELIVER-1) posts: its payload, as is. */
+function queuedEvent(record: SpoolRecord): LiveEvent[] {
+  const checked = LiveEventSchema.safeParse(record.payload);
+  return checked.success ? [checked.data] : [];
+}
+
+/**
+ * Drains `dir` (the hook spool by default) until it stays empty for `idleMs`; returns how many
+ * records were handled. A record is removed only once the relay acknowledged each of its events
+ * (or no relay runs to tell, or it refused them for good): a slow relay keeps it, and the
+ * records behind it wait their turn (LIVE-DELIVER-1, LIVE-DELIVER-2).
+ */
+export async function runPoster(env: Env, translate: Translate, idleMs = POSTER_IDLE_MS, dir = spoolDir(env)): Promise<number> {
   if (!acquirePoster(dir)) return 0;
   const open = loadOpen(dir);
+  // Events of a record not yet acknowledged, worked out once (translating again would close calls twice).
+  const pending = new Map<string, { events: LiveEvent[]; since: number; env: Env }>();
   let handled = 0;
   let quietSince = Date.now();
+  let retryMs = RETRY_MIN_MS;
   for (;;) {
     const files = listRecords(dir);
     if (files.length === 0) {
@@ -94,19 +113,41 @@ export async function runPoster(env: Env, translate: Translate, idleMs = POSTER_
       continue;
     }
     for (const file of files) {
-      let record: SpoolRecord | undefined;
-      try {
-        record = parseRecord(file, fs.readFileSync(file));
-      } catch {
-        record = undefined;
+      let work = pending.get(file);
+      if (!work) {
+        let record: SpoolRecord | undefined;
+        try {
+          record = parseRecord(file, fs.readFileSync(file));
+        } catch {
+          record = undefined;
+        }
+        if (!record) { fs.rmSync(file, { force: true }); continue; }
+        // A record's credential is the one its hook had: never another job's the poster inherited (HOOKCRED-4).
+        const recordEnv = { ...env, COMMANDR_HOOK_TOKEN: undefined, ...record.env };
+        let events: LiveEvent[] = [];
+        if (record.hook === 'live') events = queuedEvent(record);
+        else {
+          const happening = safely(() => translate(record!, recordEnv));
+          if (happening) events = eventsOf(happening, open);
+        }
+        work = { events, since: Date.now(), env: recordEnv };
+        pending.set(file, work);
       }
+      while (work.events.length > 0) {
+        const result = await postLive(work.events[0]!, work.env, BACKGROUND_TIMEOUT_MS);
+        if (result === 'failed' && Date.now() - work.since < RETRY_FOR_MS) break;
+        work.events.shift();
+      }
+      if (work.events.length > 0) break; // the relay is slow: this record, then the ones behind it, again
       fs.rmSync(file, { force: true });
-      if (!record) continue;
-      // A record's credential is the one its hook had: never another job's the poster inherited (HOOKCRED-4).
-      const recordEnv = { ...env, COMMANDR_HOOK_TOKEN: undefined, ...record.env };
-      const happening = safely(() => translate(record!, recordEnv));
-      if (happening) for (const event of eventsOf(happening, open)) await postLive(event, recordEnv, POST_TIMEOUT_MS, true);
+      pending.delete(file);
       handled++;
+      retryMs = RETRY_MIN_MS;
+    }
+    if (pending.size > 0) {
+      saveOpen(dir, open);
+      await new Promise((r) => setTimeout(r, retryMs));
+      retryMs = Math.min(RETRY_MAX_MS, retryMs * 2);
     }
     quietSince = Date.now();
   }

@@ -12,6 +12,32 @@ import { type Env, commandrHome } from './env';
 export const RECORD_KEYS = ['HOOK', 'AT', 'CLAUDE_PROJECT_DIR', 'AGENTS_TASK_ID', 'COMMANDR_URL', 'COMMANDR_AGENT_ID', 'COMMANDR_TASK', 'COMMANDR_HOOK_TOKEN', 'COMMANDR_SANDBOX'] as const;
 
 export const spoolDir = (env: Env): string => path.join(commandrHome(env), 'hook-state', 'spool');
+/** Live events a node hook built and queued (LIVE-DELIVER-1): records of `HOOK=live`, drained by whichever hook holds the queue. */
+export const outboxDir = (env: Env): string => path.join(commandrHome(env), 'hook-state', 'outbox');
+
+/**
+ * Appends one record to `dir` in the spool's format, named by `at` (µs) and this pid, written
+ * under a dot name and renamed (never seen half written). Throws when it cannot be written.
+ */
+export function writeRecord(dir: string, hook: string, env: Env, payload: unknown, at: number): string {
+  fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+  const fields = [`HOOK=${hook}`, ...RECORD_KEYS.filter((k) => k !== 'HOOK' && k !== 'AT').map((k) => `${k}=${env[k] ?? ''}`)];
+  const bytes = Buffer.concat([Buffer.from(fields.map((f) => `${f}\0`).join('') + '\0', 'utf8'), Buffer.from(JSON.stringify(payload), 'utf8')]);
+  for (let stamp = at; ; stamp++) {
+    const name = `${stamp}.${process.pid}`;
+    const final = path.join(dir, name);
+    if (fs.existsSync(final)) continue; // two events of this process in one microsecond
+    const temp = path.join(dir, `.${name}`);
+    try {
+      fs.writeFileSync(temp, bytes, { mode: 0o600 });
+      fs.renameSync(temp, final);
+    } catch (error) {
+      fs.rmSync(temp, { force: true });
+      throw error;
+    }
+    return final;
+  }
+}
 
 const RECORD_NAME = /^(\d{1,16})\.(\d{1,10})$/;
 

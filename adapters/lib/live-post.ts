@@ -1,54 +1,39 @@
-// Posts one live event (schema v1) to the relay's `POST /api/events`. Never throws,
+// Posts one live event (schema v1) to the relay's `POST /api/events`, once. Never throws,
 // never waits longer than the timeout: a hook must not slow or break the agent.
-import * as fs from 'node:fs';
 import * as http from 'node:http';
 import * as https from 'node:https';
-import * as path from 'node:path';
 import { LiveEvent } from '../../protocol/live-events';
-import { type Env, commandrHome, hookToken, relayUrl } from './env';
+import { type Env, hookToken, relayUrl } from './env';
 
 export const POST_TIMEOUT_MS = 300;
-/** After a failed post, hooks skip posting for this long: a hung relay costs one timeout, not one per hook. */
-export const BACKOFF_MS = 5000;
-
-export type PostResult = 'sent' | 'rejected' | 'invalid' | 'no-token' | 'failed' | 'skipped';
-
-const downMarker = (env: Env): string => path.join(commandrHome(env), 'hook-state', 'relay-down');
-
-function recentlyDown(env: Env): boolean {
-  try {
-    return Date.now() - fs.statSync(downMarker(env)).mtimeMs < BACKOFF_MS;
-  } catch {
-    return false;
-  }
-}
-
-function markDown(env: Env): void {
-  const file = downMarker(env);
-  try {
-    fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
-    fs.writeFileSync(file, `${Math.floor(Date.now() / 1000)}\n`); // epoch seconds: hooks/report reads it without a process
-  } catch { /* best effort */ }
-}
+/** How long a post nobody waits for (the poster, a detached hook's queue) gives a slow relay before it tries again (LIVE-DELIVER-2). */
+export const BACKGROUND_TIMEOUT_MS = 10_000;
 
 /**
- * Validates and sends; resolves with what happened, never rejects. A hook the agent waits for
- * skips the post while the relay is marked down; the background poster (`background`), which
- * nobody waits for, tries anyway, so a relay that was only slow for a moment loses nothing.
+ * `sent`: the relay acknowledged it. `failed`: no answer in time, a reset, or a 5xx: the relay
+ * may be slow, so the event is tried again (LIVE-DELIVER-1). `unreachable`: no relay runs
+ * here as far as a hook can tell (no trusted URL, or the connection refused): there is nobody
+ * to tell. `rejected`, `invalid`, `no-token`: sending it again would not help.
  */
-export function postLive(event: LiveEvent, env: Env = process.env, timeoutMs = POST_TIMEOUT_MS, background = false): Promise<PostResult> {
+export type PostResult = 'sent' | 'rejected' | 'invalid' | 'no-token' | 'failed' | 'unreachable';
+
+/**
+ * Validates and sends once; resolves with what happened, never rejects. Nothing is skipped
+ * because an earlier post was slow (LIVE-DELIVER-3): a caller that must not lose the event
+ * queues it (`deliverLive`, live-queue.ts) and tries again on `failed`.
+ */
+export function postLive(event: LiveEvent, env: Env = process.env, timeoutMs = POST_TIMEOUT_MS): Promise<PostResult> {
   const checked = LiveEvent.safeParse(event);
   if (!checked.success) return Promise.resolve('invalid');
   const token = hookToken(env);
   if (!token) return Promise.resolve('no-token');
-  if (!background && recentlyDown(env)) return Promise.resolve('skipped');
   const base = relayUrl(env); // undefined: no relay this hook may hand the credential to (HOOKCRED-1)
-  if (!base) return Promise.resolve('failed');
+  if (!base) return Promise.resolve('unreachable');
   let url: URL;
   try {
     url = new URL('/api/events', base);
   } catch {
-    return Promise.resolve('failed');
+    return Promise.resolve('unreachable');
   }
   const body = Buffer.from(JSON.stringify(checked.data), 'utf8');
   return new Promise((resolve) => {
@@ -57,7 +42,6 @@ export function postLive(event: LiveEvent, env: Env = process.env, timeoutMs = P
       if (settled) return;
       settled = true;
       clearTimeout(timer);
-      if (result === 'failed') markDown(env);
       resolve(result);
     };
     const request = (url.protocol === 'https:' ? https : http).request(url, {
@@ -69,9 +53,10 @@ export function postLive(event: LiveEvent, env: Env = process.env, timeoutMs = P
     const timer = setTimeout(() => { request.destroy(); done('failed'); }, timeoutMs);
     request.on('response', (res) => {
       res.resume();
-      done(res.statusCode !== undefined && res.statusCode < 300 ? 'sent' : 'rejected');
+      const status = res.statusCode ?? 500;
+      done(status < 300 ? 'sent' : status >= 500 || status === 429 ? 'failed' : 'rejected');
     });
-    request.on('error', () => done('failed'));
+    request.on('error', (error: NodeJS.ErrnoException) => done(error.code === 'ECONNREFUSED' ? 'unreachable' : 'failed'));
     request.end(body);
   });
 }

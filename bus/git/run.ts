@@ -43,7 +43,7 @@ export class GitError extends BusError {
  */
 const SUBCOMMANDS = new Set([
   'add', 'cat-file', 'check-ignore', 'commit', 'commit-tree', 'config', 'diff', 'fetch', 'for-each-ref', 'hash-object',
-  'init', 'log', 'ls-files', 'ls-remote', 'ls-tree', 'merge-base', 'mktree', 'push', 'read-tree', 'rev-list', 'rev-parse',
+  'init', 'log', 'ls-files', 'ls-remote', 'ls-tree', 'merge-base', 'merge-tree', 'mktree', 'push', 'read-tree', 'rev-list', 'rev-parse',
   'show', 'show-ref', 'status', 'symbolic-ref', 'update-index', 'update-ref', 'version', 'worktree', 'write-tree',
 ]);
 

@@ -70,6 +70,18 @@ export const TaskCommitted = z.object({
   digest: z.optional(Sha256Digest),
 });
 
+const Oid = z.string().check(z.regex(/^[0-9a-f]{40,64}$/));
+/** A task's branch merged into its base by the relay (FINISH-1): `mode` says whether the base fast-forwarded or got a merge commit. */
+export const TaskMerged = z.object({
+  ...base, event: z.literal('task_merged'), task: TaskId, base: z.string(), commit: Oid, mode: z.enum(['fast-forward', 'merge']), by: z.string(),
+});
+/** A task's branch pushed to the repo's remote by the relay (FINISH-5). */
+export const TaskPushed = z.object({ ...base, event: z.literal('task_pushed'), task: TaskId, remote: z.string(), branch: z.string(), commit: Oid, by: z.string() });
+/** A pull (merge) request opened with the person's own forge CLI (FINISH-6). */
+export const PrOpened = z.object({
+  ...base, event: z.literal('pr_opened'), task: TaskId, forge: z.enum(['gh', 'glab']), url: z.string(), base: z.string(), branch: z.string(), by: z.string(),
+});
+
 export const BusEvent = z.discriminatedUnion('event', [
   TaskClaimed,
   TaskReclaimed,
@@ -84,6 +96,10 @@ export const BusEvent = z.discriminatedUnion('event', [
   ApprovalGranted,
   ApprovalDenied,
   TaskCommitted,
+  // Finishing a task from the phone (protocol/spec/finish.md).
+  TaskMerged,
+  TaskPushed,
+  PrOpened,
   // v0.5: the `commandr mcp` tools' events (protocol/bus/mcp-events.ts).
   ...MCP_BUS_EVENTS,
 ]);

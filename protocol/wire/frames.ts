@@ -79,6 +79,11 @@ export const TaskAnnotate = z.object({
   turn: z.int().check(z.minimum(0), z.maximum(9999)), anchor: text(1100), body: text(64 * 1024),
 });
 export const TaskCouncil = z.object({ type: z.literal('task.council'), ...act, repo: RepoId, task: TaskId });
+/** Finishing a committed task (protocol/spec/finish.md): merge agent/<task> into `base` (the repo's default branch when absent). */
+const BranchName = z.string().check(z.minLength(1), z.maxLength(200), z.regex(/^(?!-)(?!.*\.\.)(?!.*\/\/)(?!.*\.lock$)[A-Za-z0-9._\/-]+$/, 'must be a branch name'));
+export const TaskMerge = z.object({ type: z.literal('task.merge'), ...act, repo: RepoId, task: TaskId, base: z.optional(BranchName) });
+export const TaskPush = z.object({ type: z.literal('task.push'), ...act, repo: RepoId, task: TaskId });
+export const TaskPr = z.object({ type: z.literal('task.pr'), ...act, repo: RepoId, task: TaskId, base: z.optional(BranchName), forge: z.optional(z.enum(['gh', 'glab'])) });
 export const TaskRun = z.object({
   type: z.literal('task.run'), ...act, repo: RepoId, task: TaskId, mode: z.enum(['work', 'review']),
   /** Which agent adapter runs the job (UX-4); the relay's selected one when absent. */
@@ -149,6 +154,7 @@ export const ActionFrame = z.discriminatedUnion('type', [
   TaskCreate, JobStop,
   QuestionAnswer, QuestionDecide,
   MachineRemove,
+  TaskMerge, TaskPush, TaskPr,
 ]);
 export type ActionFrame = z.infer<typeof ActionFrame>;
 export type ActionType = ActionFrame['type'];

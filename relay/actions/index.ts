@@ -15,6 +15,9 @@ import { taskApprove } from './task-approve';
 import { taskDeny } from './task-deny';
 import { taskAnnotate } from './task-annotate';
 import { taskCouncil } from './task-council';
+import { taskMerge } from './task-merge';
+import { taskPush } from './task-push';
+import { taskPr } from './task-pr';
 import { pushPrefs, pushSubscribe, pushUnsubscribe } from './push-actions';
 import {
   commanderAddReference, commanderCreate, commanderDelete, commanderMessage, commanderOutputRead, commanderReplace, withCommanderList,
@@ -83,4 +86,7 @@ export const actions: { [K in ActionType]: Handler<Extract<ActionFrame, { type: 
   'question.answer': questionAnswer,
   'question.decide': questionDecide,
   'machine.remove': machineRemove,
+  'task.merge': viaFleet(taskMerge),
+  'task.push': viaFleet(taskPush),
+  'task.pr': viaFleet(taskPr),
 };

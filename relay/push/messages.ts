@@ -54,6 +54,25 @@ export function busEventMessage(event: AnyBusEvent, ctx: TaskContext): PushPaylo
         title: `${task} failed in ${ctx.repoName}`,
         body: typeof event.reason === 'string' && event.reason ? event.reason.slice(0, 300) : 'The agent stopped abnormally.',
       };
+    // Finishing from the phone (FINISH-8): each said once it is done.
+    case 'task_merged':
+      return {
+        ...base, kind: 'task_done', actions: [],
+        title: `${task} merged into ${String(event.base)} in ${ctx.repoName}`,
+        body: `${event.mode === 'fast-forward' ? 'Fast-forwarded' : 'Merge commit'} ${String(event.commit).slice(0, 10)}.`,
+      };
+    case 'task_pushed':
+      return {
+        ...base, kind: 'task_done', actions: [],
+        title: `${task} pushed to ${String(event.remote)}`,
+        body: `${String(event.branch)} at ${String(event.commit).slice(0, 10)} in ${ctx.repoName}.`,
+      };
+    case 'pr_opened':
+      return {
+        ...base, kind: 'task_done', actions: [],
+        title: `Pull request opened for ${task}`,
+        body: `${String(event.url)} (${String(event.branch)} into ${String(event.base)}, ${ctx.repoName})`.slice(0, 300),
+      };
     default:
       return null;
   }

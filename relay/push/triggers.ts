@@ -9,7 +9,7 @@ import type { Logger } from '../options';
 import { busEventMessage, commanderWaitingMessage } from './messages';
 import { taskContext } from './task-context';
 
-const TRIGGERS = new Set(['approval_requested', 'council_verdict', 'task_complete', 'task_failed']);
+const TRIGGERS = new Set(['approval_requested', 'council_verdict', 'task_complete', 'task_failed', 'task_merged', 'task_pushed', 'pr_opened']);
 
 /** The part of RepoHub the triggers listen to. */
 export interface BusEventSource {

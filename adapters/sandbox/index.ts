@@ -1,10 +1,12 @@
 // Running an agent CLI inside the OS sandbox (SANDBOX-n): the whole filesystem as the user
-// sees it, except Commandr's data dir (hidden: its keys and credentials), and the repo's git
-// hooks/config and approval tokens (read-only), with a private pid namespace so no other
-// process's /proc/<pid>/root leads back to the hidden files. Loopback is shared: the agent must
+// sees it but READ-ONLY (SANDBOX-10), except the workspace (worktree, repo, git common dir), a
+// private /tmp and the agent CLIs' own state dirs (AGENT_STATE below); Commandr's data dir hidden
+// (its keys and credentials), the repo's git hooks/config and approval tokens read-only, and a
+// private pid namespace so no other process's /proc/<pid>/root leads back to the hidden files. Loopback is shared: the agent must
 // reach the relay and local servers. Hand-written bubblewrap rather than @anthropic-ai/sandbox-runtime:
 // see protocol/spec/sandbox.md for the measurement (loopback unreachable, Node ≥22.12).
 import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import { sandboxSupport, type SandboxSupport } from './detect';
 import { sandboxExecProfile } from './macos';
@@ -20,7 +22,9 @@ export interface SandboxSpec {
   gitCommonDir?: string;
   /** Commander's data dir: hidden entirely (an empty tmpfs). */
   dataDir: string;
-  /** More paths the agent may write, bound back even when under the data dir. */
+  /** The agent's HOME (its env's HOME; default this process's): only AGENT_STATE under it is writable. */
+  home?: string;
+  /** More paths the agent may write (everything else but the workspace, /tmp and AGENT_STATE is read-only). */
   writable?: string[];
   /** More paths made read-only inside (skipped when missing). */
   readOnly?: string[];
@@ -40,6 +44,36 @@ export interface SandboxCommand {
 export class SandboxError extends Error {
   readonly code = 'E_SANDBOX';
 }
+
+/**
+ * SANDBOX-10/11: the only places under HOME an agent may write: what the agent CLIs must write to
+ * run (found by running the real CLIs in the sandbox). Everything else in HOME (~/.gitconfig,
+ * ~/.config/git, ~/.bashrc, ~/.profile, ~/.ssh, ~/.config/systemd, …) is read-only: the relay's
+ * git runner honours the person's global filter/credential/textconv commands, and the person's
+ * next shell or unsandboxed CLI runs what those files say. Each dir is created before binding.
+ */
+export const AGENT_STATE: ReadonlyArray<{ path: string; why: string }> = [
+  { path: '.claude', why: 'Claude Code: transcripts (projects/, needed to resume), todos, shell snapshots, session env' },
+  { path: '.local/share/opencode', why: 'OpenCode: its session database and logs' },
+  { path: '.local/state/opencode', why: 'OpenCode: prompt history, model choice' },
+  { path: '.cache/opencode', why: 'OpenCode: provider package cache' },
+  { path: '.npm', why: 'npm cache: npx and npm test write it' },
+];
+
+/**
+ * SANDBOX-11: kept read-only INSIDE a writable state dir: what another, unsandboxed run executes or
+ * obeys (Claude Code's user settings carry hooks; plugins, commands, agents and skills carry
+ * hooks or instructions). Created first (a file as `{}`, a dir empty) so each bind has a target.
+ */
+export const AGENT_STATE_READ_ONLY: ReadonlyArray<{ path: string; kind: 'file' | 'dir' }> = [
+  { path: '.claude/settings.json', kind: 'file' },
+  { path: '.claude/settings.local.json', kind: 'file' },
+  { path: '.claude/plugins', kind: 'dir' },
+  { path: '.claude/commands', kind: 'dir' },
+  { path: '.claude/agents', kind: 'dir' },
+  { path: '.claude/skills', kind: 'dir' },
+  { path: '.claude/hooks', kind: 'dir' },
+];
 
 /** Real path of an existing path, else the resolved path (a bind of a missing path fails loudly in bwrap). */
 function real(p: string): string {
@@ -98,25 +132,63 @@ export function sandboxArgv(spec: SandboxSpec, command: string, args: string[] =
   fs.mkdirSync(spec.dataDir, { recursive: true, mode: 0o700 });
   const dataDir = real(spec.dataDir);
   const cwd = real(spec.cwd);
-  const writable = [cwd, ...(spec.writable ?? []).map(real)];
+  const home = spec.home?.trim() || process.env.HOME?.trim() || os.homedir();
+  const state = agentState(home, dataDir);
+  const writable = [cwd, ...(spec.writable ?? []).map(real), ...state.writable];
   if (spec.repo) writable.push(real(spec.repo));
   if (spec.gitCommonDir) writable.push(real(spec.gitCommonDir));
-  const readOnly = protectedPaths(spec);
+  const readOnly = [...protectedPaths(spec), ...state.readOnly];
   const hidden = (spec.hidden ?? []).filter((p) => fs.existsSync(p)).map(real);
   if (support.kind === 'sandbox-exec') {
     const profile = sandboxExecProfile({ dataDir, writable, readOnly, hidden });
     return { command: support.detail, args: ['-p', profile, command, ...args], env };
   }
-  // --dev-bind keeps the user's /dev as it is (no new devtmpfs to build: half the start cost).
-  const a = ['--die-with-parent', '--new-session', '--unshare-pid', '--dev-bind', '/', '/', '--proc', '/proc'];
+  // SANDBOX-10: the root read-only; the user's /dev bound as it is (no new devtmpfs to build: half
+  // the start cost); a private /tmp (a shared one would let the agent plant files the person's tools
+  // later run, e.g. tsx's compile cache), then the data dir hidden.
+  const a = ['--die-with-parent', '--new-session', '--unshare-pid', '--ro-bind', '/', '/', '--dev-bind', '/dev', '/dev', '--proc', '/proc', '--tmpfs', '/tmp'];
   a.push('--tmpfs', dataDir);
-  // Bound back: only what the agent works in, and only when the data dir hid it.
+  // Read-only things the private /tmp hid (tests keep the adapter's `run` there).
+  const exe = path.isAbsolute(command) && fs.existsSync(command) ? real(command) : undefined;
+  if (exe && within(exe, '/tmp') && !within(exe, dataDir)) a.push('--ro-bind', exe, exe);
+  const realHome = fs.existsSync(home) ? real(home) : undefined;
+  if (realHome && within(realHome, '/tmp') && !within(realHome, dataDir)) a.push('--ro-bind', realHome, realHome);
   for (const s of (spec.shown ?? []).filter((p) => fs.existsSync(p)).map(real)) a.push('--ro-bind', s, s);
-  for (const w of writable) if (within(w, dataDir) && fs.existsSync(w)) a.push('--bind', w, w);
+  // Writable, outer paths first so a nested one is bound on top of its parent.
+  for (const w of [...new Set(writable)].filter((p) => fs.existsSync(p)).sort((x, y) => x.length - y.length)) a.push('--bind', w, w);
   for (const h of hidden) a.push(...(fs.statSync(h).isDirectory() ? ['--tmpfs', h] : ['--ro-bind', '/dev/null', h]));
-  for (const r of readOnly) if (!within(r, dataDir) || writable.some((w) => within(r, w))) a.push('--ro-bind', r, r);
-  a.push('--chdir', cwd, '--setenv', 'COMMANDR_SANDBOX', support.kind, '--', command, ...args);
+  // Read-only on top of what was bound writable (elsewhere the root is read-only already, or hidden).
+  for (const r of readOnly) if (writable.some((w) => within(r, w))) a.push('--ro-bind', r, r);
+  a.push('--chdir', cwd, '--setenv', 'COMMANDR_SANDBOX', support.kind, '--setenv', 'TMPDIR', '/tmp', '--', command, ...args);
   return { command: support.detail, args: a, env };
+}
+
+/** AGENT_STATE under `home`, created (private) if missing, and what inside it stays read-only. */
+function agentState(home: string, dataDir: string): { writable: string[]; readOnly: string[] } {
+  const writable: string[] = [];
+  const readOnly: string[] = [];
+  if (!path.isAbsolute(home) || !fs.existsSync(home)) return { writable, readOnly };
+  for (const s of AGENT_STATE) {
+    const dir = path.join(home, s.path);
+    try {
+      fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+    } catch {
+      continue; // a state dir that cannot exist stays read-only; the CLI says what failed
+    }
+    const r = real(dir);
+    if (!within(r, dataDir)) writable.push(r);
+  }
+  for (const p of AGENT_STATE_READ_ONLY) {
+    const target = path.join(home, p.path);
+    try {
+      if (p.kind === 'dir') fs.mkdirSync(target, { recursive: true, mode: 0o700 });
+      else if (!fs.existsSync(target)) fs.writeFileSync(target, '{}\n', { mode: 0o600, flag: 'wx' });
+      readOnly.push(real(target));
+    } catch {
+      /* its parent is not writable here either */
+    }
+  }
+  return { writable, readOnly };
 }
 
 /** One line for a person: what the sandbox hides and keeps read-only. */
@@ -124,7 +196,7 @@ export function sandboxSummary(spec: SandboxSpec, support: SandboxSupport = sand
   if (!support.ok) return `no sandbox: ${support.reason}; fix: ${support.fix}`;
   const ro = ['.git/hooks', '.git/config', '.agents/approvals'].join(', ');
   const extra = (spec.hidden ?? []).length > 0 ? ` and ${(spec.hidden ?? []).join(', ')}` : '';
-  return `sandbox (${support.kind}): ${real(spec.dataDir)}${extra} hidden; ${ro} read-only; other processes invisible; loopback shared`;
+  return `sandbox (${support.kind}): ${real(spec.dataDir)}${extra} hidden; ${ro} read-only; writable only the workspace, a private /tmp and the agents' state dirs; other processes invisible; loopback shared`;
 }
 
 /** The git common dir of a checkout without running git: `<repo>/.git`, or what a `.git` file's gitdir's `commondir` names. */

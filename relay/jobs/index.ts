@@ -1,4 +1,6 @@
 // The jobs service as server.ts builds it (one line there), and its lookup for handlers.
+import * as path from 'node:path';
+import { readRelayInfo } from '../../protocol/relay-info';
 import { CommandrError } from '../../protocol/wire/errors';
 import { AdapterError, resolveAdapter } from '../../adapters/lib/resolve';
 import type { RelayServices } from '../context';
@@ -13,12 +15,20 @@ export function startJobs(services: RelayServices, wiring: { adapter: (name?: st
     dataDir: services.dataDir,
     adapter: wiring.adapter,
     env: wiring.env,
-    relayUrl: wiring.relayUrl,
+    // The job's hooks find this relay by COMMANDR_URL: inside the sandbox the data dir, and its
+    // relay.json, is hidden (SANDBOX-9, HOOKCRED-4).
+    relayUrl: wiring.relayUrl ?? (() => ownRelayUrl(services.dataDir)),
     broadcast: (frame, ephemeral) => services.broadcast(frame, undefined, ephemeral ? { ephemeral: true } : undefined),
     onError: (error) => services.log.error(error, 'writing task_failed'),
     sandbox: sandboxPolicy(services),
     tokens: scopedTokensOf(services),
   });
+}
+
+/** The URL this relay process recorded in its relay.json once it listened; undefined before (or another process's file). */
+export function ownRelayUrl(dataDir: string): string | undefined {
+  const info = readRelayInfo(path.join(dataDir, 'relay.json'));
+  return info?.pid === process.pid ? info.url : undefined;
 }
 
 /** The relay's sandbox policy from its options; the start-up line about it is logged once here (SANDBOX-6). */

@@ -149,6 +149,8 @@ export class Jobs extends EventEmitter<JobsEvents> {
     delete env.AGENT_RESUME;
     delete env.COMMANDR_SANDBOX; // set by the sandbox itself, never inherited
     env.AGENT_COMMANDS = env.AGENT_COMMANDS ?? '';
+    // This relay's URL, never one inherited from the relay's own environment: the job's credential is for this relay only.
+    delete env.COMMANDR_URL;
     const url = this.opts.relayUrl?.();
     if (url) env.COMMANDR_URL = url;
     return env;

@@ -7,7 +7,7 @@ import { grantsFor, parseCommands } from '../../adapters/lib/intent';
 import { claudeSettings } from '../../adapters/claude/lib/permissions';
 import type { MessagesApi } from '../stand-ins/messages-api';
 import { planTurn, requestText, type PlannedTool } from './claude-script';
-import { adapterBin, CLAUDE_BIN, claudeEnv, cleanup, git, runProcess, type Home } from './harness';
+import { adapterBin, CLAUDE_BIN, claudeEnv, cleanup, git, runProcess, runSandboxed, type Home } from './harness';
 import { claudeWorld } from './world';
 
 let api: MessagesApi;
@@ -24,6 +24,15 @@ function run(env: Record<string, string>, tools: PlannedTool[] = [], finalText =
   planTurn(api, tools, finalText);
   return runProcess(adapterBin('claude', 'run'), [], {
     cwd: repo,
+    env: claudeEnv(h, api.url, { COMMANDR_CLAUDE_BIN: CLAUDE_BIN, AGENT_CWD: repo, ...env }),
+  });
+}
+
+/** The same run inside the OS sandbox, as the relay starts every job by default (SANDBOX-5). */
+function runInSandbox(env: Record<string, string>, tools: PlannedTool[] = [], finalText = 'job finished') {
+  planTurn(api, tools, finalText);
+  return runSandboxed(adapterBin('claude', 'run'), [], {
+    cwd: repo, repo, dataDir: h.commandrHome,
     env: claudeEnv(h, api.url, { COMMANDR_CLAUDE_BIN: CLAUDE_BIN, AGENT_CWD: repo, ...env }),
   });
 }
@@ -50,9 +59,9 @@ describe('claude run', () => {
     expect(requestText(api, from)).toContain('hello from the job');
   });
 
-  it('RUN-2: intent work with AGENT_COMMANDS=npm test: npm test runs, touch is denied (the real CLI reports the denial)', async () => {
+  it('RUN-2 POLPATH-5: intent work with AGENT_COMMANDS=npm test, sandboxed as a relay job is: npm test runs, touch is denied (the real CLI reports the denial); unsandboxed, npm test is denied', async () => {
     const from = api.messageRequests().length;
-    const ran = await run({ AGENT_PROMPT: 'work', AGENT_MODE: 'work', AGENT_COMMANDS: 'npm test' }, [
+    const ran = await runInSandbox({ AGENT_PROMPT: 'work', AGENT_MODE: 'work', AGENT_COMMANDS: 'npm test' }, [
       { name: 'Bash', input: { command: 'touch forbidden.txt' } },
       { name: 'Bash', input: { command: 'npm test' } },
       { name: 'Write', input: { file_path: path.join(repo, 'allowed-edit.txt'), content: 'x' } },
@@ -60,8 +69,17 @@ describe('claude run', () => {
     expect(ran.code, ran.stderr).toBe(0);
     expect(fs.existsSync(path.join(repo, 'forbidden.txt'))).toBe(false);
     expect(ran.stderr).toMatch(/denied Bash touch forbidden\.txt/);
+    expect(ran.stderr).not.toMatch(/denied Bash npm test/);
     expect(toolResults(from).some((t) => t.includes('3 passed, 0 failed'))).toBe(true);
     expect(fs.existsSync(path.join(repo, 'allowed-edit.txt'))).toBe(true);
+
+    // The same job outside any sandbox: the project's own code is not run unasked, and headless nobody is asked.
+    const plain = api.messageRequests().length;
+    const unboxed = await run({ AGENT_PROMPT: 'work', AGENT_MODE: 'work', AGENT_COMMANDS: 'npm test' }, [{ name: 'Bash', input: { command: 'npm test' } }]);
+    expect(unboxed.code, unboxed.stderr).toBe(0);
+    expect(unboxed.stderr).toMatch(/denied Bash npm test/);
+    expect(toolResults(plain).some((t) => t.includes('3 passed, 0 failed'))).toBe(false);
+    expect(toolResults(plain).join('\n')).toMatch(/sandboxed/);
   });
 
   it('RUN-3: intent review denies edits and commits: the file stays absent', async () => {

@@ -7,17 +7,25 @@ import { writeAnnotation } from '../../bus/annotations';
 import { noteProblem } from '../../bus/progress';
 import { BusEvent } from '../../protocol/bus/events';
 import { planTurn, requestText, type PlannedTool } from './claude-script';
-import { adapterBin, busEvents, CLAUDE_BIN, claudeEnv, eventually, makeRepo, runProcess } from './harness';
+import { adapterBin, busEvents, CLAUDE_BIN, claudeEnv, eventually, makeRepo, ROOT, runProcess } from './harness';
 import { useClaudeWorld } from './world';
 
 const TASK = 'T-wire-1';
 // Not wired: the first tests wire it (WIREUP-1).
 const w = useClaudeWorld({ wired: false, npmTest: true });
 
-async function turn(tools: PlannedTool[], prompt = 'carry on', extraEnv: Record<string, string> = {}) {
+/**
+ * One Claude Code turn in the wired repo. `sandbox`: started by hand the way the product runs a CLI in the
+ * OS sandbox, `commandr sandbox -- claude …` (SANDBOX-7), so the project's own code (`npm test`) may run
+ * unasked (POLPATH-5); plain, it would be asked, and with no phone paired, denied.
+ */
+async function turn(tools: PlannedTool[], prompt = 'carry on', extraEnv: Record<string, string> = {}, where: 'plain' | 'sandbox' = 'plain') {
   planTurn(w.api, tools);
   const args = ['-p', prompt, '--output-format', 'stream-json', '--verbose', '--allowedTools', 'Bash(touch:*)', 'Bash(npm test:*)'];
-  const ran = await runProcess(CLAUDE_BIN, args, { cwd: w.repo, env: claudeEnv(w.h, w.api.url, { AGENTS_TASK_ID: TASK, AGENT_COMMANDS: 'touch', ...extraEnv }) }); // no phone is paired: the policy itself allows touch (GUARD-6)
+  const env = claudeEnv(w.h, w.api.url, { AGENTS_TASK_ID: TASK, AGENT_COMMANDS: 'touch', ...extraEnv }); // no phone is paired: the policy itself allows touch (GUARD-6)
+  const ran = where === 'sandbox'
+    ? await runProcess(path.join(ROOT, 'bin', 'commandr'), ['sandbox', '--', CLAUDE_BIN, ...args], { cwd: w.repo, env })
+    : await runProcess(CLAUDE_BIN, args, { cwd: w.repo, env });
   expect(ran.code, ran.stderr).toBe(0);
   const init = ran.stdout.split('\n').filter(Boolean).map((l) => JSON.parse(l)).find((o) => o.type === 'system' && o.subtype === 'init');
   const session = init.session_id as string;
@@ -166,15 +174,15 @@ describe('claude hooks in a real session', () => {
   });
 
   it('CHECKS-1: a command matching the checks file is a live event of kind check with its label and verdict', async () => {
-    const t = await turn([{ name: 'Bash', input: { command: 'npm test' } }]);
+    const t = await turn([{ name: 'Bash', input: { command: 'npm test' } }], 'carry on', {}, 'sandbox');
     const check = await eventually(() => w.relay.live().find((e) => e.session === t.session && e.kind === 'check' && e.running === undefined), 10_000, 'the check event');
-    expect(check).toMatchObject({ label: 'tests', ok: true, cmd: 'npm test' });
+    expect(check).toMatchObject({ label: 'tests', ok: true, cmd: 'npm test', sandbox: 'on' });
   });
 
   it('CHECKS-2: a checks file in COMMANDR_HOME replaces the default wholesale and is read fresh', async () => {
     fs.writeFileSync(path.join(w.h.commandrHome, 'checks'), '# local\nsmoke: ^touch smoke\n');
     try {
-      const t = await turn([{ name: 'Bash', input: { command: 'touch smoke.txt' } }, { name: 'Bash', input: { command: 'npm test' } }]);
+      const t = await turn([{ name: 'Bash', input: { command: 'touch smoke.txt' } }, { name: 'Bash', input: { command: 'npm test' } }], 'carry on', {}, 'sandbox');
       const mine = await eventually(() => {
         const done = w.relay.live().filter((e) => e.session === t.session && e.running === undefined && e.cmd !== undefined);
         return done.length >= 2 ? done : undefined;

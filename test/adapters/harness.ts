@@ -7,6 +7,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { initRepo } from '../../bus/init';
 import { readEvents } from '../../bus/event-log';
+import { gitCommonDirOf, sandboxArgv } from '../../adapters/sandbox';
 import type { AnyBusEvent } from '../../protocol/bus/events';
 import type { LiveEvent } from '../../protocol/live-events';
 import { createRelay, type Relay } from '../../relay/server';
@@ -118,6 +119,17 @@ export function runProcess(command: string, args: string[], options: { cwd: stri
     child.stdin.on('error', () => { /* a child that exits without reading its input */ });
     child.stdin.end(options.input ?? '');
   });
+}
+
+/**
+ * `command args` run the way relay/jobs runs every agent by default (SANDBOX-5): inside the real OS
+ * sandbox, the data dir `dataDir` hidden, `repo`'s git hooks, config and approvals read-only. The
+ * agent sees COMMANDR_SANDBOX because sandboxArgv sets it, as for a job; the test never sets it itself.
+ */
+export function runSandboxed(command: string, args: string[], options: { cwd: string; repo: string; dataDir: string; env: ChildEnv; timeoutMs?: number }): Promise<Ran> {
+  const box = sandboxArgv({ cwd: options.cwd, repo: options.repo, gitCommonDir: gitCommonDirOf(options.repo), dataDir: options.dataDir, home: options.env.HOME }, command, args);
+  const env: ChildEnv = { ...options.env, ...box.env };
+  return runProcess(box.command, box.args, { cwd: options.cwd, env, timeoutMs: options.timeoutMs });
 }
 
 /** The env a Claude Code run needs here: offline, no retries, temp HOME, the model stand-in. */

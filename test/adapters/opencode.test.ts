@@ -9,7 +9,7 @@ import { noteProblem } from '../../bus/progress';
 import { grantsFor, parseCommands } from '../../adapters/lib/intent';
 import { opencodePermission } from '../../adapters/opencode/lib/permissions';
 import type { ScriptedToolCall } from '../stand-ins/openai-chat';
-import { adapterBin, busEvents, eventually, git, OPENCODE_BIN, opencodeEnv, runProcess } from './harness';
+import { adapterBin, busEvents, eventually, git, OPENCODE_BIN, opencodeEnv, runProcess, runSandboxed } from './harness';
 import { chatText, openCodeSession, planChat } from './opencode-script';
 import { useOpenCodeWorld } from './world';
 
@@ -97,14 +97,16 @@ describe('opencode wire', () => {
 });
 
 describe('opencode run', () => {
-  function run(env: Record<string, string>, calls: ScriptedToolCall[], finalText = 'job finished') {
+  function run(env: Record<string, string>, calls: ScriptedToolCall[], finalText = 'job finished', where: 'plain' | 'sandbox' = 'plain') {
     planChat(w.api, calls, finalText);
-    return runProcess(adapterBin('opencode', 'run'), [], {
-      cwd: w.repo, env: opencodeEnv(w.h, w.api.url, { COMMANDR_OPENCODE_BIN: OPENCODE_BIN, AGENT_CWD: w.repo, ...env }), timeoutMs: 120_000,
-    });
+    const options = { cwd: w.repo, env: opencodeEnv(w.h, w.api.url, { COMMANDR_OPENCODE_BIN: OPENCODE_BIN, AGENT_CWD: w.repo, ...env }), timeoutMs: 120_000 };
+    // In the sandbox as the relay starts every job by default (SANDBOX-5).
+    return where === 'sandbox'
+      ? runSandboxed(adapterBin('opencode', 'run'), [], { ...options, repo: w.repo, dataDir: w.h.commandrHome })
+      : runProcess(adapterBin('opencode', 'run'), [], options);
   }
 
-  it('RUN-8: intent work + AGENT_COMMANDS=npm test: SESSION line, npm test allowed, touch denied, final text, exit 0', { timeout: 180_000 }, async () => {
+  it('RUN-8: intent work + AGENT_COMMANDS=npm test, sandboxed as a relay job is: SESSION line, npm test allowed, touch denied, final text, exit 0', { timeout: 180_000 }, async () => {
     // A project config that allows everything must not widen the job: the inline config wins.
     const projectConfig = path.join(w.repo, 'opencode.json');
     fs.writeFileSync(projectConfig, JSON.stringify({ permission: { bash: { '*': 'allow' }, edit: 'allow' } }));
@@ -113,7 +115,7 @@ describe('opencode run', () => {
     const ran = await run({ AGENT_PROMPT: 'work', AGENT_MODE: 'work', AGENT_COMMANDS: 'npm test' }, [
       { name: 'bash', arguments: { command: 'touch oc-forbidden.txt', description: 'touch' } },
       { name: 'bash', arguments: { command: 'npm test', description: 'test' } },
-    ], 'opencode job done');
+    ], 'opencode job done', 'sandbox');
     expect(ran.code, ran.stderr).toBe(0);
     expect(ran.stdout.split('\n')[0]).toMatch(/^SESSION: ses_\w+$/);
     expect(ran.stdout).toContain('opencode job done');

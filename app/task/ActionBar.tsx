@@ -6,7 +6,7 @@
 // shown above the buttons, and Approve/Deny are off while it waits.
 import { useEffect, useState } from 'react';
 import type { TaskCommit, TaskLife, TaskStage } from '../../protocol/wire/views';
-import { barActions } from './task-stage';
+import { barActions, finishedText } from './task-stage';
 import { approvalState, type ApprovalState } from './approval-state';
 import type { TimelineItem } from './timeline';
 import { Button } from '../components/Button';
@@ -108,6 +108,7 @@ export function ActionBar({ repo, id, stage, life, freshCommit, onRunAgent, diff
   const [notice, setNotice] = useState<Notice | null>(null);
   const [busy, setBusy] = useState(false);
   const [approvedHere, setApprovedHere] = useState<string | null>(null);
+  const [more, setMore] = useState(false);
   const digest = diff.status === 'ready' ? diff.value.digest : null;
   const approval = approvalState(timeline, digest, approvedHere);
   // Approved and waiting for the commit: by this screen, the bus, or the relay's stage (TSTATE-1).
@@ -138,6 +139,18 @@ export function ActionBar({ repo, id, stage, life, freshCommit, onRunAgent, diff
     () => act('task.deny', { repo, task: id, digest, ...(reason ? { reason } : {}) }));
   const annotate = (anchor: string, body: string) => run('note', 'Note saved. The agent sees it on its next turn.',
     () => act('task.annotate', { repo, task: id, turn: 0, anchor, body }));
+  // Finishing a committed task (FINISH-n): each outcome, success or the relay's reason, is one sentence.
+  const finish = async (type: 'task.merge' | 'task.push' | 'task.pr', what: string) => {
+    setMore(false);
+    setBusy(true);
+    setNotice(null);
+    try {
+      const result = await act(type, { repo, task: id });
+      setNotice(noticeFor(result, result.status === 'applied' ? finishedText(type, (result as { result?: unknown }).result) : '', what));
+    } finally {
+      setBusy(false);
+    }
+  };
   const council = () => run('council', 'The council is reviewing the change; its verdict appears here when it is in.',
     () => act('task.council', { repo, task: id }));
 
@@ -162,13 +175,27 @@ export function ActionBar({ repo, id, stage, life, freshCommit, onRunAgent, diff
               <Button variant="danger" disabled={busy || !digest || waiting || !!offline} title={offline ?? undefined} onClick={() => setSheet({ kind: 'deny' })} data-testid="deny"
                 aria-describedby={missing ? 'task-missing' : undefined}>Deny</Button>
             ) : null}
-            {offers('annotate') ? (
+            {offers('annotate') && !offers('merge') ? (
               <Button disabled={busy || !!offline} title={offline ?? undefined} onClick={() => setSheet({ kind: 'annotate', anchor: 'general' })} data-testid="annotate">Annotate</Button>
             ) : null}
-            {offers('run-council') ? (
+            {offers('run-council') && !offers('merge') ? (
               <Button disabled={busy || !!offline} title={offline ?? undefined} onClick={council} data-testid="run-council">Run council</Button>
             ) : null}
-            {/* Merge / Push of a committed task come here (later work). */}
+            {offers('merge') ? (
+              <Button variant="primary" disabled={busy || !!offline} title={offline ?? `Merge ${life?.commit?.branch ?? `agent/${id}`} into the repo's default branch`}
+                onClick={() => void finish('task.merge', 'merge')} data-testid="finish-merge">Merge</Button>
+            ) : null}
+            {offers('merge') ? (
+              <Button disabled={busy || !!offline} aria-expanded={more} aria-controls="finish-more" onClick={() => setMore(!more)} data-testid="finish-more-toggle">More</Button>
+            ) : null}
+            {offers('merge') && more ? (
+              <div className="task-more" id="finish-more" role="menu" data-testid="finish-more">
+                {offers('pr') ? <Button role="menuitem" disabled={busy} onClick={() => void finish('task.pr', 'pull-request')} data-testid="finish-pr">Open pull request</Button> : null}
+                {offers('push') ? <Button role="menuitem" disabled={busy} onClick={() => void finish('task.push', 'push')} data-testid="finish-push">Push branch</Button> : null}
+                {offers('annotate') ? <Button role="menuitem" disabled={busy} onClick={() => { setMore(false); setSheet({ kind: 'annotate', anchor: 'general' }); }} data-testid="annotate">Annotate</Button> : null}
+                {offers('run-council') ? <Button role="menuitem" disabled={busy} onClick={() => { setMore(false); void council(); }} data-testid="run-council">Run council</Button> : null}
+              </div>
+            ) : null}
           </div>
         ) : (
           // On the bar's own card, so the line never sits over the text scrolling behind the dock.

@@ -27,6 +27,9 @@ export function describeBusEvent(e: AnyBusEvent): string {
     case 'approval_granted': return `Approved by ${f.by}`;
     case 'approval_denied': return `Denied by ${f.by}${f.reason ? `: ${f.reason}` : ''}`;
     case 'task_committed': return `Committed ${String(f.commit).slice(0, 10)}${f.digest ? '' : ' without an approval'}: ${f.subject}`;
+    case 'task_merged': return `Merged into ${f.base} by ${f.by} (${f.mode === 'fast-forward' ? 'fast-forward' : 'merge commit'} ${String(f.commit).slice(0, 10)})`;
+    case 'task_pushed': return `Pushed ${f.branch} to ${f.remote} by ${f.by}`;
+    case 'pr_opened': return `Pull request opened by ${f.by}: ${f.url}`;
     case 'artifact_emitted': return `Artifact: ${f.title ?? f.path}`;
     default: return e.event.replace(/_/g, ' ');
   }

@@ -18,22 +18,31 @@ export const STAGE_TONE: Record<TaskStage, string | undefined> = {
   inbox: undefined, running: undefined, approval: 'warn', approved: undefined, committed: 'ok', done: 'ok', failed: 'danger',
 };
 
-export type BarAction = 'run-agent' | 'approve' | 'deny' | 'annotate' | 'run-council';
+export type BarAction = 'run-agent' | 'approve' | 'deny' | 'annotate' | 'run-council' | 'merge' | 'push' | 'pr';
 
 /**
  * The actions the bar offers in a stage (TSTATE-4): only those the relay takes there. An inbox task
  * is run (a council has nothing to review, nothing is staged); Approve and Deny exist only while a
- * change can be staged and approved; a committed task has nothing to approve (Merge / Push go here
- * later); a finished task offers nothing. A relay without stages keeps the old bar.
+ * change can be staged and approved; a committed task has nothing to approve and is finished with
+ * Merge, Open pull request or Push (FINISH-n); a finished task offers nothing. A relay without stages keeps the old bar.
  */
 export function barActions(stage: TaskStage | undefined): BarAction[] {
   switch (stage) {
     case 'inbox': return ['run-agent', 'annotate'];
-    case 'committed': return ['annotate', 'run-council']; // later: 'merge', 'push'
+    // Finish it (protocol/spec/finish.md): Merge is the main action; the rest sit under "More".
+    case 'committed': return ['merge', 'pr', 'push', 'annotate', 'run-council'];
     case 'done': return [];
     case 'failed': return ['annotate'];
     default: return ['approve', 'deny', 'annotate', 'run-council'];
   }
+}
+
+/** What a finish action did, in a sentence (the ack's result, FINISH-1, -5, -6). */
+export function finishedText(type: 'task.merge' | 'task.push' | 'task.pr', result: unknown): string {
+  const r = (result ?? {}) as { base?: string; mode?: string; commit?: string; remote?: string; branch?: string; url?: string };
+  if (type === 'task.merge') return `Merged into ${r.base ?? 'the base'}${r.mode === 'fast-forward' ? ' (fast-forward)' : ' with a merge commit'}${r.commit ? ` · ${r.commit.slice(0, 10)}` : ''}.`;
+  if (type === 'task.push') return `Pushed ${r.branch ?? 'the branch'} to ${r.remote ?? 'the remote'}.`;
+  return `Pull request opened: ${r.url ?? ''}`;
 }
 
 /** The stage of a task: the relay's, or for an older relay the nearest one its summary says. */

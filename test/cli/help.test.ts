@@ -59,6 +59,14 @@ function snapshot(dir: string, out = new Map<string, Entry>(), base = dir): Map<
   return out;
 }
 
+/** The repo and the home together, each path prefixed with which of the two it is in. */
+function state(repo: string, home: string): Map<string, Entry> {
+  const out = new Map<string, Entry>();
+  for (const [k, v] of snapshot(repo)) out.set(`repo/${k}`, v);
+  for (const [k, v] of snapshot(home)) out.set(`home/${k}`, v);
+  return out;
+}
+
 function differences(before: Map<string, Entry>, after: Map<string, Entry>): string[] {
   const out: string[] = [];
   for (const [rel, entry] of after) {
@@ -101,8 +109,8 @@ function run(file: string, args: string[]): Promise<Outcome> {
   fs.cpSync(template, dir, { recursive: true, verbatimSymlinks: true });
   const repo = path.join(dir, 'repo');
   const home = path.join(dir, 'home');
-  const before = new Map([...snapshot(repo)].map(([k, v]) => [`repo/${k}`, v]).concat([...snapshot(home)].map(([k, v]) => [`home/${k}`, v])));
-  const env = { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: home, COMMANDR_HOME: path.join(home, '.commandr'), LANG: 'C.UTF-8' };
+  const before = state(repo, home);
+  const env: NodeJS.ProcessEnv = { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: home, COMMANDR_HOME: path.join(home, '.commandr'), LANG: 'C.UTF-8' };
   const line = [path.relative(ROOT, file), ...args].join(' ');
   return new Promise((resolve) => {
     const child = spawn(file, args, { cwd: repo, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
@@ -123,8 +131,7 @@ function run(file: string, args: string[]): Promise<Outcome> {
       clearTimeout(limit);
       child.stdout.destroy();
       child.stderr.destroy();
-      const after = new Map([...snapshot(repo)].map(([k, v]) => [`repo/${k}`, v]).concat([...snapshot(home)].map(([k, v]) => [`home/${k}`, v])));
-      resolve({ line, code, stdout, stderr, changed: differences(before, after) });
+      resolve({ line, code, stdout, stderr, changed: differences(before, state(repo, home)) });
     };
     child.on('close', finish);
     // A background process it left behind may hold the pipes open: the exit decides, 5 s later at most.

@@ -84,7 +84,9 @@ describe('fail closed when the relay cannot be asked', () => {
     let next = 0;
     openai.setReply((r) => {
       if (!Array.isArray(r.body?.tools) || r.body.tools.length === 0) return { text: 'side answer' };
-      return next++ === 0 ? { toolCalls: [{ name: 'write', arguments: { filePath: path.join(repo, 'oc-huge.txt'), content: 'y'.repeat(200 * 1024) } }] } : { text: 'all done' };
+      // In 8 KiB deltas: 200 KiB of arguments in the stand-in's default 16-character ones (12,800 deltas) took
+      // OpenCode ~16 s more to take in on a quiet machine and past the run's deadline on a busy one.
+      return next++ === 0 ? { chunk: 8192, toolCalls: [{ name: 'write', arguments: { filePath: path.join(repo, 'oc-huge.txt'), content: 'y'.repeat(200 * 1024) } }] } : { text: 'all done' };
     });
     const ran = await runProcess(OPENCODE_BIN, ['run', 'write the file', '--format', 'json'], { cwd: repo, env: opencodeEnv(h, openai.url, DOWN), timeoutMs: 120_000 });
     expect(ran.code, ran.stderr).toBe(0);

@@ -58,6 +58,7 @@ export const AGENT_STATE: ReadonlyArray<{ path: string; why: string }> = [
   { path: '.local/state/opencode', why: 'OpenCode: prompt history, model choice' },
   { path: '.cache/opencode', why: 'OpenCode: provider package cache' },
   { path: '.npm', why: 'npm cache: npx and npm test write it' },
+  { path: '.fake-adapter', why: 'the stand-in agent CLI the tests drive (test/stand-ins/fake-adapter): its sessions; nothing runs from it' },
 ];
 
 /**

@@ -101,7 +101,7 @@ describe('the OS sandbox (bwrap)', () => {
     expect(r.stderr).toMatch(/Read-only file system|could not lock config file/);
     expect(fs.readFileSync(path.join(gitDir, 'config'), 'utf8')).toBe(before);
     const commit = await inside('echo work > done.txt && git add done.txt && git -c user.name=a -c user.email=a@a commit -q -m work && git log -1 --format=%s');
-    expect(commit.stderr).toBe('');
+    expect(commit.stderr).not.toMatch(/fatal|error/i); // a read-only HOME may make the shell's tools warn (pyenv)
     expect(commit.stdout.trim()).toBe('work');
     expect(git(spec.repo!, 'log', '-1', '--format=%s', 'agent/T-1')).toBe('work');
   });

@@ -6,6 +6,7 @@ import { LiveEvent } from '../../protocol/live-events';
 import type { RelayServices } from '../context';
 import { readJsonAs, sendJson } from '../http/respond';
 import { eventsOf, type Happening, type OpenCall } from '../../adapters/lib/hook-poster';
+import { unfinishedEvent } from '../../adapters/lib/hook-actions';
 import { checkScope, hookCaller } from './scoped-tokens';
 
 export const LIVE_BODY_LIMIT = 64 * 1024;
@@ -31,10 +32,23 @@ export function ingestLive(services: RelayServices, happening: Happening): void 
   let open = openCalls.get(services);
   if (!open) openCalls.set(services, (open = new Map()));
   for (const event of eventsOf(happening, open)) {
+    if (endedAlready(services, event)) continue;
     const checked = LiveEvent.safeParse(event);
     if (checked.success) publish(services, checked.data);
   }
   while (open.size > OPEN_CALLS_LIMIT) open.delete(open.keys().next().value!);
+}
+
+/**
+ * Whether `event` closes, as unfinished, a call whose completed event this relay already holds:
+ * a completion that came through the hook spool (`POST /api/events`) never cleared the call a
+ * report opened here, and on a slow relay that is the usual way (LIVE-DELIVER-1).
+ */
+function endedAlready(services: RelayServices, event: LiveEvent): boolean {
+  if (event.ok !== false || event.seq === undefined || event.detail !== unfinishedEvent({ ...event }).detail) return false;
+  const started = event.seq - 1;
+  return services.live.recent(event.session).some(({ event: e }) =>
+    !e.running && e.detail !== event.detail && e.kind === event.kind && e.summary === event.summary && e.cmd === event.cmd && e.file === event.file && (e.seq ?? 0) > started);
 }
 
 function publish(services: RelayServices, event: LiveEvent): void {

@@ -1,6 +1,6 @@
 // Running an agent CLI inside the OS sandbox (SANDBOX-n): the whole filesystem as the user
-// sees it but READ-ONLY (SANDBOX-10), except the workspace (worktree, repo, git common dir), a
-// private /tmp and the agent CLIs' own state dirs (AGENT_STATE below); Commandr's data dir hidden
+// sees it but READ-ONLY (SANDBOX-10), except the workspace (worktree, repo, git common dir),
+// /tmp and the agent CLIs' own state dirs (AGENT_STATE below); Commandr's data dir hidden
 // (its keys and credentials), the repo's git hooks/config and approval tokens read-only, and a
 // private pid namespace so no other process's /proc/<pid>/root leads back to the hidden files. Loopback is shared: the agent must
 // reach the relay and local servers. Hand-written bubblewrap rather than @anthropic-ai/sandbox-runtime:
@@ -145,13 +145,11 @@ export function sandboxArgv(spec: SandboxSpec, command: string, args: string[] =
     return { command: support.detail, args: ['-p', profile, command, ...args], env };
   }
   // SANDBOX-10: the root read-only; the user's /dev bound as it is (no new devtmpfs to build: half
-  // the start cost); a private /tmp (a shared one would let the agent plant files the person's tools
-  // later run, e.g. tsx's compile cache), then the data dir hidden.
-  const a = ['--die-with-parent', '--new-session', '--unshare-pid', '--ro-bind', '/', '/', '--dev-bind', '/dev', '/dev', '--proc', '/proc', '--tmpfs', '/tmp'];
+  // the start cost); /tmp shared and writable, as in the Codex CLI's workspace-write (tests, tools
+  // and stand-ins pass files through it; a private tmpfs broke resuming), then the data dir hidden.
+  const a = ['--die-with-parent', '--new-session', '--unshare-pid', '--ro-bind', '/', '/', '--dev-bind', '/dev', '/dev', '--proc', '/proc', '--bind', '/tmp', '/tmp'];
   a.push('--tmpfs', dataDir);
-  // Read-only things the private /tmp hid (tests keep the adapter's `run` there).
-  const exe = path.isAbsolute(command) && fs.existsSync(command) ? real(command) : undefined;
-  if (exe && within(exe, '/tmp') && !within(exe, dataDir)) a.push('--ro-bind', exe, exe);
+  // A HOME under /tmp (tests) is read-only like any other, but for AGENT_STATE bound back below.
   const realHome = fs.existsSync(home) ? real(home) : undefined;
   if (realHome && within(realHome, '/tmp') && !within(realHome, dataDir)) a.push('--ro-bind', realHome, realHome);
   for (const s of (spec.shown ?? []).filter((p) => fs.existsSync(p)).map(real)) a.push('--ro-bind', s, s);
@@ -160,7 +158,7 @@ export function sandboxArgv(spec: SandboxSpec, command: string, args: string[] =
   for (const h of hidden) a.push(...(fs.statSync(h).isDirectory() ? ['--tmpfs', h] : ['--ro-bind', '/dev/null', h]));
   // Read-only on top of what was bound writable (elsewhere the root is read-only already, or hidden).
   for (const r of readOnly) if (writable.some((w) => within(r, w))) a.push('--ro-bind', r, r);
-  a.push('--chdir', cwd, '--setenv', 'COMMANDR_SANDBOX', support.kind, '--setenv', 'TMPDIR', '/tmp', '--', command, ...args);
+  a.push('--chdir', cwd, '--setenv', 'COMMANDR_SANDBOX', support.kind, '--', command, ...args);
   return { command: support.detail, args: a, env };
 }
 
@@ -197,7 +195,7 @@ export function sandboxSummary(spec: SandboxSpec, support: SandboxSupport = sand
   if (!support.ok) return `no sandbox: ${support.reason}; fix: ${support.fix}`;
   const ro = ['.git/hooks', '.git/config', '.agents/approvals'].join(', ');
   const extra = (spec.hidden ?? []).length > 0 ? ` and ${(spec.hidden ?? []).join(', ')}` : '';
-  return `sandbox (${support.kind}): ${real(spec.dataDir)}${extra} hidden; ${ro} read-only; writable only the workspace, a private /tmp and the agents' state dirs; other processes invisible; loopback shared`;
+  return `sandbox (${support.kind}): ${real(spec.dataDir)}${extra} hidden; ${ro} read-only; writable only the workspace, /tmp and the agents' state dirs; other processes invisible; loopback shared`;
 }
 
 /** The git common dir of a checkout without running git: `<repo>/.git`, or what a `.git` file's gitdir's `commondir` names. */

@@ -44,7 +44,7 @@ test('TSTATE-4: an inbox task offers Run agent as its main action; Approve, Deny
   await expect(page.getByTestId('run-agent-sheet')).toBeVisible();
 });
 
-test('TSTATE-2 TSTATE-4 TSTATE-5: on the open page the task goes from awaiting approval to approved to committed to done; the change shown and the bar follow without a reload', async ({ paired: page, relayEnv }) => {
+test('TSTATE-2 TSTATE-4 TSTATE-5 TSTATE-6: on the open page the task goes from awaiting approval to approved to committed to done to merged; the change shown and the bar follow without a reload', async ({ paired: page, relayEnv }) => {
   test.setTimeout(180_000); // five stages on a shared machine
   const task = startTask(relayEnv, 'S-1', 'Greet by name');
   await openTask(page, relayEnv, task).catch(() => undefined); // nothing staged yet: no diff view
@@ -93,10 +93,19 @@ test('TSTATE-2 TSTATE-4 TSTATE-5: on the open page the task goes from awaiting a
   complete(relayEnv, 'S-1');
   await expect(stageOf(page)).toHaveAttribute('data-stage', 'done');
   await expect(page.getByTestId('task-state')).toHaveText('done');
-  await expect(page.getByTestId('task-actions')).toHaveCount(0);
-  await expect(page.getByTestId('task-finished')).toHaveText('This task is done: there is nothing to approve.');
+  // Done, but its commit is not merged: nothing to approve, and it can still be finished (TSTATE-6).
+  for (const gone of ['approve', 'deny']) await expect(page.getByTestId(gone)).toHaveCount(0);
+  await expect(page.getByTestId('finish-merge')).toBeEnabled();
   await expect(page.getByTestId('diff-committed')).toContainText(`Committed ${hash.slice(0, 10)} on agent/S-1`);
   await shot(page, '6-done');
+
+  await page.getByTestId('finish-merge').click();
+  await expect(stageOf(page)).toHaveAttribute('data-stage', 'merged');
+  await expect(page.getByTestId('task-state')).toHaveText('merged');
+  await expect(page.getByTestId('task-finished')).toContainText(`: there is nothing left to do.`);
+  await expect(page.getByTestId('task-finished')).toContainText(`Merged into `);
+  for (const gone of ['finish-merge', 'approve', 'deny']) await expect(page.getByTestId(gone)).toHaveCount(0);
+  await shot(page, '6b-merged');
 });
 
 test('TSTATE-3 TSTATE-5: after a reload, and on a freshly paired device, a done task shows its committed change and commit, with no banner and nothing to approve', async ({ paired: page, relayEnv, browser }) => {
@@ -116,7 +125,8 @@ test('TSTATE-3 TSTATE-5: after a reload, and on a freshly paired device, a done 
     await expect(stageOf(p)).toHaveAttribute('data-stage', 'done');
     await expect(p.getByTestId('diff-committed')).toHaveText(`Committed ${hash.slice(0, 10)} on agent/S-2: work on S-2 · carries your approval`);
     await expect(p.getByTestId('diff-view')).toContainText('export const two = 2;');
-    for (const gone of ['approval-state', 'approve', 'deny', 'task-actions', 'diff-loading', 'diff-nothing']) await expect(p.getByTestId(gone)).toHaveCount(0);
+    for (const gone of ['approval-state', 'approve', 'deny', 'diff-loading', 'diff-nothing']) await expect(p.getByTestId(gone)).toHaveCount(0);
+    await expect(p.getByTestId('finish-merge')).toBeEnabled(); // not merged yet: it can still be finished (TSTATE-6)
     await expect(p.getByTestId('changes')).not.toContainText('Nothing staged');
     await expect(p.getByTestId('task-screen')).not.toContainText(path.dirname(relayEnv.repo)); // no machine paths
     await shot(p, name);

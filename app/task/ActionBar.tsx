@@ -103,7 +103,7 @@ function CommittedNotice({ commit, approval }: { commit: TaskCommit; approval: A
 }
 
 export function ActionBar({ repo, id, stage, life, freshCommit, onRunAgent, diff, reloadDiff, timeline, sheet, setSheet, confirmApprove }: Props) {
-  const actions = barActions(stage);
+  const actions = barActions(stage, life);
   const offers = (a: ReturnType<typeof barActions>[number]) => actions.includes(a);
   const [notice, setNotice] = useState<Notice | null>(null);
   const [busy, setBusy] = useState(false);
@@ -200,7 +200,7 @@ export function ActionBar({ repo, id, stage, life, freshCommit, onRunAgent, diff
         ) : (
           // On the bar's own card, so the line never sits over the text scrolling behind the dock.
           <div className="task-actions" role="status" data-testid="task-finished">
-            <p className="muted task-missing">{stage === 'failed' ? 'This task failed: there is nothing to approve.' : 'This task is done: there is nothing to approve.'}</p>
+            <p className="muted task-missing">{stage === 'failed' ? 'This task failed: there is nothing to approve.' : stage === 'merged' && life?.merged ? `Merged into ${life.merged.base} · ${life.merged.commit.slice(0, 10)}: there is nothing left to do.` : 'This task is done: there is nothing to approve.'}</p>
           </div>
         )}
       </div>

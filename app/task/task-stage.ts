@@ -10,12 +10,13 @@ export const STAGE_LABEL: Record<TaskStage, string> = {
   approval: 'awaiting approval',
   approved: 'approved · waiting for the commit',
   committed: 'committed',
+  merged: 'merged',
   done: 'done',
   failed: 'failed',
 };
 
 export const STAGE_TONE: Record<TaskStage, string | undefined> = {
-  inbox: undefined, running: undefined, approval: 'warn', approved: undefined, committed: 'ok', done: 'ok', failed: 'danger',
+  inbox: undefined, running: undefined, approval: 'warn', approved: undefined, committed: 'ok', merged: 'ok', done: 'ok', failed: 'danger',
 };
 
 export type BarAction = 'run-agent' | 'approve' | 'deny' | 'annotate' | 'run-council' | 'merge' | 'push' | 'pr';
@@ -26,12 +27,14 @@ export type BarAction = 'run-agent' | 'approve' | 'deny' | 'annotate' | 'run-cou
  * change can be staged and approved; a committed task has nothing to approve and is finished with
  * Merge, Open pull request or Push (FINISH-n); a finished task offers nothing. A relay without stages keeps the old bar.
  */
-export function barActions(stage: TaskStage | undefined): BarAction[] {
+export function barActions(stage: TaskStage | undefined, life?: TaskLife): BarAction[] {
   switch (stage) {
     case 'inbox': return ['run-agent', 'annotate'];
     // Finish it (protocol/spec/finish.md): Merge is the main action; the rest sit under "More".
-    case 'committed': return ['merge', 'pr', 'push', 'annotate', 'run-council'];
-    case 'done': return [];
+    case 'committed': return life?.pr ? ['merge', 'push', 'annotate', 'run-council'] : ['merge', 'pr', 'push', 'annotate', 'run-council'];
+    case 'merged': return [];
+    // A done task whose commit is not merged can still be finished (TSTATE-6); nothing to approve.
+    case 'done': return life?.commit && !life.merged ? (life.pr ? ['merge', 'push'] : ['merge', 'pr', 'push']) : [];
     case 'failed': return ['annotate'];
     default: return ['approve', 'deny', 'annotate', 'run-council'];
   }

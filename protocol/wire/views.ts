@@ -36,9 +36,10 @@ export type PendingApproval = z.infer<typeof PendingApproval>;
  * Where a task is in its life (TSTATE-1), derived by the relay from the packet's state and the
  * bus events: inbox → running → approval (a staged change waits for a person) → approved (waiting
  * for the agent's commit) → committed (hash, subject, branch, whether it carried the approval) →
- * done or failed. Merge / push are later stages; they will come after `committed`.
+ * merged (the relay merged its branch into the base, FINISH-1) → done or failed. A done task whose
+ * commit is not merged keeps `commit` and no `merged`, so it can still be finished (TSTATE-6).
  */
-export const TASK_STAGES = ['inbox', 'running', 'approval', 'approved', 'committed', 'done', 'failed'] as const;
+export const TASK_STAGES = ['inbox', 'running', 'approval', 'approved', 'committed', 'merged', 'done', 'failed'] as const;
 export const TaskStage = z.enum(TASK_STAGES);
 export type TaskStage = z.infer<typeof TaskStage>;
 
@@ -58,6 +59,10 @@ export const TaskLife = z.object({
   digest: z.optional(z.string()),
   /** The task's newest commit reported on the bus (stage committed, and kept once done). */
   commit: z.optional(TaskCommit),
+  /** The merge of that commit into its base (`task_merged` after the newest commit), TSTATE-6. */
+  merged: z.optional(z.object({ base: z.string(), commit: z.string(), mode: z.enum(['fast-forward', 'merge']), ts: z.string() })),
+  /** The newest pull request opened for the task (`pr_opened`). */
+  pr: z.optional(z.object({ url: z.string(), base: z.string() })),
 });
 export type TaskLife = z.infer<typeof TaskLife>;
 

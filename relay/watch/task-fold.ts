@@ -1,7 +1,7 @@
 // What the event log says about one task (last note, last event time, result,
 // the approval that waits for a person), folded event by event as lines arrive.
 import type { AnyBusEvent } from '../../protocol/bus/events';
-import type { PendingApproval, TaskCommit, TaskSummary } from '../../protocol/wire/views';
+import type { PendingApproval, TaskCommit, TaskLife, TaskSummary } from '../../protocol/wire/views';
 
 export interface TaskFold {
   lastNote: string | null;
@@ -15,10 +15,14 @@ export interface TaskFold {
   approved: { digest: string; ts: string } | null;
   /** The newest `task_committed` (TSTATE-1). */
   commit: TaskCommit | null;
+  /** The newest `task_merged` not followed by another commit (TSTATE-6). */
+  merged: NonNullable<TaskLife['merged']> | null;
+  /** The newest `pr_opened`. */
+  pr: NonNullable<TaskLife['pr']> | null;
 }
 
 export function emptyFold(): TaskFold {
-  return { lastNote: null, lastEventTs: null, result: null, pending: null, reviewWorktree: null, approved: null, commit: null };
+  return { lastNote: null, lastEventTs: null, result: null, pending: null, reviewWorktree: null, approved: null, commit: null, merged: null, pr: null };
 }
 
 const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
@@ -63,8 +67,20 @@ export function foldEvent(fold: TaskFold, event: AnyBusEvent): void {
       // `digest` is there only when the commit carried a valid approval, which it spent (APPROVAL-8).
       fold.commit = { hash: commit, subject: str(e.subject) ?? '', branch: `agent/${task}`, verified: str(e.digest) !== undefined, ts: event.ts };
       fold.approved = null;
+      fold.merged = null; // a new commit is not merged yet
       // A change committed is no longer waiting: a request for it is answered by the commit.
       if (fold.pending && fold.pending.digest === e.digest) fold.pending = null;
+      break;
+    }
+    case 'task_merged': {
+      const base = str(e.base);
+      const commit = str(e.commit);
+      if (base && commit) fold.merged = { base, commit, mode: e.mode === 'fast-forward' ? 'fast-forward' : 'merge', ts: event.ts };
+      break;
+    }
+    case 'pr_opened': {
+      const url = str(e.url);
+      if (url) fold.pr = { url, base: str(e.base) ?? '' };
       break;
     }
   }

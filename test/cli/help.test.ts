@@ -110,7 +110,7 @@ function run(file: string, args: string[]): Promise<Outcome> {
   const repo = path.join(dir, 'repo');
   const home = path.join(dir, 'home');
   const before = state(repo, home);
-  const env: NodeJS.ProcessEnv = { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: home, COMMANDR_HOME: path.join(home, '.commandr'), LANG: 'C.UTF-8' };
+  const env = { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: home, COMMANDR_HOME: path.join(home, '.commandr'), LANG: 'C.UTF-8' } as unknown as NodeJS.ProcessEnv; // Next's global types make NODE_ENV required
   const line = [path.relative(ROOT, file), ...args].join(' ');
   return new Promise((resolve) => {
     const child = spawn(file, args, { cwd: repo, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });

@@ -22,7 +22,7 @@ function fresh(): { repo: string; env: NodeJS.ProcessEnv } {
   execFileSync('git', ['init', '-q', '-b', 'main'], { cwd: repo });
   const home = path.join(dir, 'home');
   fs.mkdirSync(home);
-  return { repo, env: { PATH: process.env.PATH, HOME: home, COMMANDR_HOME: path.join(home, '.commandr') } };
+  return { repo, env: { PATH: process.env.PATH, HOME: home, COMMANDR_HOME: path.join(home, '.commandr') } as unknown as NodeJS.ProcessEnv };
 }
 
 describe('commandr init', () => {

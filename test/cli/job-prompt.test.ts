@@ -45,7 +45,7 @@ describe('the job prompt', () => {
     expect(fail).toBe(pass.replace(/ pass$/, ' fail'));
     expect(pass).not.toMatch(/^complete /);
     // A job's PATH need hold neither commandr nor node.
-    const env = { PATH: gitOnlyPath(made.dir), HOME: made.dir };
+    const env = { PATH: gitOnlyPath(made.dir), HOME: made.dir } as unknown as NodeJS.ProcessEnv; // Next's global types make NODE_ENV required
     expect(spawnSync('/bin/bash', ['-c', 'command -v node || command -v commandr'], { env }).status).not.toBe(0);
     const ran = spawnSync('/bin/bash', ['-c', pass], { cwd: made.repo, env, encoding: 'utf8' });
     expect(ran.status, ran.stderr).toBe(0);
@@ -59,7 +59,7 @@ describe('the job prompt', () => {
     made = busRepo('job prompt \'q\' ', { inbox: ['T-2'], commit: true });
     const claimed = await claimNext(made.bus);
     const [, fail] = finishCommands(jobPrompt({ task: 'T-2', mode: 'work', packet: claimed!.path }, made.repo));
-    const ran = spawnSync('/bin/bash', ['-c', fail], { cwd: made.repo, env: { PATH: gitOnlyPath(made.dir), HOME: made.dir }, encoding: 'utf8' });
+    const ran = spawnSync('/bin/bash', ['-c', fail], { cwd: made.repo, env: { PATH: gitOnlyPath(made.dir), HOME: made.dir } as unknown as NodeJS.ProcessEnv, encoding: 'utf8' });
     expect(ran.status, ran.stderr).toBe(0);
     expect(fs.existsSync(path.join(made.bus, 'done', path.basename(claimed!.path)))).toBe(true);
     const events = fs.readFileSync(path.join(made.bus, 'events.jsonl'), 'utf8');

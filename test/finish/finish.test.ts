@@ -92,6 +92,10 @@ describe('FINISH: merge a committed task into its base', () => {
     expect(fx.world.git(['status', '--porcelain', '--untracked-files=no'])).toBe('');
     const merged = await fx.bus.event('task_merged', 'T-1');
     expect(merged.event).toMatchObject({ base: 'main', commit: tip, mode: 'fast-forward', by: 'Pixel finish' });
+    // TSTATE-6: the relay's stage follows — merged, with where and what — so the bar offers no Merge again.
+    const after = await fx.bus.task(fx.repo, 'T-1', stageIs('merged'));
+    expect(after.life?.merged).toMatchObject({ base: 'main', commit: tip, mode: 'fast-forward' });
+    expect(after.life?.commit?.hash).toBe(tip);
     // Merging again has nothing to merge, and says so.
     expect((await refusal({ type: 'task.merge', repo: fx.repo, task: 'T-1' })).message).toMatch(/already merged into main/);
   });

@@ -17,11 +17,12 @@ const nowSeq = (): number => Math.floor((performance.timeOrigin + performance.no
  * acknowledged, or another live hook process holds the queue and will post it). Never rejects.
  */
 export async function deliverLive(event: LiveEvent, env: Env = process.env): Promise<void> {
-  // Every queued event carries a `seq`: it is what the relay recognises a re-sent event by.
-  const stamped: LiveEvent = event.seq === undefined ? { ...event, seq: nowSeq() } : event;
+  // An event's `seq` is what the relay recognises a re-sent event by; one without (a call closed
+  // at turn end) is left without, so the relay places it on arrival (before the session's `end`).
+  const stamped = event;
   const dir = outboxDir(env);
   try {
-    writeRecord(dir, 'live', env, stamped, stamped.seq!);
+    writeRecord(dir, 'live', env, stamped, nowSeq());
   } catch {
     // No writable home (a sandboxed job's): this process retries the one event itself.
     await postUntilDone(stamped, env);

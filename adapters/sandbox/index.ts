@@ -148,13 +148,20 @@ export function sandboxArgv(spec: SandboxSpec, command: string, args: string[] =
   // the start cost); /tmp shared and writable, as in the Codex CLI's workspace-write (tests, tools
   // and stand-ins pass files through it; a private tmpfs broke resuming), then the data dir hidden.
   const a = ['--die-with-parent', '--new-session', '--unshare-pid', '--ro-bind', '/', '/', '--dev-bind', '/dev', '/dev', '--proc', '/proc', '--bind', '/tmp', '/tmp'];
-  a.push('--tmpfs', dataDir);
   // A HOME under /tmp (tests) is read-only like any other, but for AGENT_STATE bound back below.
   const realHome = fs.existsSync(home) ? real(home) : undefined;
-  if (realHome && within(realHome, '/tmp') && !within(realHome, dataDir)) a.push('--ro-bind', realHome, realHome);
-  for (const s of (spec.shown ?? []).filter((p) => fs.existsSync(p)).map(real)) a.push('--ro-bind', s, s);
-  // Writable, outer paths first so a nested one is bound on top of its parent.
-  for (const w of [...new Set(writable)].filter((p) => fs.existsSync(p)).sort((x, y) => x.length - y.length)) a.push('--bind', w, w);
+  if (realHome && within(realHome, '/tmp')) a.push('--ro-bind', realHome, realHome);
+  // Writable, outer paths first so a nested one is bound on top of its parent. Never the data dir itself.
+  const binds = [...new Set(writable)].filter((p) => p !== dataDir && fs.existsSync(p)).sort((x, y) => x.length - y.length);
+  for (const w of binds) a.push('--bind', w, w);
+  // SANDBOX-13: the data dir is hidden after every bind above, so a workspace, repo or HOME that
+  // contains it (a dotfiles repo at ~, a HOME under /tmp) cannot show it again; only what lies
+  // inside it and must be seen (a task's worktree, the adapter overrides) is bound back on top.
+  a.push('--tmpfs', dataDir);
+  // The person's own rules hold inside too (SANDBOX-14): their policy and checks files, which hold no secret.
+  const personal = ['policy.yaml', 'checks'].map((f) => path.join(dataDir, f));
+  for (const s of [...(spec.shown ?? []), ...personal].filter((p) => fs.existsSync(p)).map(real)) if (within(s, dataDir)) a.push('--ro-bind', s, s);
+  for (const w of binds) if (within(w, dataDir)) a.push('--bind', w, w);
   for (const h of hidden) a.push(...(fs.statSync(h).isDirectory() ? ['--tmpfs', h] : ['--ro-bind', '/dev/null', h]));
   // Read-only on top of what was bound writable (elsewhere the root is read-only already, or hidden).
   for (const r of readOnly) if (writable.some((w) => within(r, w))) a.push('--ro-bind', r, r);

@@ -78,7 +78,13 @@ test('TSTATE-2 TSTATE-4 TSTATE-5 TSTATE-6: on the open page the task goes from a
   await expect(page.getByTestId('diff-committed')).toHaveText(`Committed ${hash.slice(0, 10)} on agent/S-1: work on S-1 · carries your approval`);
   await expect(page.getByTestId('diff-view')).toContainText('Hello, ${name}');
   for (const gone of ['approve', 'deny', 'approve-missing', 'diff-digest', 'approval-done']) await expect(page.getByTestId(gone)).toHaveCount(0);
+  // Committed: finish it — Merge is the main action, the rest under More (FINISH-9).
+  await expect(page.getByTestId('finish-merge')).toBeEnabled();
+  await page.getByTestId('finish-more-toggle').click();
   await expect(page.getByTestId('run-council')).toBeEnabled();
+  await expect(page.getByTestId('finish-push')).toBeEnabled();
+  await page.getByTestId('finish-more-toggle').click();
+  await expect(page.getByTestId('finish-more')).toHaveCount(0);
   // The confirmation: one, a success (the ok colour, not the notice's warning stripe), and it goes by itself.
   const confirmation = page.getByTestId('approval-state');
   await expect(confirmation).toHaveCount(1);
@@ -101,7 +107,7 @@ test('TSTATE-2 TSTATE-4 TSTATE-5 TSTATE-6: on the open page the task goes from a
 
   await page.getByTestId('finish-merge').click();
   await expect(stageOf(page)).toHaveAttribute('data-stage', 'merged');
-  await expect(page.getByTestId('task-state')).toHaveText('merged');
+  await expect(page.getByTestId('task-stage')).toHaveText('merged');
   await expect(page.getByTestId('task-finished')).toContainText(`: there is nothing left to do.`);
   await expect(page.getByTestId('task-finished')).toContainText(`Merged into `);
   for (const gone of ['finish-merge', 'approve', 'deny']) await expect(page.getByTestId(gone)).toHaveCount(0);

@@ -9,7 +9,7 @@ import type { TaskFold } from './task-fold';
 
 export function lifeOf(state: TaskState, fold: TaskFold): TaskLife {
   const commit = { ...(fold.commit ? { commit: fold.commit } : {}), ...(fold.merged ? { merged: fold.merged } : {}), ...(fold.pr ? { pr: fold.pr } : {}) };
-  if (state === 'done') return { stage: fold.result === 'fail' || fold.result === 'failed' ? 'failed' : 'done', ...commit };
+  if (state === 'done') return { stage: fold.result === 'fail' || fold.result === 'failed' ? 'failed' : fold.merged ? 'merged' : 'done', ...commit };
   if (state === 'inbox') return { stage: fold.result === 'failed' ? 'failed' : 'inbox', ...commit };
   if (fold.pending) return { stage: 'approval', digest: fold.pending.digest, ...commit };
   if (fold.approved) return { stage: 'approved', digest: fold.approved.digest, ...commit };

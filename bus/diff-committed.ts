@@ -7,7 +7,7 @@ import * as path from 'node:path';
 import type { TaskDiff, TaskDiffOptions } from './diff';
 import { gitBytes } from './digest';
 import { DEFAULT_LIMITS } from './diff-files';
-import { stagedFiles, stagedPatch } from './diff-staged';
+import { patchFields, stagedFiles, stagedPatch } from './diff-staged';
 import { assertTaskId } from './layout';
 
 const OID = /^[0-9a-f]{40}(?:[0-9a-f]{24})?$/;
@@ -70,11 +70,6 @@ export async function committedDiff(bus: string, task: string, known?: string, o
   return {
     task, source: 'commit', branch, base, commit: shown,
     staged_files: 0,
-    files: view.files,
-    additions: view.files.reduce((n, f) => n + f.additions, 0),
-    deletions: view.files.reduce((n, f) => n + f.deletions, 0),
-    patch_bytes: Buffer.byteLength(view.patch),
-    truncated: view.truncated,
-    patch: view.patch,
+    ...patchFields(view),
   };
 }

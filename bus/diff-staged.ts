@@ -126,6 +126,18 @@ async function hasNul(worktree: string, oid: string): Promise<boolean> {
  * sections; an over-limit section keeps its header only. Binary and too-large
  * files get a header line saying so, and their size is in their stats.
  */
+/** A patch view as the task diff carries it: its files, their totals, its size, whether it was cut. */
+export function patchFields(view: { files: FileStat[]; patch: string; truncated: boolean }) {
+  return {
+    files: view.files,
+    additions: view.files.reduce((n, f) => n + f.additions, 0),
+    deletions: view.files.reduce((n, f) => n + f.deletions, 0),
+    patch_bytes: Buffer.byteLength(view.patch),
+    truncated: view.truncated,
+    patch: view.patch,
+  };
+}
+
 export async function stagedPatch(worktree: string, files: StagedFile[], limits: DiffLimits, range?: DiffRange): Promise<{ files: FileStat[]; patch: string; truncated: boolean }> {
   const DIFF_OPTS = diffOpts(range);
   const shown = files.filter((f) => !f.binary && !f.too_large);

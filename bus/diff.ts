@@ -8,7 +8,7 @@ import { ApprovalRequested } from '../protocol/bus/events';
 import type { TaskDiffSummary } from '../protocol/bus/diff';
 import { gitBytes, stagedDigest } from './digest';
 import { DEFAULT_LIMITS, type DiffLimits } from './diff-files';
-import { stagedFiles, stagedPatch, type StagedFile } from './diff-staged';
+import { patchFields, stagedFiles, stagedPatch, type StagedFile } from './diff-staged';
 import { BusError } from './errors';
 import { readEvents } from './event-log';
 import { assertTaskId } from './layout';
@@ -93,12 +93,7 @@ async function stagedView(task: string, source: 'approval' | 'branch', worktree:
       task, source, worktree, base,
       ...(before.files > 0 ? { digest: before.digest } : {}),
       staged_files: before.files,
-      files: view.files,
-      additions: view.files.reduce((n, f) => n + f.additions, 0),
-      deletions: view.files.reduce((n, f) => n + f.deletions, 0),
-      patch_bytes: Buffer.byteLength(view.patch),
-      truncated: view.truncated,
-      patch: view.patch,
+      ...patchFields(view),
     };
   }
   throw new BusError('E_GIT', `the staged change in ${worktree} kept changing while it was read; try again`);

@@ -34,7 +34,8 @@ export function processStarted(pid: number | 'self'): string | null {
 
 const hasProc = (): boolean => fs.existsSync('/proc/self/stat');
 
-function alive(pid: number): boolean {
+/** Whether a process with this pid exists (EPERM: it does, as another user's). */
+export function processAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;
@@ -45,7 +46,7 @@ function alive(pid: number): boolean {
 
 /** True while the relay that wrote `info` still runs (same pid, same start time where /proc tells it). */
 export function relayAlive(info: RelayInfo): boolean {
-  if (!hasProc()) return alive(info.pid);
+  if (!hasProc()) return processAlive(info.pid);
   return typeof info.started === 'string' && processStarted(info.pid) === info.started;
 }
 

@@ -5,6 +5,7 @@
 // written): NUL-terminated `KEY=value` fields, an empty field, then the vendor's payload.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { processAlive } from '../../protocol/relay-info';
 import { type Env, commandrHome } from './env';
 
 /** The env keys a record carries (the poster serves every session of this home). */
@@ -109,14 +110,7 @@ export function parseRecord(file: string, bytes: Buffer): SpoolRecord {
 
 const pidFile = (dir: string): string => path.join(dir, 'poster.pid');
 
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
+
 
 /** Becomes the one poster of `dir`; false when a live poster holds it. */
 export function acquirePoster(dir: string): boolean {
@@ -128,7 +122,7 @@ export function acquirePoster(dir: string): boolean {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') return false;
     }
     const holder = Number.parseInt(readOr(pidFile(dir), ''), 10);
-    if (Number.isInteger(holder) && holder !== process.pid && alive(holder)) return false;
+    if (Number.isInteger(holder) && holder !== process.pid && processAlive(holder)) return false;
     fs.rmSync(pidFile(dir), { force: true }); // a poster that died without releasing
   }
   return false;

@@ -10,13 +10,19 @@ import { startRelayFixture, type RelayFixture } from '../commanders/relay-fixtur
 
 export interface JobsWorld extends BusRepo { fx: RelayFixture; phone: DeviceClient; repoId: string }
 
-/** Registers the beforeEach and afterEach; the fields are the running test's. `inbox`: each packet's text by id. */
-export function jobsWorld(prefix: string, inbox: Record<string, string>): JobsWorld {
+/** A minimal valid packet for task `id`. */
+export const packet = (id: string): string => `---\nid: ${id}\ntype: implementation\nscope: src/**\n---\n# ${id}\n\n## Context\nall fine\n`;
+
+/**
+ * Registers the beforeEach and afterEach; the fields are the running test's. `inbox`: each packet's text by id.
+ * `adapter`, read when each test starts: another adapter than the fake one (e.g. a probe made in beforeAll).
+ */
+export function jobsWorld(prefix: string, inbox: Record<string, string>, adapter?: () => { adapterDir: string; adapterName: string }): JobsWorld {
   const world = {} as JobsWorld;
   beforeEach(async () => {
     Object.assign(world, busRepo(prefix, { commit: true, inbox }));
     world.repoId = repoIdOf(world.repo);
-    world.fx = await startRelayFixture({ repos: [world.repo] });
+    world.fx = await startRelayFixture({ repos: [world.repo], ...(adapter ? adapter() : {}) });
     world.phone = await connectDevice(world.fx.relay);
     await world.phone.request({ type: 'subscribe' });
   });

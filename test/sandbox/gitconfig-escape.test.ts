@@ -7,12 +7,10 @@ import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { jobsWorld, packet } from '../jobs/fixture';
 import { gitText } from '../../bus/git/run';
-import { repoIdOf } from '../../relay/watch/repo-id';
-import { busRepo, type BusRepo } from '../helpers/bus-repo';
-import { connectDevice, type DeviceClient } from '../helpers/device';
-import { FAKE_ADAPTER_DIR, startRelayFixture, type RelayFixture } from '../commanders/relay-fixture';
+import { FAKE_ADAPTER_DIR } from '../commanders/relay-fixture';
 
 const tmp = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'sandbox-escape-')));
 const home = path.join(tmp, 'home');
@@ -49,20 +47,7 @@ afterAll(() => {
   fs.rmSync(tmp, { recursive: true, force: true });
 });
 
-const packet = (id: string) => `---\nid: ${id}\ntype: implementation\nscope: src/**\n---\n# ${id}\n\n## Context\nall fine\n`;
-const world = {} as BusRepo & { fx: RelayFixture; phone: DeviceClient; repoId: string };
-beforeEach(async () => {
-  Object.assign(world, busRepo('sandbox-escape-', { commit: true, inbox: { 'T-1': packet('T-1') } }));
-  world.repoId = repoIdOf(world.repo);
-  world.fx = await startRelayFixture({ repos: [world.repo], adapterDir: probeDir, adapterName: 'probe' });
-  world.phone = await connectDevice(world.fx.relay);
-  await world.phone.request({ type: 'subscribe' });
-});
-afterEach(async () => {
-  await world.phone.close();
-  await world.fx.cleanup();
-  fs.rmSync(world.dir, { recursive: true, force: true });
-});
+const world = jobsWorld('sandbox-escape-', { 'T-1': packet('T-1') }, () => ({ adapterDir: probeDir, adapterName: 'probe' }));
 
 describe('a sandboxed job cannot make the relay run its code', () => {
   it('SANDBOX-12: a job that plants a filter driver in ~/.gitconfig and `* filter=pwn` in its worktree: the write is refused, and the relay\'s git runner staging and diffing the task runs nothing of it', async () => {

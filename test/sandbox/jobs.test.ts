@@ -3,12 +3,10 @@
 // see and then runs the fake adapter; the credential checks hit the relay's real HTTP routes.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { jobsWorld, packet } from '../jobs/fixture';
 import { loadOrCreateSigningKey } from '../../bus/approval/keys';
-import { repoIdOf } from '../../relay/watch/repo-id';
-import { busRepo, type BusRepo } from '../helpers/bus-repo';
-import { connectDevice, type DeviceClient } from '../helpers/device';
-import { FAKE_ADAPTER_DIR, startRelayFixture, type RelayFixture } from '../commanders/relay-fixture';
+import { FAKE_ADAPTER_DIR } from '../commanders/relay-fixture';
 import { scopedTokensOf } from '../../relay/live/scoped-tokens';
 import { hookTokenFile } from '../../relay/live/hook-token';
 
@@ -29,19 +27,8 @@ exec ${JSON.stringify(path.join(FAKE_ADAPTER_DIR, 'run'))}
 });
 afterAll(() => fs.rmSync(probeDir, { recursive: true, force: true }));
 
-const packet = (id: string) => `---\nid: ${id}\ntype: implementation\nscope: src/**\n---\n# ${id}\n\n## Context\nall fine\n`;
-const world = {} as BusRepo & { fx: RelayFixture; phone: DeviceClient; repoId: string };
-beforeEach(async () => {
-  Object.assign(world, busRepo('sandbox-jobs-', { commit: true, inbox: { 'T-1': packet('T-1'), 'T-2': packet('T-2') } }));
-  world.repoId = repoIdOf(world.repo);
-  world.fx = await startRelayFixture({ repos: [world.repo], adapterDir: probeDir, adapterName: 'probe' });
-  world.phone = await connectDevice(world.fx.relay);
-  await world.phone.request({ type: 'subscribe' });
-});
-afterEach(async () => {
-  await world.phone.close();
-  await world.fx.cleanup();
-  fs.rmSync(world.dir, { recursive: true, force: true });
+const world = jobsWorld('sandbox-jobs-', { 'T-1': packet('T-1'), 'T-2': packet('T-2') }, () => ({ adapterDir: probeDir, adapterName: 'probe' }));
+afterEach(() => {
   delete process.env.COMMANDR_PROBE_DATA;
 });
 

@@ -4,11 +4,9 @@
 // payload the policy asks a person about, and prints the hook's answer: what Claude Code would read.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { repoIdOf } from '../../relay/watch/repo-id';
-import { busRepo, type BusRepo } from '../helpers/bus-repo';
-import { connectDevice, type DeviceClient } from '../helpers/device';
-import { FAKE_ADAPTER_DIR, startRelayFixture, type RelayFixture } from '../commanders/relay-fixture';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { jobsWorld, packet } from '../jobs/fixture';
+import { FAKE_ADAPTER_DIR } from '../commanders/relay-fixture';
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const HOOK = path.join(ROOT, 'adapters', 'claude', 'hooks', 'permission');
@@ -26,19 +24,8 @@ printf 'hook=%s\\n' "$(printf '%s' "$payload" | ${JSON.stringify(HOOK)})"
 });
 afterAll(() => fs.rmSync(probeDir, { recursive: true, force: true }));
 
-const packet = (id: string) => `---\nid: ${id}\ntype: implementation\nscope: src/**\n---\n# ${id}\n\n## Context\nall fine\n`;
-const world = {} as BusRepo & { fx: RelayFixture; phone: DeviceClient; repoId: string };
-beforeEach(async () => {
-  Object.assign(world, busRepo('sandbox-ask-', { commit: true, inbox: { 'T-1': packet('T-1') } }));
-  world.repoId = repoIdOf(world.repo);
-  world.fx = await startRelayFixture({ repos: [world.repo], adapterDir: probeDir, adapterName: 'probe' });
-  world.phone = await connectDevice(world.fx.relay);
-  await world.phone.request({ type: 'subscribe' });
-});
-afterEach(async () => {
-  await world.phone.close();
-  await world.fx.cleanup();
-  fs.rmSync(world.dir, { recursive: true, force: true });
+const world = jobsWorld('sandbox-ask-', { 'T-1': packet('T-1') }, () => ({ adapterDir: probeDir, adapterName: 'probe' }));
+afterEach(() => {
   delete process.env.COMMANDR_PROBE_CALL;
   delete process.env.COMMANDR_URL;
 });

@@ -68,6 +68,9 @@ export function parseConfigList(out: Buffer | string): ConfigEntry[] {
   return entries;
 }
 
+/** A merge driver that is git's own text merge (conflicts: markers and a non-zero exit); git fills in the quoted temp paths. */
+export const TEXT_MERGE = 'git merge-file --marker-size=%L %A %O %B';
+
 /** The safe value of a command-bearing key, or undefined for a key that names no command. */
 export function neutralValue(key: string): string | undefined {
   const dot = key.indexOf('.');
@@ -79,7 +82,8 @@ export function neutralValue(key: string): string | undefined {
   if (sub !== undefined) {
     if (section === 'filter' && (name === 'clean' || name === 'smudge' || name === 'process')) return '';
     if (section === 'diff' && (name === 'textconv' || name === 'command')) return '';
-    if (section === 'merge' && name === 'driver') return '';
+    // Empty would make git fail to run "" (a phone merge then errs); git's own three-way text merge instead.
+    if (section === 'merge' && name === 'driver') return TEXT_MERGE;
     if (section === 'credential' && name === 'helper') return '';
     if (section === 'remote' && name === 'vcs') return '';
     if (section === 'gpg' && name === 'program') return ({ openpgp: 'gpg', x509: 'gpgsm', ssh: 'ssh-keygen' } as Record<string, string>)[sub.toLowerCase()] ?? '';

@@ -2,31 +2,21 @@
 // a dotfiles repo at ~ with the default ~/.commandr inside it, a HOME under /tmp — must not show
 // the data dir again when it is bound into the sandbox. Each refusal is paired with the same read
 // outside succeeding, so the test fails if the sandbox stops hiding it.
-import { execFile, execFileSync } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sandboxArgv, sandboxSupport, type SandboxSpec } from '../../adapters/sandbox';
+import { sandboxSupport, type SandboxSpec } from '../../adapters/sandbox';
+import { runInside } from './run-inside';
 
-const run = promisify(execFile);
 const git = (cwd: string, ...args: string[]) => execFileSync('git', args, { cwd, encoding: 'utf8' }).trim();
 
 let home: string;
 let dataDir: string;
 let secret: string;
 
-async function inside(spec: SandboxSpec, script: string): Promise<{ code: number; stdout: string }> {
-  const box = sandboxArgv(spec, 'bash', ['-c', script]);
-  try {
-    const { stdout } = await run(box.command, box.args, { cwd: spec.cwd, env: { ...process.env, HOME: home, ...box.env }, timeout: 20_000 });
-    return { code: 0, stdout };
-  } catch (error) {
-    const e = error as { code?: number; stdout?: string };
-    return { code: typeof e.code === 'number' ? e.code : -1, stdout: e.stdout ?? '' };
-  }
-}
+const inside = (spec: SandboxSpec, script: string) => runInside(spec, script, { HOME: home });
 
 beforeAll(() => {
   expect(sandboxSupport()).toMatchObject({ ok: true, kind: 'bwrap' });

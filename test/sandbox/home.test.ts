@@ -2,31 +2,21 @@
 // (SANDBOX-10, SANDBOX-11), with real bubblewrap. HOME is a temp dir, never the person's. Every
 // refused write is paired with the same write outside succeeding, so the test fails if the
 // sandbox stops doing its part.
-import { execFile, execFileSync } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AGENT_STATE, sandboxArgv, sandboxSupport, type SandboxSpec } from '../../adapters/sandbox';
+import { runInside } from './run-inside';
 
-const run = promisify(execFile);
 const git = (cwd: string, ...args: string[]) => execFileSync('git', args, { cwd, encoding: 'utf8' }).trim();
 
 let tmp: string;
 let home: string;
 let spec: SandboxSpec;
 
-async function inside(script: string): Promise<{ code: number; stdout: string; stderr: string }> {
-  const box = sandboxArgv(spec, 'bash', ['-c', script]);
-  try {
-    const { stdout, stderr } = await run(box.command, box.args, { cwd: spec.cwd, env: { ...process.env, HOME: home, ...box.env }, timeout: 20_000 });
-    return { code: 0, stdout, stderr };
-  } catch (error) {
-    const e = error as { code?: number; stdout?: string; stderr?: string };
-    return { code: typeof e.code === 'number' ? e.code : -1, stdout: e.stdout ?? '', stderr: e.stderr ?? '' };
-  }
-}
+const inside = (script: string) => runInside(spec, script, { HOME: home });
 
 /** The person's files an agent must not change: each exists with known content. */
 const personal = () => ({

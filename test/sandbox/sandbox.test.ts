@@ -9,7 +9,8 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sandboxArgv, sandboxSupport, type SandboxSpec } from '../../adapters/sandbox';
+import { sandboxSupport, type SandboxSpec } from '../../adapters/sandbox';
+import { runInside } from './run-inside';
 
 const run = promisify(execFile);
 const git = (cwd: string, ...args: string[]) => execFileSync('git', args, { cwd, encoding: 'utf8' }).trim();
@@ -20,16 +21,7 @@ let key: string;
 let tlsKey: string;
 
 /** Runs a bash script inside the sandbox; async, so servers in this process keep answering. */
-async function inside(script: string): Promise<{ code: number; stdout: string; stderr: string }> {
-  const box = sandboxArgv(spec, 'bash', ['-c', script]);
-  try {
-    const { stdout, stderr } = await run(box.command, box.args, { cwd: spec.cwd, env: { ...process.env, ...box.env }, timeout: 20_000 });
-    return { code: 0, stdout, stderr };
-  } catch (error) {
-    const e = error as { code?: number; stdout?: string; stderr?: string };
-    return { code: typeof e.code === 'number' ? e.code : -1, stdout: e.stdout ?? '', stderr: e.stderr ?? '' };
-  }
-}
+const inside = (script: string) => runInside(spec, script);
 
 async function outside(script: string): Promise<{ code: number; stdout: string }> {
   try {

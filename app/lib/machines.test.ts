@@ -38,10 +38,11 @@ describe('machine labels', () => {
     const at = new Date();
     at.setHours(9, 5, 0, 0);
     const s = reduce(state(), { type: 'machine.state', machine: { ...laptop, online: false, lastSeen: at.toISOString() } });
-    const hhmm = `${String(at.getHours()).padStart(2, '0')}:${String(at.getMinutes()).padStart(2, '0')}`;
+    // VOCAB-7: the time in the person's locale, as app/lib/clock.ts formats every time.
+    const hhmm = new Intl.DateTimeFormat(undefined, { hour: 'numeric', minute: '2-digit' }).format(at);
     expect(placeOf(s, '01234567.api-aaaaaaaa')?.offline).toBe(`laptop offline · last seen ${hhmm}`);
     expect(offlineReason({ name: 'laptop', lastSeen: null, since: null })).toBe('laptop offline · not seen since the home relay started');
-    expect(clock(at, new Date(at.getTime() + 3 * 86_400_000))).toMatch(new RegExp(`^\\d{1,2} [A-Z][a-z]{2} ${hhmm}$`));
+    expect(clock(at, new Date(at.getTime() + 3 * 86_400_000))).toBe(new Intl.DateTimeFormat(undefined, { day: 'numeric', month: 'short', hour: 'numeric', minute: '2-digit' }).format(at));
     expect(s.repos['01234567.api-aaaaaaaa']).toBeDefined();
     expect(sentence({ code: 'E_UNAVAILABLE', message: 'laptop is offline; task.approve was not sent (nothing is queued), try again when it is back' }))
       .toBe('Not done: laptop is offline; task.approve was not sent (nothing is queued), try again when it is back.');

@@ -1,0 +1,85 @@
+// The app's words: one name for each thing a person sees (protocol/spec/vocabulary.md, VOCAB-1..8).
+// Every screen takes its user-visible words from here, so a thing is never called two names;
+// app/lib/words.test.ts fails on a banned synonym anywhere in app/.
+//
+// Other helpers: add your new words in your own clearly marked block at the end of this file.
+import type { TaskStage } from '../../protocol/wire/views';
+
+/** What a person leaves the agent is a Note (VOCAB-1); the action is "Add note", everywhere. */
+export const NOTE = {
+  noun: 'Note',
+  plural: 'Notes',
+  /** The action: buttons, menu items, the sheet's title. */
+  add: 'Add note',
+  send: 'Send note',
+  /** The list of notes on a task. */
+  listTitle: 'Notes for the agent',
+  /** Accessible names of the note actions. */
+  addTo: (task: string) => `Add note to ${task}`,
+  addToFile: (path: string) => `Add note to the file ${path}`,
+  addToLine: (line: string, path: string) => `Add note to line ${line} of ${path}`,
+} as const;
+
+/**
+ * One word for each stage of a task's life (VOCAB-2), shown in the task header and wherever a
+ * stage is named; the relay's stage ids (TaskLife.stage) and the bus states ("claimed", "inbox")
+ * are never shown as they are.
+ */
+export const STAGE_WORD: Record<TaskStage, string> = {
+  inbox: 'Inbox',
+  running: 'Running',
+  approval: 'Awaiting approval',
+  approved: 'Approved, waiting for the commit',
+  committed: 'Committed',
+  merged: 'Merged',
+  done: 'Done',
+  failed: 'Failed',
+};
+
+/** The state a staged change waits in (VOCAB-2): "Awaiting approval", never "Needs approval". */
+export const AWAITING_APPROVAL = STAGE_WORD.approval;
+
+/** A verdict or a task's result is PASS or FAIL, in capitals (VOCAB-3); anything else as it came. */
+export function verdictWord(v: string | null | undefined): string {
+  if (v === undefined || v === null) return '';
+  const low = v.toLowerCase();
+  if (low === 'pass' || low === 'passed') return 'PASS';
+  if (low === 'fail' || low === 'failed') return 'FAIL';
+  return v;
+}
+
+/** Agents by the names their makers write (VOCAB-4). */
+export const AGENT_NAME = { claude: 'Claude Code', opencode: 'OpenCode' } as const;
+
+export function agentName(id: string | null | undefined): string {
+  if (!id) return 'agent';
+  return (AGENT_NAME as Record<string, string>)[id] ?? id;
+}
+
+/** Starting a commander (VOCAB-5): the button and the sheet say the same. */
+export const START_COMMANDER = 'Start commander';
+
+/** The merge button names where the work goes (VOCAB-6). */
+export function mergeInto(base: string | null | undefined): string {
+  return base ? `Merge into ${base}` : 'Merge into the default branch';
+}
+
+// ---- H1 (task stages, agent run, sheets): add words below this line ----
+
+// ---- H3 (action bar, cards, inbox, sheets, settings): add words below this line ----
+
+// ---- H4 (commanders): add words below this line ----
+
+/** A commander's conversation screen (CHAT-n). */
+export const COMMANDER_CHAT = {
+  title: 'Conversation',
+  empty: 'Nothing yet. Send a message below to give this commander its first job.',
+  working: 'Working…',
+  more: 'More',
+  addReference: 'Add reference path',
+  delete: 'Delete',
+} as const;
+
+// ---- H5 (photo attach): add words below this line ----
+
+// ---- H6 (first screen, pairing): add words below this line ----

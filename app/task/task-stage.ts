@@ -3,17 +3,10 @@
 // screen. Pure, unit-tested; the stage itself is the relay's (TaskSummary.life).
 import type { TaskLife, TaskStage, TaskSummary } from '../../protocol/wire/views';
 import type { DiffResult } from './use-task';
+import { STAGE_WORD } from '../lib/words';
 
-export const STAGE_LABEL: Record<TaskStage, string> = {
-  inbox: 'in the inbox',
-  running: 'running',
-  approval: 'awaiting approval',
-  approved: 'approved · waiting for the commit',
-  committed: 'committed',
-  merged: 'merged',
-  done: 'done',
-  failed: 'failed',
-};
+/** The stage's words: one per stage, from app/lib/words.ts (VOCAB-2). */
+export const STAGE_LABEL: Record<TaskStage, string> = STAGE_WORD;
 
 export const STAGE_TONE: Record<TaskStage, string | undefined> = {
   inbox: undefined, running: undefined, approval: 'warn', approved: undefined, committed: 'ok', merged: 'ok', done: 'ok', failed: 'danger',

@@ -7,7 +7,7 @@ export default function manifest(): MetadataRoute.Manifest {
   return {
     name: 'Commandr',
     short_name: 'Commandr',
-    description: 'Review, approve, annotate and command your coding agents from your phone.',
+    description: 'Review and approve your coding agents’ work, leave them notes and command them from your phone.',
     start_url: '/',
     scope: '/',
     display: 'standalone',

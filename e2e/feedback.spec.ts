@@ -53,7 +53,7 @@ test('UX-1: the result of Approve shows right above the action bar, on screen; U
   await page.getByTestId('approve').click();
   await expectAboveBar(page, 'approval-done');
   // The approval clears the pending state; the brief must not spring open and push the diff away.
-  await expect(page.getByTestId('task-screen').locator('.pill', { hasText: 'awaiting approval' })).toHaveCount(0);
+  await expect(page.getByTestId('task-screen').locator('.pill', { hasText: 'Awaiting approval' })).toHaveCount(0);
   await expect(brief).not.toHaveAttribute('open', /.*/);
   await page.getByTestId('action-status-dismiss').click();
   await expect(page.getByTestId('approval-done')).toHaveCount(0);

@@ -39,7 +39,7 @@ test('UX-3, UX-11: New task writes a packet into the repo\'s inbox that the bus 
   await page.getByTestId('new-task-acceptance').fill('dates parse\nbad dates are reported with their line');
   await page.getByTestId('new-task-create').click();
   await expect(page).toHaveURL(/\/task\?repo=.*&id=T-1$/);
-  await expect(page.getByTestId('task-state')).toHaveText('inbox');
+  await expect(page.getByTestId('task-stage')).toHaveText('Inbox');
   const text = readFileSync(path.join(relayEnv.bus, 'inbox', 'T-1.md'), 'utf8');
   const parsed = await parsePacket(text);
   expect(parsed).toMatchObject({ ok: true, front: { id: 'T-1', type: 'implementation', scope: 'src/import/**' }, missingSections: [] });

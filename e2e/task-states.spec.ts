@@ -49,7 +49,7 @@ test('TSTATE-2 TSTATE-4 TSTATE-5 TSTATE-6: on the open page the task goes from a
   const task = startTask(relayEnv, 'S-1', 'Greet by name');
   await openTask(page, relayEnv, task).catch(() => undefined); // nothing staged yet: no diff view
   await expect(stageOf(page)).toHaveAttribute('data-stage', 'running');
-  await expect(page.getByTestId('task-stage')).toHaveText('running');
+  await expect(page.getByTestId('task-stage')).toHaveText('Running');
   await expect(page.getByTestId('diff-nothing')).toContainText('Nothing staged yet');
   await expect(page.getByTestId('approve')).toBeDisabled();
   await shot(page, '2-running');
@@ -63,7 +63,7 @@ test('TSTATE-2 TSTATE-4 TSTATE-5 TSTATE-6: on the open page the task goes from a
 
   await page.getByTestId('approve').click();
   await expect(stageOf(page)).toHaveAttribute('data-stage', 'approved');
-  await expect(page.getByTestId('task-stage')).toHaveText('approved · waiting for the commit');
+  await expect(page.getByTestId('task-stage')).toHaveText('Approved, waiting for the commit');
   await expect(page.getByTestId('diff-digest')).toContainText('Approved change, waiting for the agent’s commit · ');
   await expect(page.getByTestId('approve')).toBeDisabled();
   await expect(page.getByTestId('deny')).toBeDisabled();
@@ -98,7 +98,7 @@ test('TSTATE-2 TSTATE-4 TSTATE-5 TSTATE-6: on the open page the task goes from a
 
   complete(relayEnv, 'S-1');
   await expect(stageOf(page)).toHaveAttribute('data-stage', 'done');
-  await expect(page.getByTestId('task-state')).toHaveText('done');
+  await expect(page.getByTestId('task-stage')).toHaveText('Done');
   // Done, but its commit is not merged: nothing to approve, and it can still be finished (TSTATE-6).
   for (const gone of ['approve', 'deny']) await expect(page.getByTestId(gone)).toHaveCount(0);
   await expect(page.getByTestId('finish-merge')).toBeEnabled();
@@ -107,7 +107,7 @@ test('TSTATE-2 TSTATE-4 TSTATE-5 TSTATE-6: on the open page the task goes from a
 
   await page.getByTestId('finish-merge').click();
   await expect(stageOf(page)).toHaveAttribute('data-stage', 'merged');
-  await expect(page.getByTestId('task-stage')).toHaveText('merged');
+  await expect(page.getByTestId('task-stage')).toHaveText('Merged');
   await expect(page.getByTestId('task-finished')).toContainText(`: there is nothing left to do.`);
   await expect(page.getByTestId('task-finished')).toContainText(`Merged into `);
   for (const gone of ['finish-merge', 'approve', 'deny']) await expect(page.getByTestId(gone)).toHaveCount(0);

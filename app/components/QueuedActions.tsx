@@ -7,10 +7,11 @@ import { dismissQueued } from '../lib/actions';
 import { sentence } from '../lib/errors';
 import { useRelay, type AppState } from '../lib/store';
 import { Button } from './Button';
+import { NOTE, START_COMMANDER } from '../lib/words';
 
 const LABELS: Record<string, string> = {
-  'task.approve': 'Approve', 'task.deny': 'Deny', 'task.annotate': 'Note', 'task.council': 'Run council', 'task.run': 'Run agent',
-  'task.create': 'New task', 'job.stop': 'Stop agent', 'commander.create': 'Start commander',
+  'task.approve': 'Approve', 'task.deny': 'Deny', 'task.annotate': NOTE.noun, 'task.council': 'Run council', 'task.run': 'Run agent',
+  'task.create': 'New task', 'job.stop': 'Stop agent', 'commander.create': START_COMMANDER,
   'commander.message': 'Message', 'device.rename': 'Rename device', 'permission.decide': 'Answer',
 };
 

@@ -6,10 +6,11 @@
 //   groupTasks(tasks by repo, {repo?, query?}) → [{key, title, tasks}] (every group, maybe empty)
 //   heldDone(tasks of a repo) → {count, oldest}: the done tasks the app holds, and where the next page starts (PAGE-3)
 import type { TaskSummary } from '../../protocol/wire/views';
+import { AWAITING_APPROVAL } from './words';
 
 export type GroupKey = 'approval' | 'council-failed' | 'in-progress' | 'inbox' | 'done';
 export const GROUPS: { key: GroupKey; title: string }[] = [
-  { key: 'approval', title: 'Awaiting approval' },
+  { key: 'approval', title: AWAITING_APPROVAL },
   { key: 'council-failed', title: 'Council failed' },
   { key: 'in-progress', title: 'In progress' },
   { key: 'inbox', title: 'Inbox' },

@@ -2,12 +2,13 @@
 // that came with the repository are shown apart, as such, never as the person's (ANNOT-6).
 import type { AnnotationView } from '../../protocol/wire/views';
 import { anchorLabel } from './anchor';
+import { NOTE } from '../lib/words';
 
 export function Annotations({ annotations }: { annotations: AnnotationView[] }) {
   if (annotations.length === 0) return null;
   return (
     <section className="task-section" aria-labelledby="notes-title">
-      <h2 id="notes-title" className="group-title">Notes for the agent</h2>
+      <h2 id="notes-title" className="group-title">{NOTE.listTitle}</h2>
       <ul className="stack task-notes">
         {annotations.map(({ file, annotation: a, fromRepository }) => (
           <li key={file} className="card" data-testid="annotation" data-anchor={a.anchor} data-consumed={a.consumed} data-from-repository={fromRepository ? 'true' : undefined}>

@@ -2,7 +2,8 @@
 // vote with its reason; when no reviewer could vote at all the card says the council
 // is not configured, in neutral colours — that FAIL says nothing about the work.
 import type { Verdict, Vote } from '../../protocol/bus/verdict';
-import { clock } from '../lib/clock';
+import { clock, clockFull } from '../lib/clock';
+import { verdictWord } from '../lib/words';
 
 const DIMENSIONS: Record<Vote['dimension'], string> = {
   'acceptance-criteria': 'Acceptance criteria', 'code-quality': 'Code quality', style: 'Style',
@@ -47,7 +48,7 @@ export function CouncilVerdict({ verdict }: { verdict: Verdict }) {
         {none ? (
           <span data-testid="council-none">No reviewer could vote — council not configured</span>
         ) : (
-          <>Council: <span className="pill" data-tone={verdict.verdict === 'PASS' ? 'ok' : 'danger'}>{verdict.verdict}</span>{' '}
+          <>Council: <span className="pill" data-tone={verdict.verdict === 'PASS' ? 'ok' : 'danger'}>{verdictWord(verdict.verdict)}</span>{' '}
             <span className="council-tally" data-testid="council-tally">{tallySentence(tally)}</span></>
         )}
       </h2>
@@ -61,7 +62,7 @@ export function CouncilVerdict({ verdict }: { verdict: Verdict }) {
           </li>
         ))}
       </ul>
-      <p className="muted">Reviewed at <time dateTime={verdict.ts} title={new Date(verdict.ts).toLocaleString()}>{clock(new Date(verdict.ts))}</time></p>
+      <p className="muted">Reviewed at <time dateTime={verdict.ts} title={clockFull(new Date(verdict.ts))}>{clock(new Date(verdict.ts))}</time></p>
     </section>
   );
 }

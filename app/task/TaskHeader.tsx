@@ -2,9 +2,8 @@
 import type { TaskSummary } from '../../protocol/wire/views';
 import { MachineLabel, useRepoPlace } from '../components/MachineLabel';
 import { useRelay } from '../lib/store';
-import { STAGE_LABEL, STAGE_TONE, stageOf } from './task-stage';
-
-const STATE_TONE: Record<string, string | undefined> = { done: 'ok', failed: 'danger', blocked: 'warn' };
+import { STAGE_TONE, stageOf } from './task-stage';
+import { STAGE_WORD } from '../lib/words';
 
 export function TaskHeader({ repo, id, task }: { repo: string; id: string; task: TaskSummary | null }) {
   const place = useRepoPlace(repo);
@@ -18,10 +17,9 @@ export function TaskHeader({ repo, id, task }: { repo: string; id: string; task:
         <span className="mono" data-testid="task-id">{id}</span>
         {task?.type ? <span>{task.type}</span> : null}
         {task?.scope ? <span>scope {task.scope}</span> : null}
-        {task ? <span className="pill" data-tone={STATE_TONE[task.state]} data-testid="task-state">{task.state}</span> : null}
+        {/* Where the task is in its life (TSTATE-1), in one word (VOCAB-2); the bus state ("claimed") is not shown, only kept for tests. */}
+        {task && stage ? <span className="pill" data-tone={STAGE_TONE[stage]} data-testid="task-stage" data-stage={stage} data-state={task.state}>{STAGE_WORD[stage]}</span> : null}
         {task?.owner ? <span>owner {task.owner}</span> : null}
-        {/* Where the task is in its life (TSTATE-1); the packet's own state word is beside it. */}
-        {stage && stage !== task?.state ? <span className="pill" data-tone={STAGE_TONE[stage]} data-testid="task-stage" data-stage={stage}>{STAGE_LABEL[stage]}</span> : null}
         {place ? <MachineLabel place={place} /> : <span className="muted" data-testid="task-repo" title={repo}>{repoName}</span>}
       </div>
       {task?.lastNote ? <p className="muted task-last-note" data-testid="task-last-note">Last note: {task.lastNote}</p> : null}

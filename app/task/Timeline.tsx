@@ -8,6 +8,8 @@ import type { AnyBusEvent } from '../../protocol/bus/events';
 import type { LiveEvent } from '../../protocol/live-events';
 import { read } from '../lib/actions';
 import { sentence } from '../lib/errors';
+import { clock, clockFull } from '../lib/clock';
+import { agentName, verdictWord } from '../lib/words';
 import { cutFields, sizeLabel, type CutField } from './timeline';
 import type { TimelineItem } from './use-task';
 import './Timeline.css';
@@ -16,12 +18,12 @@ import './Timeline.css';
 export function describeBusEvent(e: AnyBusEvent): string {
   const f = e as Record<string, unknown>;
   switch (e.event) {
-    case 'task_claimed': return `Claimed by ${f.agent} on ${f.machine}`;
+    case 'task_claimed': return `Claimed by ${agentName(String(f.agent))} on ${f.machine}`;
     case 'task_progress': return `Progress: ${f.note}`;
-    case 'task_complete': return `Completed (${f.result})`;
+    case 'task_complete': return `Completed (${verdictWord(String(f.result))})`;
     case 'task_failed': return `Failed: ${f.reason}`;
     case 'session_end': return `Session ended${f.tests_summary ? ` · ${f.tests_summary}` : ''}${f.files_changed !== undefined ? ` · ${f.files_changed} files changed` : ''}`;
-    case 'council_verdict': return `Council verdict ${f.verdict}${Number(f.abstentions) > 0 ? ` (${f.abstentions} abstained)` : ''}`;
+    case 'council_verdict': return `Council verdict ${verdictWord(String(f.verdict))}${Number(f.abstentions) > 0 ? ` (${f.abstentions} abstained)` : ''}`;
     case 'task_annotation': return `Note from ${f.author} on ${anchorPhrase(String(f.anchor))}`;
     case 'approval_requested': return `Approval requested for ${f.files} staged file${f.files === 1 ? '' : 's'}`;
     case 'approval_granted': return `Approved by ${f.by}`;
@@ -110,7 +112,7 @@ export function Timeline({ repo, items, running }: { repo: string; items: Timeli
       <ol className="task-timeline">
         {items.map((item) => (
           <li key={item.key} data-testid="timeline-item" data-kind={item.kind} data-event={item.kind === 'bus' ? item.event.event : item.event.kind}>
-            <time dateTime={item.ts} className="muted">{new Date(item.ts).toLocaleTimeString()}</time>{' '}
+            <time dateTime={item.ts} className="muted" title={clockFull(new Date(item.ts))}>{clock(new Date(item.ts))}</time>{' '}
             {item.kind === 'bus' ? <BusLine repo={repo} item={item} /> : <span className="task-live">{describeLive(item.event)}</span>}
           </li>
         ))}

@@ -7,6 +7,7 @@ import type { DiffLine } from './parse';
 import { cardAnchor, lineAnchor, wordSegments, type Cell, type FileView, type Row } from './view-model';
 import type { Highlighter } from './highlight';
 import { languageOf } from './languages';
+import { NOTE } from '../../lib/words';
 import './diff.css';
 
 export interface RowProps {
@@ -76,8 +77,8 @@ function FileHeader({ view, folded, onToggle, onAnnotate }: RowProps) {
         </button>
       )}
       <button type="button" className="diff-tool" onClick={() => onAnnotate(cardAnchor(file.path))}
-        aria-label={`Annotate the file ${file.path}`} data-testid="diff-annotate-file">
-        Comment
+        aria-label={NOTE.addToFile(file.path)} data-testid="diff-annotate-file">
+        {NOTE.add}
       </button>
     </div>
   );
@@ -94,7 +95,7 @@ function LineCell({ view, cell, highlighter, onAnnotate, side }: RowProps & { ce
   return (
     <div className={`diff-line diff-${line.kind}`} data-testid="diff-line" data-anchor={anchor}>
       <button type="button" className="diff-gutter" onClick={() => onAnnotate(anchor)}
-        aria-label={`Annotate line ${anchor.slice(anchor.lastIndexOf(':') + 1)} of ${path}`} data-testid="diff-gutter">
+        aria-label={NOTE.addToLine(anchor.slice(anchor.lastIndexOf(':') + 1), path)} data-testid="diff-gutter">
         {side ? <span>{number ?? ''}</span> : <><span>{line.oldNo ?? ''}</span><span>{line.newNo ?? ''}</span></>}
       </button>
       <code className="diff-code" {...press}>

@@ -16,11 +16,33 @@ import { Prose } from './Prose';
 import { ConnectionBadge } from './ConnectionBadge';
 import Link from './Link';
 
+/**
+ * Each tab's icon (ROOM-5): inline SVG paths on a 24-unit grid, drawn with the text colour, so
+ * they need no font or request and follow the tab's state. Decorative: the label names the tab.
+ */
+const ICONS = {
+  // A tray with a slot: what came in.
+  inbox: 'M3 13l2.5-8h13L21 13v6H3z M3 13h5l1.5 3h5l1.5-3h5',
+  // Two speech bubbles: the conversations with the commanders.
+  commanders: 'M4 5h11v8H8l-4 3z M15 9h5v8l-3-2.5h-6v-1.5',
+  // A gear: a ring with teeth.
+  settings: 'M12 9a3 3 0 1 0 0 6a3 3 0 1 0 0-6z M12 2v3 M12 19v3 M2 12h3 M19 12h3 M4.9 4.9l2.1 2.1 M17 17l2.1 2.1 M4.9 19.1L7 17 M17 7l2.1-2.1',
+} as const;
+
 const NAV = [
-  { href: '/', label: 'Inbox' },
-  { href: '/commanders', label: 'Commanders' },
-  { href: '/settings', label: 'Settings' },
+  { href: '/', label: 'Inbox', icon: ICONS.inbox },
+  { href: '/commanders', label: 'Commanders', icon: ICONS.commanders },
+  { href: '/settings', label: 'Settings', icon: ICONS.settings },
 ];
+
+function NavIcon({ path }: { path: string }) {
+  return (
+    <svg className="nav-icon" viewBox="0 0 24 24" width="24" height="24" aria-hidden="true" focusable="false"
+      fill="none" stroke="currentColor" strokeWidth="1.8" strokeLinecap="round" strokeLinejoin="round">
+      <path d={path} />
+    </svg>
+  );
+}
 
 /**
  * Off Pair, the client core is requested as this module runs, so its download overlaps
@@ -81,7 +103,8 @@ export function Shell({ children }: { children: ReactNode }) {
         <nav className="shell-nav" aria-label="Main">
           {NAV.map((item) => (
             <Link key={item.href} href={item.href} aria-current={isActive(pathname, item.href) ? 'page' : undefined} data-testid={`nav-${item.label.toLowerCase()}`}>
-              {item.label}
+              <NavIcon path={item.icon} />
+              <span className="nav-label">{item.label}</span>
             </Link>
           ))}
         </nav>

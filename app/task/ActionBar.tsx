@@ -1,12 +1,14 @@
 'use client';
 // The sticky action bar (REVIEW-4, -7): Approve sends the digest of the diff on
-// screen, so the relay refuses it if the change moved since; Deny, Annotate and
+// screen, so the relay refuses it if the change moved since; Deny, Note and
 // Run council open sheets or act directly. Every outcome is a sentence. The
 // approval's own state (APPROVAL-9) — waiting for the commit, committed, stale — is
 // shown above the buttons, and Approve/Deny are off while it waits.
-import { useEffect, useState } from 'react';
+// The bar is one slim row (ROOM-1, -2: bar-layout.ts): the state's main actions and "More".
+import { useEffect, useLayoutEffect, useRef, useState, type ReactNode, type RefObject } from 'react';
 import type { TaskCommit, TaskLife, TaskStage } from '../../protocol/wire/views';
-import { barActions, finishedText } from './task-stage';
+import { barActions, finishedText, type BarAction } from './task-stage';
+import { barLayout, isCompact } from './bar-layout';
 import { approvalState, type ApprovalState } from './approval-state';
 import type { TimelineItem } from './timeline';
 import { Button } from '../components/Button';
@@ -15,6 +17,7 @@ import { sentence } from '../lib/errors';
 import { ActionStatus, type ActionNotice } from './ActionStatus';
 import { AnnotateSheet, ConfirmApproveSheet, DenySheet } from './sheets';
 import { useRepoPlace } from '../components/MachineLabel';
+import { NOTE } from '../lib/words';
 import type { DiffResult, Loadable } from './use-task';
 
 export type SheetRequest = { kind: 'deny' } | { kind: 'annotate'; anchor: string } | { kind: 'confirm-approve' };
@@ -51,20 +54,17 @@ function noticeFor(result: ActResult, done: string, what: string): Notice {
 export const COMMITTED_NOTICE_MS = 8000;
 
 /**
- * The approval's state while it is one (waiting for the commit, or stale). That it was committed is
- * said once, as a success that goes by itself (CommittedNotice); the committed state itself is in the
- * header and the Changes section, so nothing about it comes back after a reload.
+ * A stale approval, as a card with Reload diff. Waiting for the commit is the bar's line; that it was
+ * committed is said once, as a success that goes by itself (CommittedNotice); the committed state itself
+ * is in the header and the Changes section, so nothing about it comes back after a reload.
  */
 function ApprovalCard({ state, reloadDiff }: { state: ApprovalState; reloadDiff(): void }) {
-  if (state.kind === 'none' || state.kind === 'committed' || state.kind === 'uncarried') return null;
-  const text = state.kind === 'waiting' ? 'Approved — waiting for the agent’s commit.'
-    : 'The agent staged a different change after your approval, so that approval is stale. Review the new change.';
-  const warn = state.kind === 'stale';
+  // Waiting for the commit is a state, not news: it is the bar's own line (ROOM-3), not a banner.
+  if (state.kind !== 'stale') return null;
   return (
-    <div className="card notice row task-notice" data-tone={warn ? 'warn' : 'info'} role="status"
-      data-testid="approval-state" data-state={state.kind}>
-      <span>{text}</span>
-      {state.kind === 'stale' ? <Button onClick={reloadDiff} data-testid="approval-reload">Reload diff</Button> : null}
+    <div className="card notice row task-notice" data-tone="warn" role="status" data-testid="approval-state" data-state={state.kind}>
+      <span>The agent staged a different change after your approval, so that approval is stale. Review the new change.</span>
+      <Button onClick={reloadDiff} data-testid="approval-reload">Reload diff</Button>
     </div>
   );
 }
@@ -102,13 +102,35 @@ function CommittedNotice({ commit, approval }: { commit: TaskCommit; approval: A
   );
 }
 
+/** Whether the bar is too narrow for its text to hold two buttons (ROOM-2), followed live. */
+function useCompact(bar: RefObject<HTMLElement | null>, probe: RefObject<HTMLElement | null>): boolean {
+  const [compact, setCompact] = useState(false);
+  useLayoutEffect(() => {
+    const el = bar.current;
+    const em = probe.current;
+    if (!el || !em) return;
+    // The probe is 1em wide: it resizes when the text size changes, the bar when the screen does.
+    const check = () => setCompact(isCompact(el.clientWidth, em.getBoundingClientRect().width));
+    check();
+    const observer = new ResizeObserver(check);
+    observer.observe(el);
+    observer.observe(em);
+    return () => observer.disconnect();
+  });
+  return compact;
+}
+
 export function ActionBar({ repo, id, stage, life, freshCommit, onRunAgent, diff, reloadDiff, timeline, sheet, setSheet, confirmApprove }: Props) {
   const actions = barActions(stage, life);
-  const offers = (a: ReturnType<typeof barActions>[number]) => actions.includes(a);
+  const offers = (a: BarAction) => actions.includes(a);
   const [notice, setNotice] = useState<Notice | null>(null);
   const [busy, setBusy] = useState(false);
   const [approvedHere, setApprovedHere] = useState<string | null>(null);
   const [more, setMore] = useState(false);
+  const barRef = useRef<HTMLDivElement>(null);
+  const probeRef = useRef<HTMLSpanElement>(null);
+  const compact = useCompact(barRef, probeRef);
+  const layout = barLayout(actions, compact);
   const digest = diff.status === 'ready' ? diff.value.digest : null;
   const approval = approvalState(timeline, digest, approvedHere);
   // Approved and waiting for the commit: by this screen, the bus, or the relay's stage (TSTATE-1).
@@ -118,6 +140,12 @@ export function ActionBar({ repo, id, stage, life, freshCommit, onRunAgent, diff
   // A member machine that is offline: its actions are off, and the card says why (FLEETUI-2).
   const offline = useRepoPlace(repo)?.offline ?? null;
   const missing = offline || waiting || !offers('approve') ? null : missingChange(diff);
+  useEffect(() => {
+    if (!more) return;
+    const close = (e: KeyboardEvent) => e.key === 'Escape' && setMore(false);
+    document.addEventListener('keydown', close);
+    return () => document.removeEventListener('keydown', close);
+  }, [more]);
 
   async function run(what: string, done: string, action: () => Promise<ActResult>) {
     setBusy(true);
@@ -129,7 +157,7 @@ export function ActionBar({ repo, id, stage, life, freshCommit, onRunAgent, diff
     }
   }
 
-  const approve = () => digest && run('approval', 'Approved. The agent’s commit of exactly this change will pass the gate.',
+  const approve = () => digest && run('approval', 'Sent: the agent’s commit of exactly this change will pass the gate.',
     async () => {
       const result = await act('task.approve', { repo, task: id, digest });
       if (result.status === 'applied') setApprovedHere(digest);
@@ -141,7 +169,6 @@ export function ActionBar({ repo, id, stage, life, freshCommit, onRunAgent, diff
     () => act('task.annotate', { repo, task: id, turn: 0, anchor, body }));
   // Finishing a committed task (FINISH-n): each outcome, success or the relay's reason, is one sentence.
   const finish = async (type: 'task.merge' | 'task.push' | 'task.pr', what: string) => {
-    setMore(false);
     setBusy(true);
     setNotice(null);
     try {
@@ -154,48 +181,60 @@ export function ActionBar({ repo, id, stage, life, freshCommit, onRunAgent, diff
   const council = () => run('council', 'The council is reviewing the change; its verdict appears here when it is in.',
     () => act('task.council', { repo, task: id }));
 
+  const off = busy || !!offline;
+  const decide = busy || !digest || waiting || !!offline;
+  const described = missing ? 'task-missing' : undefined;
+  /** Each action as a button: the same one on the row or, as a menu item, under More. */
+  const BUTTONS: Record<BarAction, { label: string; variant?: 'primary' | 'danger'; testId: string; disabled: boolean; onPress(): void; extra?: Record<string, string | undefined> }> = {
+    'run-agent': { label: 'Run agent', testId: 'run-agent', disabled: !!offline, onPress: onRunAgent },
+    approve: {
+      label: 'Approve', testId: 'approve', disabled: decide, onPress: () => (confirmApprove ? setSheet({ kind: 'confirm-approve' }) : void approve()),
+      extra: { 'aria-describedby': described, title: offline ?? (waiting ? 'Approved; waiting for the agent’s commit' : undefined) },
+    },
+    deny: { label: 'Deny', variant: 'danger', testId: 'deny', disabled: decide, onPress: () => setSheet({ kind: 'deny' }), extra: { 'aria-describedby': described } },
+    annotate: { label: NOTE.add, testId: 'annotate', disabled: off, onPress: () => setSheet({ kind: 'annotate', anchor: 'general' }) },
+    'run-council': { label: 'Run council', testId: 'run-council', disabled: off, onPress: () => void council() },
+    merge: {
+      label: 'Merge', testId: 'finish-merge', disabled: off, onPress: () => void finish('task.merge', 'merge'),
+      extra: { title: offline ?? `Merge ${life?.commit?.branch ?? `agent/${id}`} into the repo's default branch` },
+    },
+    pr: { label: 'Open pull request', testId: 'finish-pr', disabled: off, onPress: () => void finish('task.pr', 'pull-request') },
+    push: { label: 'Push branch', testId: 'finish-push', disabled: off, onPress: () => void finish('task.push', 'push') },
+  };
+  const button = (a: BarAction, main: boolean, inMenu: boolean): ReactNode => {
+    const b = BUTTONS[a];
+    return (
+      <Button key={a} variant={inMenu ? 'default' : main && b.variant !== 'danger' ? 'primary' : b.variant} role={inMenu ? 'menuitem' : undefined}
+        disabled={b.disabled} title={offline ?? undefined} {...b.extra}
+        onClick={() => { if (inMenu) setMore(false); b.onPress(); }} data-testid={b.testId}>{b.label}</Button>
+    );
+  };
+  // One line on the bar says why the buttons are as they are: offline machine, approved and waiting, nothing staged.
+  const line = offline ? <p className="muted task-missing" role="status" data-testid="machine-offline-notice">{offline}. Actions on its tasks are off until it is back.</p>
+    : waiting && offers('approve') ? <p className="muted task-missing" role="status" data-testid="approval-state" data-state="waiting">Approved — waiting for the agent’s commit.</p>
+      : missing ? <p className="muted task-missing" id="task-missing" data-testid="approve-missing">{missing}</p> : null;
+
   return (
     <>
-      <div className="task-dock">
+      <div className="task-dock" data-testid="task-dock">
         {offers('approve') ? <ApprovalCard state={approval} reloadDiff={() => { setApprovedHere(null); reloadDiff(); }} /> : null}
         {freshCommit ? <CommittedNotice commit={freshCommit} approval={approval} /> : null}
         <ActionStatus notice={settled ? null : notice} busy={busy} onDismiss={() => setNotice(null)} onReload={() => { setApprovedHere(null); reloadDiff(); }} />
-        {offline ? <p className="card notice task-notice" role="status" data-testid="machine-offline-notice">{offline}. Actions on its tasks are off until it is back.</p> : null}
         {actions.length > 0 ? (
-          <div className="task-actions" role="toolbar" aria-label="Decide on this task" data-testid="task-actions" data-stage={stage}>
-            {missing ? <p className="muted task-missing" id="task-missing" data-testid="approve-missing">{missing}</p> : null}
-            {offers('run-agent') ? (
-              <Button variant="primary" disabled={!!offline} title={offline ?? undefined} onClick={onRunAgent} data-testid="run-agent">Run agent</Button>
-            ) : null}
-            {offers('approve') ? (
-              <Button variant="primary" disabled={busy || !digest || waiting || !!offline} onClick={() => (confirmApprove ? setSheet({ kind: 'confirm-approve' }) : approve())} data-testid="approve"
-                aria-describedby={missing ? 'task-missing' : undefined} title={offline ?? (waiting ? 'Approved; waiting for the agent’s commit' : undefined)}>Approve</Button>
-            ) : null}
-            {offers('deny') ? (
-              <Button variant="danger" disabled={busy || !digest || waiting || !!offline} title={offline ?? undefined} onClick={() => setSheet({ kind: 'deny' })} data-testid="deny"
-                aria-describedby={missing ? 'task-missing' : undefined}>Deny</Button>
-            ) : null}
-            {offers('annotate') && !offers('merge') ? (
-              <Button disabled={busy || !!offline} title={offline ?? undefined} onClick={() => setSheet({ kind: 'annotate', anchor: 'general' })} data-testid="annotate">Annotate</Button>
-            ) : null}
-            {offers('run-council') && !offers('merge') ? (
-              <Button disabled={busy || !!offline} title={offline ?? undefined} onClick={council} data-testid="run-council">Run council</Button>
-            ) : null}
-            {offers('merge') ? (
-              <Button variant="primary" disabled={busy || !!offline} title={offline ?? `Merge ${life?.commit?.branch ?? `agent/${id}`} into the repo's default branch`}
-                onClick={() => void finish('task.merge', 'merge')} data-testid="finish-merge">Merge</Button>
-            ) : null}
-            {offers('merge') ? (
-              <Button disabled={busy || !!offline} aria-expanded={more} aria-controls="finish-more" onClick={() => setMore(!more)} data-testid="finish-more-toggle">More</Button>
-            ) : null}
-            {offers('merge') && more ? (
-              <div className="task-more" id="finish-more" role="menu" data-testid="finish-more">
-                {offers('pr') ? <Button role="menuitem" disabled={busy} onClick={() => void finish('task.pr', 'pull-request')} data-testid="finish-pr">Open pull request</Button> : null}
-                {offers('push') ? <Button role="menuitem" disabled={busy} onClick={() => void finish('task.push', 'push')} data-testid="finish-push">Push branch</Button> : null}
-                {offers('annotate') ? <Button role="menuitem" disabled={busy} onClick={() => { setMore(false); setSheet({ kind: 'annotate', anchor: 'general' }); }} data-testid="annotate">Annotate</Button> : null}
-                {offers('run-council') ? <Button role="menuitem" disabled={busy} onClick={() => { setMore(false); void council(); }} data-testid="run-council">Run council</Button> : null}
+          <div className="task-actions" ref={barRef} role="toolbar" aria-label="Decide on this task" data-testid="task-actions" data-stage={stage} data-compact={compact ? 'true' : 'false'}>
+            <span className="bar-probe" ref={probeRef} aria-hidden="true" />
+            {line}
+            {more && layout.more.length > 0 ? (
+              <div className="task-more" id="finish-more" role="menu" aria-label="More actions" data-testid="finish-more">
+                {layout.more.map((a) => button(a, false, true))}
               </div>
             ) : null}
+            <div className="task-row">
+              {layout.row.map((a, i) => button(a, i === 0, false))}
+              {layout.more.length > 0 ? (
+                <Button disabled={busy} aria-haspopup="menu" aria-expanded={more} aria-controls="finish-more" onClick={() => setMore(!more)} data-testid="finish-more-toggle">More</Button>
+              ) : null}
+            </div>
           </div>
         ) : (
           // On the bar's own card, so the line never sits over the text scrolling behind the dock.

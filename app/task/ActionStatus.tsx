@@ -2,7 +2,13 @@
 // Where an action's outcome shows (UX-1): in the dock right above the action bar,
 // where the person tapped — never below the timeline. One status at a time; a new
 // action replaces it; the person can dismiss it. Screen readers hear it (role=status).
+// A success goes by itself after OK_NOTICE_MS (ROOM-4): it is news, and the dock is the
+// screen's scarcest room; a problem stays until dismissed or replaced.
+import { useEffect, useRef } from 'react';
 import { Button } from '../components/Button';
+
+/** How long a success stays in the dock (ROOM-4). */
+export const OK_NOTICE_MS = 8000;
 
 export interface ActionNotice {
   tone: 'ok' | 'warn' | 'danger';
@@ -18,6 +24,13 @@ export function ActionStatus({ notice, busy, onDismiss, onReload }: {
   onDismiss(): void;
   onReload(): void;
 }) {
+  const dismiss = useRef(onDismiss);
+  dismiss.current = onDismiss;
+  useEffect(() => {
+    if (notice?.tone !== 'ok') return;
+    const timer = setTimeout(() => dismiss.current(), OK_NOTICE_MS);
+    return () => clearTimeout(timer);
+  }, [notice]);
   if (busy) {
     return <div className="action-status" role="status" data-testid="action-pending"><span className="task-pulse" aria-hidden="true" />Sending…</div>;
   }

@@ -6,6 +6,7 @@ import Link from './Link';
 import type { TaskSummary } from '../../protocol/wire/views';
 import { plural } from '../lib/plural';
 import { MachineLabel, useRepoPlace } from './MachineLabel';
+import { AWAITING_APPROVAL, NOTE, verdictWord } from '../lib/words';
 
 export function taskHref(task: Pick<TaskSummary, 'repo' | 'id'>): string {
   return `/task?repo=${encodeURIComponent(task.repo)}&id=${encodeURIComponent(task.id)}`;
@@ -23,16 +24,16 @@ export function TaskCard({ task, repoName, onNote }: { task: TaskSummary; repoNa
           <span className="mono">{task.id}</span>
           {place ? <MachineLabel place={place} /> : repoName ? <span>{repoName}</span> : null}
           {task.owner ? <span className="wrap-anywhere">by {task.owner}</span> : null}
-          {task.pendingApproval ? <span className="pill" data-tone="warn">Needs approval · {plural(task.pendingApproval.files, 'file')}</span> : null}
+          {task.pendingApproval ? <span className="pill" data-tone="warn">{AWAITING_APPROVAL} · {plural(task.pendingApproval.files, 'file')}</span> : null}
           {council ? <span className="pill" data-tone={council.tone}>{council.text}</span> : null}
-          {task.result ? <span className="pill" data-tone={task.result === 'pass' ? 'ok' : 'danger'}>{task.result}</span> : null}
+          {task.result ? <span className="pill" data-tone={task.result === 'pass' ? 'ok' : 'danger'}>{verdictWord(task.result)}</span> : null}
           {task.annotations.unconsumed > 0 ? <span>{plural(task.annotations.unconsumed, 'unread note')}</span> : null}
         </div>
         {task.lastNote ? <p className="muted" style={{ margin: '6px 0 0' }} data-testid="task-last-note">{task.lastNote}</p> : null}
       </Link>
       {onNote ? (
         <div className="task-card-actions">
-          <button type="button" className="link-button" onClick={() => onNote(task)} data-testid="task-note" aria-label={`Add a note for ${task.id}`}>Add a note</button>
+          <button type="button" className="link-button" onClick={() => onNote(task)} data-testid="task-note" aria-label={NOTE.addTo(task.id)}>{NOTE.add}</button>
         </div>
       ) : null}
     </div>
@@ -43,5 +44,5 @@ function councilBadge(verdict: NonNullable<TaskSummary['verdict']>): { text: str
   const voted = verdict.votes.filter((v) => v.vote !== 'ABSTAIN').length;
   if (voted === 0) return { text: 'Council not configured' };
   const pass = verdict.votes.filter((v) => v.vote === 'PASS').length;
-  return { text: `Council ${verdict.verdict} · ${pass}/${verdict.votes.length}`, tone: verdict.verdict === 'PASS' ? 'ok' : 'danger' };
+  return { text: `Council ${verdictWord(verdict.verdict)} · ${pass}/${verdict.votes.length}`, tone: verdict.verdict === 'PASS' ? 'ok' : 'danger' };
 }

@@ -5,6 +5,7 @@ import { useState, type FormEvent } from 'react';
 import { Button } from '../components/Button';
 import { Sheet } from '../components/Sheet';
 import { VoiceInput } from '../components/voice/VoiceInput';
+import { NOTE } from '../lib/words';
 
 export function DenySheet({ onClose, onDeny }: { onClose(): void; onDeny(reason: string): void }) {
   const [reason, setReason] = useState('');
@@ -31,7 +32,7 @@ export function AnnotateSheet({ anchor, onClose, onSend }: { anchor: string; onC
   const [target, setTarget] = useState(anchor);
   const submit = (e: FormEvent) => { e.preventDefault(); if (body.trim()) onSend(target, body.trim()); };
   return (
-    <Sheet title="Note for the agent" onClose={onClose} testId="annotate-sheet">
+    <Sheet title={NOTE.add} onClose={onClose} testId="annotate-sheet">
       <form onSubmit={submit}>
         <div className="field">
           <label htmlFor="annotate-anchor">About</label>
@@ -42,7 +43,7 @@ export function AnnotateSheet({ anchor, onClose, onSend }: { anchor: string; onC
         </div>
         <VoiceInput id="annotate-body" label="What should the agent know?" value={body} onChange={setBody} testId="annotate-body" />
         <div className="row">
-          <Button type="submit" variant="primary" disabled={!body.trim()} data-testid="annotate-send">Send note</Button>
+          <Button type="submit" variant="primary" disabled={!body.trim()} data-testid="annotate-send">{NOTE.send}</Button>
           <Button onClick={onClose}>Cancel</Button>
         </div>
       </form>

@@ -8,6 +8,7 @@ import { sentence } from '../lib/errors';
 import { Button } from './Button';
 import { Sheet } from './Sheet';
 import { VoiceInput } from './voice/VoiceInput';
+import { NOTE } from '../lib/words';
 
 export function NoteSheet({ task, onClose }: { task: TaskSummary; onClose: () => void }) {
   const [body, setBody] = useState('');
@@ -24,12 +25,12 @@ export function NoteSheet({ task, onClose }: { task: TaskSummary; onClose: () =>
   }
 
   return (
-    <Sheet title={`Note for ${task.id}`} onClose={onClose} testId="note-sheet">
+    <Sheet title={NOTE.addTo(task.id)} onClose={onClose} testId="note-sheet">
       <form onSubmit={submit}>
         <VoiceInput id="note-body" label="What should the agent know?" value={body} onChange={setBody} rows={4} testId="note-body" />
         {error ? <p role="alert" data-testid="note-error">{error}</p> : null}
         <div className="row">
-          <Button type="submit" variant="primary" disabled={busy || !body.trim()} data-testid="note-send">Send note</Button>
+          <Button type="submit" variant="primary" disabled={busy || !body.trim()} data-testid="note-send">{NOTE.send}</Button>
           <Button onClick={onClose}>Cancel</Button>
         </div>
       </form>

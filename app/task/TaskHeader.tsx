@@ -22,7 +22,7 @@ export function TaskHeader({ repo, id, task }: { repo: string; id: string; task:
         {task?.owner ? <span>owner {task.owner}</span> : null}
         {place ? <MachineLabel place={place} /> : <span className="muted" data-testid="task-repo" title={repo}>{repoName}</span>}
       </div>
-      {task?.lastNote ? <p className="muted task-last-note" data-testid="task-last-note">Last note: {task.lastNote}</p> : null}
+      {task?.lastNote ? <p className="muted task-last-note" data-testid="task-last-note">Latest progress: {task.lastNote}</p> : null}
     </header>
   );
 }

@@ -82,4 +82,14 @@ export const COMMANDER_CHAT = {
 
 // ---- H5 (photo attach): add words below this line ----
 
+/** Attaching a photo to a note or a commander message (PHOTO-1). */
+export const PHOTO = {
+  add: 'Add photo',
+  remove: 'Remove photo',
+  preview: 'Photo to send',
+  preparing: 'Preparing photo…',
+  notAPicture: 'That file is not a picture this browser can open. Choose a photo.',
+  tooLarge: 'That photo is too large to send, even made smaller.',
+} as const;
+
 // ---- H6 (first screen, pairing): add words below this line ----

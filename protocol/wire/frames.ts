@@ -6,6 +6,7 @@ import { PacketType } from '../bus/packet';
 import { AnyBusEvent, Sha256Digest } from '../bus/events';
 import { DiffSource } from '../bus/diff';
 import { LiveEvent } from '../live-events';
+import { PhotoData } from '../photos';
 import { WireError } from './errors';
 import { DeviceName } from './device-name';
 import { ArtifactRef, QuestionId, QuestionReplyVia, QuestionView } from './questions';
@@ -77,6 +78,7 @@ export const TaskDeny = z.object({
 export const TaskAnnotate = z.object({
   type: z.literal('task.annotate'), ...act, repo: RepoId, task: TaskId,
   turn: z.int().check(z.minimum(0), z.maximum(9999)), anchor: text(1100), body: text(64 * 1024),
+  photo: z.optional(PhotoData), // PHOTO-n: base64, checked and stripped by the relay
 });
 export const TaskCouncil = z.object({ type: z.literal('task.council'), ...act, repo: RepoId, task: TaskId });
 /** Finishing a committed task (protocol/spec/finish.md): merge agent/<task> into `base` (the repo's default branch when absent). */
@@ -98,7 +100,7 @@ export const CommanderCreate = z.object({
   /** A member machine to create it on (FLEETX-5); the home's own when absent. */
   machine: z.optional(MachineId),
 });
-export const CommanderMessage = z.object({ type: z.literal('commander.message'), ...act, commander: CommanderId, text: text(64 * 1024).check(z.minLength(1)) });
+export const CommanderMessage = z.object({ type: z.literal('commander.message'), ...act, commander: CommanderId, text: text(64 * 1024).check(z.minLength(1)), photo: z.optional(PhotoData) });
 export const CommanderReplace = z.object({ type: z.literal('commander.replace'), ...act, commander: CommanderId });
 export const CommanderAddReference = z.object({ type: z.literal('commander.addReference'), ...act, commander: CommanderId, path: text(4096) });
 export const CommanderDelete = z.object({ type: z.literal('commander.delete'), ...act, commander: CommanderId });

@@ -1,11 +1,15 @@
 // Client frames for commanders (CMDR-WIRE-n): the signed actions create, message,
 // replace, addReference, delete, and the catch-up read `commander.output`.
+// A message's photo (PHOTO-n) is kept in the commander's `photos/` and named by the message's last line.
+import * as fs from 'node:fs';
+import * as path from 'node:path';
 import type * as z from 'zod/mini';
 import type {
   CommanderAddReference, CommanderCreate, CommanderDelete, CommanderMessage, CommanderOutputRequest, CommanderReplace,
 } from '../../protocol/wire/frames';
 import type { CommanderView } from '../../protocol/wire/views';
 import { commandersOf } from '../commanders';
+import { cleanPhoto, withPhotoLine, writePhoto } from '../photos/keep';
 import type { TaskActionContext } from './task-common';
 
 type Ctx = TaskActionContext;
@@ -16,7 +20,19 @@ export async function commanderCreate(ctx: Ctx, f: z.infer<typeof CommanderCreat
 }
 
 export async function commanderMessage(ctx: Ctx, f: z.infer<typeof CommanderMessage>): Promise<{ queued: number }> {
-  return commandersOf(ctx.services).message(f.commander, f.text);
+  const commanders = commandersOf(ctx.services);
+  if (f.photo === undefined) return commanders.message(f.commander, f.text);
+  const photo = cleanPhoto(f.photo); // refused before anything is written (PHOTO-2..4)
+  commanders.get(f.commander); // E_NOT_FOUND before a directory is made
+  const dir = path.join(commanders.store.dir(f.commander), 'photos');
+  fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+  const kept = writePhoto(dir, photo);
+  try {
+    return commanders.message(f.commander, withPhotoLine(f.text, kept.file));
+  } catch (error) {
+    if (kept.created) fs.rmSync(kept.file, { force: true });
+    throw error;
+  }
 }
 
 export async function commanderReplace(ctx: Ctx, f: z.infer<typeof CommanderReplace>): Promise<{ commander: CommanderView }> {

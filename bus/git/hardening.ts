@@ -53,17 +53,23 @@ export function runEnv(explicit: NodeJS.ProcessEnv | undefined, top: string | un
   return env;
 }
 
-export interface ConfigEntry { scope: string; key: string; value: string }
+export interface ConfigEntry { scope: string; key: string; value: string; origin?: string }
 
-/** `git config --list -z --show-scope` output: `scope NUL key LF value NUL` (no LF for a bare key). */
-export function parseConfigList(out: Buffer | string): ConfigEntry[] {
+/**
+ * `git config --list -z --show-scope [--show-origin]` output: `scope NUL [origin NUL] key LF value NUL`
+ * (no LF for a bare key). The origin is `file:<path>`, `command line:` or `blob:<id>`.
+ */
+export function parseConfigList(out: Buffer | string, withOrigin = false): ConfigEntry[] {
   const parts = out.toString('utf8').split('\0');
+  const width = withOrigin ? 3 : 2;
   const entries: ConfigEntry[] = [];
-  for (let i = 0; i + 1 < parts.length; i += 2) {
+  for (let i = 0; i + width - 1 < parts.length; i += width) {
     const scope = parts[i]!;
-    const item = parts[i + 1]!;
+    const item = parts[i + width - 1]!;
     const nl = item.indexOf('\n');
-    entries.push({ scope, key: nl === -1 ? item : item.slice(0, nl), value: nl === -1 ? '' : item.slice(nl + 1) });
+    const entry: ConfigEntry = { scope, key: nl === -1 ? item : item.slice(0, nl), value: nl === -1 ? '' : item.slice(nl + 1) };
+    if (withOrigin) entry.origin = parts[i + 1]!;
+    entries.push(entry);
   }
   return entries;
 }

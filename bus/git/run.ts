@@ -4,7 +4,8 @@
 // own config defines. Sync, buffered and streaming forms; failures are one typed GitError.
 import { execFile, spawn, spawnSync } from 'node:child_process';
 import { BusError } from '../errors';
-import { FIXED_CONFIG, parseConfigList, repoOverrides, runEnv, type Overrides } from './hardening';
+import { ConfigCache, cacheKey, parsePlace, watchedFiles } from './config-cache';
+import { FIXED_CONFIG, parseConfigList, repoOverrides, runEnv, type ConfigEntry, type Overrides } from './hardening';
 
 export interface GitRunOptions {
   /** Where git runs. */
@@ -99,25 +100,68 @@ export function plan(args: readonly string[]): Plan {
   return { args: [...fixed, ...args.slice(0, at + 1), ...extra, ...rest], sub, needsConfig };
 }
 
-const LIST_ARGS = ['config', '--list', '-z', '--show-scope'];
+const LIST_ARGS = ['config', '--list', '-z', '--show-scope', '--show-origin'];
+const PLACE_ARGS = ['rev-parse', '--absolute-git-dir', '--git-common-dir', '--show-cdup'];
+
+/** Overrides per repository and environment, kept while no config file they came from changed (GITRUN-5). */
+export const overridesCache = new ConfigCache<Overrides>();
+
+/** Keeps a read's overrides if its files allow (see ConfigCache.set); a repository git cannot place is never kept. */
+function remember(opts: GitRunOptions, key: string, startedMs: number, entries: ConfigEntry[], overrides: Overrides, place: string | undefined): void {
+  if (place === undefined) return;
+  const env = opts.env ?? process.env;
+  overridesCache.set(key, watchedFiles(opts.cwd, parsePlace(opts.cwd, place), entries as (ConfigEntry & { origin: string })[], env), startedMs, overrides);
+}
+
+/** Files an entry came from already too young to keep: skip finding the repository's place. */
+const keepable = (entries: readonly ConfigEntry[], startedMs: number): boolean =>
+  ConfigCache.cacheable(entries.filter((e) => e.origin?.startsWith('file:') && e.origin.slice(5).startsWith('/')).map((e) => e.origin!.slice(5)), startedMs);
 
 /**
  * Reading config runs no command: no fsmonitor, no hook, no driver. A config git cannot read fails
  * the run here (closed), before the command that would have read it.
  */
 function overridesSync(opts: GitRunOptions): Overrides {
-  const r = spawnSync('git', LIST_ARGS, { cwd: opts.cwd, env: runEnv(opts.env, opts.top, []), maxBuffer: GIT_OUTPUT_LIMIT, stdio: ['ignore', 'pipe', 'pipe'] });
+  const key = cacheKey(opts.cwd, opts.top, opts.env ?? process.env);
+  const cached = overridesCache.get(key);
+  if (cached) return cached;
+  const startedMs = Date.now();
+  const env = runEnv(opts.env, opts.top, []);
+  const r = spawnSync('git', LIST_ARGS, { cwd: opts.cwd, env, maxBuffer: GIT_OUTPUT_LIMIT, stdio: ['ignore', 'pipe', 'pipe'] });
   if (r.error || r.status !== 0) throw new GitError(LIST_ARGS, opts.cwd, r.status, r.stderr?.toString('utf8') ?? '', r.error);
-  return repoOverrides(parseConfigList(r.stdout));
+  const entries = parseConfigList(r.stdout, true);
+  const overrides = repoOverrides(entries);
+  if (keepable(entries, startedMs)) {
+    const p = spawnSync('git', [...FIXED_CONFIG.flatMap(([k, v]) => ['-c', `${k}=${v}`]), ...PLACE_ARGS], { cwd: opts.cwd, env, stdio: ['ignore', 'pipe', 'ignore'] });
+    remember(opts, key, startedMs, entries, overrides, p.status === 0 ? p.stdout.toString('utf8') : undefined);
+  }
+  return overrides;
 }
 
-function overridesAsync(opts: GitRunOptions): Promise<Overrides> {
-  return new Promise((resolve, reject) => {
-    execFile('git', LIST_ARGS, { cwd: opts.cwd, env: runEnv(opts.env, opts.top, []), maxBuffer: GIT_OUTPUT_LIMIT, encoding: 'buffer' }, (error, stdout, stderr) => {
-      if (error) reject(new GitError(LIST_ARGS, opts.cwd, typeof error.code === 'number' ? error.code : null, stderr.toString('utf8'), error));
-      else resolve(repoOverrides(parseConfigList(stdout)));
-    });
+function run(args: string[], opts: GitRunOptions, env: NodeJS.ProcessEnv): Promise<{ error: Error | null; stdout: Buffer; stderr: Buffer }> {
+  return new Promise((resolve) => {
+    execFile('git', args, { cwd: opts.cwd, env, maxBuffer: GIT_OUTPUT_LIMIT, encoding: 'buffer' }, (error, stdout, stderr) => resolve({ error, stdout, stderr }));
   });
+}
+
+async function overridesAsync(opts: GitRunOptions): Promise<Overrides> {
+  const key = cacheKey(opts.cwd, opts.top, opts.env ?? process.env);
+  const cached = overridesCache.get(key);
+  if (cached) return cached;
+  const startedMs = Date.now();
+  const env = runEnv(opts.env, opts.top, []);
+  const r = await run(LIST_ARGS, opts, env);
+  if (r.error) {
+    const code = (r.error as { code?: unknown }).code;
+    throw new GitError(LIST_ARGS, opts.cwd, typeof code === 'number' ? code : null, r.stderr.toString('utf8'), r.error);
+  }
+  const entries = parseConfigList(r.stdout, true);
+  const overrides = repoOverrides(entries);
+  if (keepable(entries, startedMs)) {
+    const p = await run([...FIXED_CONFIG.flatMap(([k, v]) => ['-c', `${k}=${v}`]), ...PLACE_ARGS], opts, env);
+    remember(opts, key, startedMs, entries, overrides, p.error ? undefined : p.stdout.toString('utf8'));
+  }
+  return overrides;
 }
 
 const NONE: Overrides = { config: [], env: {} };

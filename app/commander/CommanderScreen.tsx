@@ -6,6 +6,7 @@ import { useSearchParams } from 'next/navigation';
 import { useCallback, useEffect, useRef, useState, type FormEvent } from 'react';
 import { Button } from '../components/Button';
 import { EmptyState } from '../components/EmptyState';
+import { PhotoAttach, type AttachedPhoto } from '../components/PhotoAttach';
 import { VoiceInput } from '../components/voice/VoiceInput';
 import { act, read, type ActResult } from '../lib/actions';
 import { sentence } from '../lib/errors';
@@ -93,19 +94,21 @@ function Output({ text, running }: { text: string; running: boolean }) {
 function MessageForm({ id, onOutcome }: { id: string; onOutcome(outcome: ActResult): void }) {
   const [text, setText] = useState('');
   const [busy, setBusy] = useState(false);
+  const [photo, setPhoto] = useState<AttachedPhoto | null>(null); // PHOTO-1
   async function submit(e: FormEvent) {
     e.preventDefault();
     const message = text.trim();
     if (!message) return;
     setBusy(true);
-    const outcome = await act('commander.message', { commander: id, text: message });
+    const outcome = await act('commander.message', { commander: id, text: message, ...(photo ? { photo: photo.base64 } : {}) });
     setBusy(false);
-    if (outcome.status !== 'refused') setText('');
+    if (outcome.status !== 'refused') { setText(''); setPhoto(null); }
     onOutcome(outcome);
   }
   return (
     <form onSubmit={submit} className="composer cmdr-composer">
       <VoiceInput id="cmdr-message" label="Message" value={text} onChange={setText} rows={2} testId="cmdr-message" hideLabel />
+      <PhotoAttach value={photo} onChange={setPhoto} testId="cmdr-photo" />
       <Button type="submit" variant="primary" disabled={busy || !text.trim()} data-testid="cmdr-send">Send</Button>
     </form>
   );

@@ -6,6 +6,7 @@ import type { TaskSummary } from '../../protocol/wire/views';
 import { act } from '../lib/actions';
 import { sentence } from '../lib/errors';
 import { Button } from './Button';
+import { PhotoAttach, type AttachedPhoto } from './PhotoAttach';
 import { Sheet } from './Sheet';
 import { VoiceInput } from './voice/VoiceInput';
 import { NOTE } from '../lib/words';
@@ -14,11 +15,12 @@ export function NoteSheet({ task, onClose }: { task: TaskSummary; onClose: () =>
   const [body, setBody] = useState('');
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  const [photo, setPhoto] = useState<AttachedPhoto | null>(null);
 
   async function submit(e: FormEvent) {
     e.preventDefault();
     setBusy(true);
-    const outcome = await act('task.annotate', { repo: task.repo, task: task.id, turn: 0, anchor: 'general', body });
+    const outcome = await act('task.annotate', { repo: task.repo, task: task.id, turn: 0, anchor: 'general', body, ...(photo ? { photo: photo.base64 } : {}) });
     setBusy(false);
     if (outcome.status === 'refused') setError(sentence(outcome.error));
     else onClose();
@@ -28,9 +30,10 @@ export function NoteSheet({ task, onClose }: { task: TaskSummary; onClose: () =>
     <Sheet title={NOTE.addTo(task.id)} onClose={onClose} testId="note-sheet">
       <form onSubmit={submit}>
         <VoiceInput id="note-body" label="What should the agent know?" value={body} onChange={setBody} rows={4} testId="note-body" />
+        <PhotoAttach value={photo} onChange={setPhoto} testId="note-photo" />
         {error ? <p role="alert" data-testid="note-error">{error}</p> : null}
         <div className="row">
-          <Button type="submit" variant="primary" disabled={busy || !body.trim()} data-testid="note-send">{NOTE.send}</Button>
+          <Button type="submit" variant="primary" disabled={busy || (!body.trim() && !photo)} data-testid="note-send">{NOTE.send}</Button>
           <Button onClick={onClose}>Cancel</Button>
         </div>
       </form>

@@ -1,0 +1,66 @@
+// CHAT-1, CHAT-3, CHAT-6: the conversation log's lines, written the way the relay writes them and
+// read back the way the phone shows them; the demo commander's history is such a log.
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { parseConversation, saidLine, toolLine } from './commander-transcript';
+import { OutputBuffer } from '../relay/commanders/output';
+import { CommanderStore } from '../relay/commanders/store';
+import { DEMO_COMMANDER_ID, demoHistory, writeDemoCommander } from '../relay/demo/commander';
+
+const tmps: string[] = [];
+afterEach(() => { for (const t of tmps.splice(0)) fs.rmSync(t, { recursive: true, force: true }); });
+
+describe('commander conversation log', () => {
+  it('CHAT-1: the person\'s messages, the commander\'s replies and the relay\'s notices come back in order; SESSION lines are not words', () => {
+    const log = 'SESSION: abc-123\nHello, I read the folder.\n\nIt has **two** files.\n'
+      + saidLine('Please tidy it.\nAnd keep the README.\n\nThanks')
+      + 'SESSION: abc-123\nDone: tidied.\n'
+      + '\n[commandr] session ended (exit 1); this commander needs a new session.\n';
+    expect(parseConversation(log)).toEqual([
+      { kind: 'commander', text: 'Hello, I read the folder.\n\nIt has **two** files.' },
+      { kind: 'person', text: 'Please tidy it.\nAnd keep the README.\n\nThanks' },
+      { kind: 'commander', text: 'Done: tidied.' },
+      { kind: 'notice', text: 'session ended (exit 1); this commander needs a new session.' },
+    ]);
+  });
+
+  it('CHAT-1: a reply streamed in pieces reads the same as one written at once; a log cut mid-line still parses', () => {
+    const whole = `SESSION: s\n${saidLine('hi')}Line one\nline two\n`;
+    const pieces = ['SESS', 'ION: s\n', saidLine('hi').slice(0, 3), saidLine('hi').slice(3), 'Line one\nli', 'ne two\n'].join('');
+    expect(parseConversation(pieces)).toEqual(parseConversation(whole));
+    expect(parseConversation(whole.slice(0, -4))).toEqual([{ kind: 'person', text: 'hi' }, { kind: 'commander', text: 'Line one\nline' }]);
+  });
+
+  it('CHAT-3: a tool activity is one line with what it did under it; an indented line of the reply after it stays in the reply', () => {
+    const log = `Looking.\n${toolLine('Ran  npm test\n', '12 passed\n\n0 failed')}${toolLine('Read app/page.tsx')}  indented code\nSo it passes.\n`;
+    expect(parseConversation(log)).toEqual([
+      { kind: 'commander', text: 'Looking.' },
+      { kind: 'tool', summary: 'Ran npm test', detail: '12 passed\n\n0 failed' },
+      { kind: 'tool', summary: 'Read app/page.tsx', detail: '' },
+      { kind: 'commander', text: 'indented code\nSo it passes.' },
+    ]);
+  });
+
+  it('CHAT-6: the demo commander ships a short history in its log, the format a real turn leaves: 3–4 exchanges, one or two tool lines', () => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'chat-demo-'));
+    tmps.push(dataDir);
+    writeDemoCommander(dataDir, path.join(dataDir, 'repo'));
+    const logFile = new CommanderStore(dataDir).logFile(DEMO_COMMANDER_ID);
+    expect(fs.readFileSync(logFile, 'utf8')).toBe(demoHistory('demo-session-0001'));
+    // The relay reads it back as it reads any commander's log after a restart (CMDR-RELOAD-1).
+    const buffer = new OutputBuffer(logFile);
+    buffer.restoreFromLog();
+    const entries = parseConversation(buffer.since(0).map((c) => c.chunk).join(''));
+    const kinds = entries.map((e) => e.kind);
+    expect(kinds[0]).toBe('notice'); // it says it is a sample
+    expect(kinds.filter((k) => k === 'person').length).toBeGreaterThanOrEqual(3);
+    expect(kinds.filter((k) => k === 'person').length).toBeLessThanOrEqual(4);
+    expect(kinds.filter((k) => k === 'tool').length).toBeGreaterThanOrEqual(1);
+    expect(kinds.filter((k) => k === 'tool').length).toBeLessThanOrEqual(2);
+    // Every message of the person is answered.
+    kinds.forEach((k, i) => { if (k === 'person') expect(kinds.slice(i + 1)).toContain('commander'); });
+    expect(entries.some((e) => e.kind === 'commander' && e.text.includes('SESSION'))).toBe(false);
+  });
+});

@@ -80,6 +80,7 @@ test('TSTATE-2 TSTATE-4 TSTATE-5 TSTATE-6: on the open page the task goes from a
   for (const gone of ['approve', 'deny', 'approve-missing', 'diff-digest', 'approval-done']) await expect(page.getByTestId(gone)).toHaveCount(0);
   // Committed: finish it — Merge is the main action, the rest under More (FINISH-9).
   await expect(page.getByTestId('finish-merge')).toBeEnabled();
+  await expect(page.getByTestId('finish-merge')).toHaveText('Merge into main'); // VOCAB-6: the button names the base
   await page.getByTestId('finish-more-toggle').click();
   await expect(page.getByTestId('run-council')).toBeEnabled();
   await expect(page.getByTestId('finish-push')).toBeEnabled();

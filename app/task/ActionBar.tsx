@@ -17,7 +17,7 @@ import { sentence } from '../lib/errors';
 import { ActionStatus, type ActionNotice } from './ActionStatus';
 import { AnnotateSheet, ConfirmApproveSheet, DenySheet } from './sheets';
 import { useRepoPlace } from '../components/MachineLabel';
-import { NOTE } from '../lib/words';
+import { mergeInto, NOTE } from '../lib/words';
 import type { DiffResult, Loadable } from './use-task';
 
 export type SheetRequest = { kind: 'deny' } | { kind: 'annotate'; anchor: string } | { kind: 'confirm-approve' };
@@ -195,7 +195,7 @@ export function ActionBar({ repo, id, stage, life, freshCommit, onRunAgent, diff
     annotate: { label: NOTE.add, testId: 'annotate', disabled: off, onPress: () => setSheet({ kind: 'annotate', anchor: 'general' }) },
     'run-council': { label: 'Run council', testId: 'run-council', disabled: off, onPress: () => void council() },
     merge: {
-      label: 'Merge', testId: 'finish-merge', disabled: off, onPress: () => void finish('task.merge', 'merge'),
+      label: mergeInto((diff.status === 'ready' ? diff.value.commit?.into : undefined) ?? life?.pr?.base), testId: 'finish-merge', disabled: off, onPress: () => void finish('task.merge', 'merge'),
       extra: { title: offline ?? `Merge ${life?.commit?.branch ?? `agent/${id}`} into the repo's default branch` },
     },
     pr: { label: 'Open pull request', testId: 'finish-pr', disabled: off, onPress: () => void finish('task.pr', 'pull-request') },

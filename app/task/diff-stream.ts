@@ -9,7 +9,7 @@ export interface DiffAssembly {
   digest: string | null;
   source: DiffSource;
   /** source commit: the committed change shown (TSTATE-3). */
-  commit: { tip: string; base: string; branch: string } | null;
+  commit: { tip: string; base: string; branch: string; into?: string } | null;
   files: FileStat[];
   chunks: string[];
   expected: number | null;

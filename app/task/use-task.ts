@@ -47,7 +47,7 @@ export interface DiffResult {
   digest: string | null;
   source: DiffSource;
   /** source commit: the committed change shown — the branch's tip and the merge base it is compared with (TSTATE-3). */
-  commit: { tip: string; base: string; branch: string } | null;
+  commit: { tip: string; base: string; branch: string; into?: string } | null;
   /** performance.now() when the last chunk arrived (for the benchmark). */
   arrivedAt: number;
 }

@@ -4,6 +4,7 @@ import type * as z from 'zod/mini';
 import { loadOrCreateSigningKey, publicKeyFile } from '../../bus/approval/keys';
 import { taskDiff, type TaskDiff } from '../../bus/diff';
 import { committedDiff } from '../../bus/diff-committed';
+import { defaultBranch } from '../../bus/approval/walks';
 import { recordApprovalKey } from '../../bus/init';
 import type { TaskDiffRequest } from '../../protocol/wire/frames';
 import * as path from 'node:path';
@@ -20,10 +21,12 @@ export async function taskDiffRead(ctx: TaskActionContext, frame: z.infer<typeof
   const diff = await changeOf(place.bus, frame.task, place.summary.life?.commit?.hash).catch((e: unknown) => { throw wireError(e); });
   const chunks = splitText(diff.patch);
   const { patch: _patch, ...summary } = diff;
+  // Where a merge of this committed work goes (the base task.merge uses by default), for the button's words (VOCAB-6).
+  const into = diff.source === 'commit' ? await defaultBranch(path.dirname(place.bus)).then((b) => b.replace(/^origin\//, ''), () => undefined) : undefined;
   ctx.send({
     type: 'task.diff.begin', id: frame.id, repo: frame.repo, task: frame.task, source: diff.source,
     digest: diff.digest ?? null, worktree: diff.worktree ?? null, files: diff.files, bytes: Buffer.byteLength(diff.patch),
-    ...(diff.source === 'commit' && diff.commit && diff.base && diff.branch ? { commit: { tip: diff.commit, base: diff.base, branch: diff.branch } } : {}),
+    ...(diff.source === 'commit' && diff.commit && diff.base && diff.branch ? { commit: { tip: diff.commit, base: diff.base, branch: diff.branch, ...(into ? { into } : {}) } } : {}),
   });
   chunks.forEach((data, seq) => ctx.send({ type: 'task.diff.chunk', id: frame.id, seq, data }));
   ctx.send({ type: 'task.diff.end', id: frame.id, chunks: chunks.length });

@@ -68,7 +68,7 @@ describe('TSTATE: a task\'s life, derived by the relay', () => {
     expect(done.life?.commit).toMatchObject({ hash: head(wt), verified: true }); // the story keeps its commit
   });
 
-  it('TSTATE-3: once committed, task.diff shows the committed change — agent/<task> against its merge base with the default branch — also to a device that connects later', async () => {
+  it('TSTATE-3 VOCAB-6: once committed, task.diff shows the committed change — agent/<task> against its merge base with the default branch, named as the branch a merge goes into — also to a device that connects later', async () => {
     // The default branch moves on after the task branched: its change is not the task's.
     stage(fx.world.repo, 'MAIN-ONLY.md', 'a change on main\n');
     expect(commit(fx.world.repo, 'main moves on', ['--no-verify']).code).toBe(0);
@@ -79,7 +79,7 @@ describe('TSTATE: a task\'s life, derived by the relay', () => {
       expect(summary.life?.commit?.hash).toBe(head(wt));
       const { begin, patch } = await readDiff(later.client, 'T-1');
       const base = fx.world.git(['merge-base', 'main', 'agent/T-1']).trim();
-      expect(begin).toMatchObject({ source: 'commit', digest: null, commit: { tip: head(wt), base, branch: 'agent/T-1' } });
+      expect(begin).toMatchObject({ source: 'commit', digest: null, commit: { tip: head(wt), base, branch: 'agent/T-1', into: 'main' } });
       expect(begin.files).toEqual([expect.objectContaining({ path: 'src/one.js', status: 'added', additions: 1 })]);
       expect(patch).toContain('+export const one = 1;');
       expect(patch).not.toContain('MAIN-ONLY');

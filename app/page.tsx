@@ -11,7 +11,7 @@ import { Button } from './components/Button';
 import { QueuedActions } from './components/QueuedActions';
 import { NeedsYou } from './components/permissions/NeedsYou';
 import { FIRST_CARDS, InboxGroup } from './components/InboxGroup';
-import { clearPrepaint, prepaintScript, savePrepaint } from './lib/prepaint';
+import { dropInboxCopy, prepaintScript, savePrepaint } from './lib/prepaint';
 import { groupTasks } from './lib/inbox';
 import { useRelay, type AppState } from './lib/store';
 
@@ -45,7 +45,7 @@ export default function InboxPage() {
   const groupsRef = useRef<HTMLDivElement>(null);
   useEffect(() => {
     if (!hydrated || repo || query) return;
-    return whenIdle(() => (total > 0 && groupsRef.current ? savePrepaint(groupsRef.current, FIRST_CARDS) : clearPrepaint()), 200);
+    return whenIdle(() => (total > 0 && groupsRef.current ? savePrepaint(groupsRef.current, FIRST_CARDS) : dropInboxCopy()), 200);
   }, [groups, hydrated, repo, query, total]);
   useLayoutEffect(() => {
     if (hydrated) document.documentElement.removeAttribute('data-prepaint');

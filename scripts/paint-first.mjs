@@ -9,7 +9,18 @@
 // on screen. The loader is allowed by hash (CSP-2). Run once at build:app, after the
 // compile hints and before the service worker's list, the CSP hashes and the
 // precompression, which must all see the final HTML.
+//
+// FASTPAIR-1 (the same step, the same pages): every exported page but Pair and the not-found
+// page also gets, right after its header, Pair's own screen (the HTML of out/pair.html's
+// <main>) in a <template> and an inline script that, when this browser holds no paired mark
+// (FASTPAIR-2: `commandr.paired`, or the Inbox's copy `commandr.inbox`, in localStorage),
+// puts that screen on the page in place of the one asked for, before the first paint: an
+// attribute on <html> hides the page's own <main> and nav (a rule added to its head). The
+// copy is outside React's tree (React skips a foreign node among <body>'s children when it
+// hydrates); the app then sends the visitor to /pair as before, whose screen takes the
+// copy's place in the same frame with what was typed into it (app/lib/prepaint.ts).
 import { readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { htmlFiles } from './exported-pages.mjs';
 
 export const LOADER_MARK = 'data-paint-first';
@@ -62,12 +73,53 @@ export function loadedScripts(html) {
   return match ? JSON.parse(match[1]).map((s) => s.src) : [];
 }
 
-/** Rewrites every exported page under `dir`; returns how many it changed. */
+export const PAIR_FIRST_MARK = 'data-pair-first';
+/** The localStorage keys that say this browser is paired (app/lib/prepaint.ts: PAIRED_KEY, PREPAINT_KEY). */
+export const PAIRED_KEYS = ['commandr.paired', 'commandr.inbox'];
+/** Pages that never show the Pair copy: Pair itself, and the not-found pages. */
+const NO_PAIR_COPY = new Set(['pair.html', '404.html', '_not-found.html']);
+
+/** The screen of the exported Pair page: the inside of its <main>, React's Suspense markers left out. */
+export function pairScreenOf(pairHtml) {
+  const main = /<main\b[^>]*>([\s\S]*?)<\/main>/.exec(pairHtml);
+  if (!main || !main[1].includes('data-testid="pair-form"')) throw new Error('pair first: the exported Pair page has no <main> holding its form');
+  return main[1].replace(/<!--\/?\$-->/g, '');
+}
+
+/**
+ * The page with the Pair copy of FASTPAIR-1: `screen` (pairScreenOf) in a <template> right
+ * after the page's </header>, the inline script that shows it to a browser without a paired
+ * mark, and the rule that hides the page's own <main> and nav meanwhile. A page that already
+ * has it comes back unchanged.
+ */
+export function pairFirst(html, screen) {
+  if (html.includes(PAIR_FIRST_MARK)) return html;
+  if (!html.includes('</header>') || !html.includes('</head>')) throw new Error('pair first: the page has no </header> or </head>');
+  if (/<\/template|<script/i.test(screen)) throw new Error('pair first: the Pair screen holds a template or a script');
+  const style = `<style ${PAIR_FIRST_MARK}="">html[data-unpaired] .shell-main:not([data-pair-copy]),html[data-unpaired] .shell-nav{display:none}</style>`;
+  // No storage, or storage that throws: the page paints as it is, and the app sends an unpaired visitor to Pair.
+  const script = `<script ${PAIR_FIRST_MARK}="">(function(){var t=document.currentScript.previousElementSibling;`
+    + `try{for(var k=${JSON.stringify(PAIRED_KEYS)},i=0;i<k.length;i++)if(localStorage.getItem(k[i])!==null)return}catch(e){return}`
+    + 'var d=document.createElement("div");d.className="shell-main";d.setAttribute("role","main");d.setAttribute("data-pair-copy","");'
+    + 'd.appendChild(t.content.cloneNode(true));t.parentNode.insertBefore(d,t);document.documentElement.setAttribute("data-unpaired","")})()</script>';
+  return html
+    .replace('</head>', () => `${style}</head>`)
+    .replace('</header>', () => `</header><template ${PAIR_FIRST_MARK}="">${screen}</template>${script}`);
+}
+
+/** Rewrites every exported page under `dir` (FIRST-10, and FASTPAIR-1 where `dir` has pair.html); returns how many it changed. */
 export function addPaintFirst(dir) {
   let changed = 0;
+  let screen = null;
+  try {
+    screen = pairScreenOf(readFileSync(path.join(dir, 'pair.html'), 'utf8'));
+  } catch (error) {
+    if (error?.code !== 'ENOENT') throw error;
+  }
   for (const file of htmlFiles(dir)) {
     const html = readFileSync(file, 'utf8');
-    const next = paintFirst(html);
+    const copied = screen && !NO_PAIR_COPY.has(path.relative(dir, file)) ? pairFirst(html, screen) : html;
+    const next = paintFirst(copied);
     if (next === html) continue;
     writeFileSync(file, next);
     changed += 1;

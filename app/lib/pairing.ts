@@ -8,6 +8,7 @@ import { PairResponse, type PairRequest } from '../../protocol/wire/http';
 import type { DeviceView } from '../../protocol/wire/views';
 import { saveDevice, createDeviceKey } from './device-key';
 import { clientError, toClientError } from './errors';
+import { markPaired } from './prepaint';
 
 export { codeFromHash } from './pair-link';
 
@@ -30,5 +31,6 @@ export async function pairDevice(opts: { code: string; name: string; origin?: st
   if (!parsed.success) throw clientError('E_BAD_FRAME', 'The relay answered pairing in a form this app does not understand.');
   const device = parsed.data.device;
   await saveDevice({ deviceId: device.id, name: device.name, privateKey, publicJwk, pairedAt: new Date().toISOString() });
+  markPaired(); // the next visit paints the screen asked for, not Pair (FASTPAIR-2)
   return device;
 }

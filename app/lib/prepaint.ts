@@ -8,12 +8,28 @@
 // no script runs from it (the CSP allows inline scripts by hash only, CSP-2). Unpairing
 // removes it with the device key.
 //
+// The paired mark (FASTPAIR-2): `commandr.paired` in localStorage says this browser holds a
+// device key, which lives in IndexedDB and cannot be read before the first paint. The
+// exported pages' first inline script (scripts/paint-first.mjs, FASTPAIR-1) reads it, or the
+// Inbox's copy above, to put Pair on screen instead of the screen asked for when neither is
+// there. Set at pairing, set again by the app frame when it finds a key without a mark,
+// removed with the device key.
+//
 // API:
 //   PREPAINT_KEY         — the localStorage key ({ v: 1, html })
+//   PAIRED_KEY           — the paired mark's localStorage key ('1')
+//   UNPAIRED_ATTR        — the attribute on <html> while an unpaired visitor is shown the Pair copy
+//   PAIR_COPY_ATTR       — the attribute of that copy (a node outside React's tree)
 //   prepaintScript       — the inline script's text (fills its previous sibling)
 //   savePrepaint(el, n)  — keeps el's markup, each task list cut to its first n cards, its buttons disabled
-//   clearPrepaint()
+//   dropInboxCopy()      — forgets the Inbox's copy (the Inbox has no task)
+//   markPaired()         — sets the paired mark
+//   clearPrepaint()      — unpairing: forgets the copy and the paired mark
+//   takePairCopy()       — removes the Pair copy and the attribute; returns what was typed in it
 export const PREPAINT_KEY = 'commandr.inbox';
+export const PAIRED_KEY = 'commandr.paired';
+export const UNPAIRED_ATTR = 'data-unpaired';
+export const PAIR_COPY_ATTR = 'data-pair-copy';
 
 export const prepaintScript = `(function(){try{var el=document.currentScript.previousElementSibling,saved=JSON.parse(localStorage.getItem(${JSON.stringify(PREPAINT_KEY)})||"null");if(el&&saved&&saved.v===1&&typeof saved.html==="string"){el.innerHTML=saved.html;document.documentElement.setAttribute("data-prepaint","")}}catch(e){}})()`;
 
@@ -45,10 +61,44 @@ function copyOf(node: Element, firstCards: number): Element {
   return copy;
 }
 
-export function clearPrepaint(): void {
+function forget(...keys: string[]): void {
   try {
-    globalThis.localStorage?.removeItem(PREPAINT_KEY);
+    for (const key of keys) globalThis.localStorage?.removeItem(key);
   } catch {
     // no storage: nothing kept
   }
+}
+
+export function dropInboxCopy(): void {
+  forget(PREPAINT_KEY);
+}
+
+export function clearPrepaint(): void {
+  forget(PREPAINT_KEY, PAIRED_KEY);
+}
+
+export function markPaired(): void {
+  try {
+    if (globalThis.localStorage?.getItem(PAIRED_KEY) !== '1') globalThis.localStorage?.setItem(PAIRED_KEY, '1');
+  } catch {
+    // No storage: every visit paints the screen asked for, and the app sends an unpaired one to Pair, as before.
+  }
+}
+
+/**
+ * Ends the Pair copy an unpaired visitor was shown before the app ran (FASTPAIR-1): removes it
+ * and the attribute that hid the screen below it, and returns what the person typed into it
+ * (and which of its fields had the focus), for the real form to take over.
+ */
+export function takePairCopy(): { code: string; name: string; focused: 'pair-code' | 'pair-name' | null } | null {
+  if (typeof document === 'undefined') return null;
+  document.documentElement.removeAttribute(UNPAIRED_ATTR);
+  const copy = document.querySelector(`[${PAIR_COPY_ATTR}]`);
+  if (!copy) return null;
+  const value = (id: string) => (copy.querySelector(`#${id}`) as HTMLInputElement | null)?.value ?? '';
+  const active = document.activeElement;
+  const focused = active && copy.contains(active) && (active.id === 'pair-code' || active.id === 'pair-name') ? (active.id as 'pair-code' | 'pair-name') : null;
+  const typed = { code: value('pair-code'), name: value('pair-name'), focused };
+  copy.remove();
+  return typed;
 }

@@ -4,13 +4,14 @@
 // The pairing request (its schemas, the key store) and the client core are loaded
 // when the person presses Pair, not with the screen (LAZY-1).
 import { useRouter } from 'next/navigation';
-import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { useEffect, useLayoutEffect, useRef, useState, type FormEvent } from 'react';
 import { Button } from '../components/Button';
 import { sentence } from '../lib/errors';
 import { Prose } from '../components/Prose';
 import { NOT_A_CODE, codeFromHash, isPairingCode, pairingCodeFrom } from '../lib/pair-link';
 import { appStore, useRelay, type AppState } from '../lib/store';
 import { loadDevice } from '../lib/device-key';
+import { takePairCopy } from '../lib/prepaint';
 import Link from '../components/Link';
 
 function guessName(): string {
@@ -49,6 +50,16 @@ export default function PairPage() {
   const [pairedAs, setPairedAs] = useState<string | null>(null);
   const unpaired = useRelay(selectUnpaired);
   const alreadyPaired = pairedAs !== null && !unpaired && !busy;
+
+  // An unpaired visit to another screen was shown a copy of this one before the app ran
+  // (FASTPAIR-1): this screen takes its place in the same frame, with what was typed in it.
+  useLayoutEffect(() => {
+    const typed = takePairCopy();
+    if (!typed) return;
+    if (typed.code) setCode(shown(typed.code));
+    if (typed.name) setName(typed.name);
+    if (typed.focused) document.getElementById(typed.focused)?.focus();
+  }, []);
 
   useEffect(() => {
     void loadDevice().then((device) => setPairedAs(device?.name ?? null), () => setPairedAs(null));

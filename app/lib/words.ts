@@ -85,6 +85,8 @@ export const COMMANDER_CHAT = {
 /** Attaching a photo to a note or a commander message (PHOTO-1). */
 export const PHOTO = {
   add: 'Add photo',
+  /** Where a sent note or message carried a photo. */
+  attached: 'Photo attached',
   remove: 'Remove photo',
   preview: 'Photo to send',
   preparing: 'Preparing photo…',

@@ -3,6 +3,7 @@
 import type { AnnotationView } from '../../protocol/wire/views';
 import { anchorLabel } from './anchor';
 import { NOTE } from '../lib/words';
+import { NoteBody } from '../components/NoteBody';
 
 export function Annotations({ annotations }: { annotations: AnnotationView[] }) {
   if (annotations.length === 0) return null;
@@ -21,7 +22,7 @@ export function Annotations({ annotations }: { annotations: AnnotationView[] }) 
                     <span className="pill" data-tone={a.consumed ? 'ok' : 'warn'}>{a.consumed ? 'read by the agent' : 'not read yet'}</span>
                   </>}
             </div>
-            <p className="task-note-body">{a.body}</p>
+            <NoteBody body={a.body} />
           </li>
         ))}
       </ul>

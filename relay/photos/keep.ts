@@ -30,13 +30,15 @@ export function cleanPhoto(base64: string): CleanPhoto {
 
 /**
  * Writes the photo into `dir` (which the caller made safe) and returns its absolute path
- * and whether this call created it: the same photo twice is one file.
+ * and whether this call created it: the same photo twice is one file. Always written by
+ * rename, which replaces whatever entry held the name (a planted symbolic link included)
+ * instead of trusting it.
  */
 export function writePhoto(dir: string, photo: CleanPhoto): { file: string; created: boolean } {
   const file = path.join(dir, photo.name);
-  if (fs.existsSync(file)) return { file, created: false };
+  const existed = fs.lstatSync(file, { throwIfNoEntry: false }) !== undefined;
   writeFileAtomic(file, photo.bytes, 0o644);
-  return { file, created: true };
+  return { file, created: !existed };
 }
 
 /** The text with the line naming the photo, which the agent's prompt carries (PHOTO-6). */

@@ -132,7 +132,7 @@ describe('photo strippers', () => {
     expectRefused(() => cleanPhoto(big.toString('base64')), 'E_TOO_LARGE', /limit is 716800 bytes/);
   });
 
-  it('PHOTO-5: the kept file is named by the sha256 of the kept bytes, written whole with no temp left', async () => {
+  it('PHOTO-5: the kept file is named by the sha256 of the kept bytes, written whole with no temp left, replacing a planted link', async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'photo-keep-'));
     try {
       const photo = cleanPhoto((await jpegWithExif()).toString('base64'));
@@ -142,6 +142,15 @@ describe('photo strippers', () => {
       expect(writePhoto(dir, photo).created).toBe(false); // the same photo twice is one file
       expect(fs.readdirSync(dir)).toEqual([photo.name]);
       expect(fs.readFileSync(first.file).equals(photo.bytes)).toBe(true);
+      // A link planted under the name the relay will use is replaced, never followed.
+      const secret = path.join(dir, 'secret.txt');
+      fs.writeFileSync(secret, 'private key');
+      fs.rmSync(first.file);
+      fs.symlinkSync(secret, first.file);
+      expect(writePhoto(dir, photo).created).toBe(false);
+      expect(fs.lstatSync(first.file).isFile()).toBe(true);
+      expect(fs.readFileSync(first.file).equals(photo.bytes)).toBe(true);
+      expect(fs.readFileSync(secret, 'utf8')).toBe('private key');
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
     }

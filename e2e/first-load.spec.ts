@@ -1,6 +1,6 @@
 // What the first load of a screen needs before it paints and while it starts (FIRST-n):
 // the styles travel in the page, the screen's text is in the exported HTML,
-// workbox-window stays out of the download, the header
+// workbox-window comes after the load event, an unpaired visit paints Pair, the header
 // never moves what is below it, and every script the page loads carries V8's compile
 // hint. Real relay, real Chromium on the phone profile.
 import { writeFileSync } from 'node:fs';
@@ -41,21 +41,35 @@ test.describe('first paint without scripts', () => {
   });
 });
 
-test('FIRST-2: Pair and the Inbox register the service worker without downloading workbox-window', async ({ page, relayEnv }) => {
-  const seen = recordResponses(page);
+/** When the page's workbox-window chunk was requested and when its load event started (ms since navigation), or null where it was not requested. */
+function workboxTiming(page: Page): Promise<{ requested: number; load: number } | null> {
+  return page.evaluate(() => {
+    const chunk = performance.getEntriesByType('resource').find((e) => /\/workbox-window\.[0-9a-f]+\.js$/.test(e.name));
+    const nav = performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming | undefined;
+    return chunk && nav ? { requested: chunk.startTime, load: nav.loadEventStart } : null;
+  });
+}
+
+test('FIRST-2, FASTPAIR-3: Pair and the Inbox register the service worker with workbox-window, whose chunk is requested only after the page\'s load event and is none of the page\'s own scripts', async ({ page, relayEnv }) => {
   await page.goto(`${relayEnv.url}/pair#code=${relayEnv.pairingCode()}`);
+  await expect.poll(() => workboxTiming(page), 'Pair requests the workbox-window chunk').not.toBeNull();
+  const onPair = (await workboxTiming(page))!;
+  expect(onPair.requested, 'on Pair: requested after load').toBeGreaterThanOrEqual(onPair.load);
   await page.getByTestId('pair-name').fill('Worker Phone');
   await page.getByTestId('pair-submit').click();
   await expect(page.getByTestId('connection-badge')).toHaveAttribute('data-state', 'live');
   await page.reload();
   await expect(page.getByTestId('connection-badge')).toHaveAttribute('data-state', 'live');
-  await page.waitForLoadState('networkidle');
-  // The worker registered and installed all the same.
+  // The worker registered through workbox-window and installed.
   expect(await page.evaluate(async () => (await navigator.serviceWorker.ready).active?.scriptURL)).toBe(`${relayEnv.url}/sw.js`);
-  const scripts = (await Promise.all(seen.filter((r) => r.type === 'script').map((r) => r.body))).join('\n');
-  expect(scripts).toContain('commandr-outbox'); // the client core did load: the check below is not vacuous
-  // workbox-window's own event name; the app's registration has no such event.
-  expect(scripts).not.toContain('"controlling"');
+  await expect.poll(() => workboxTiming(page), 'the Inbox requests the workbox-window chunk').not.toBeNull();
+  const onInbox = (await workboxTiming(page))!;
+  expect(onInbox.requested, 'on the Inbox: requested after load').toBeGreaterThanOrEqual(onInbox.load);
+  // Nor is it among the scripts the exported pages load (or preload) by themselves.
+  for (const route of ['/', '/pair']) {
+    const html = await (await page.request.get(`${relayEnv.url}${route}`)).text();
+    expect(html, route).not.toMatch(/workbox-window/);
+  }
 });
 
 test('FIRST-3: the header keeps its height and the screen below stays put when the connection changes and "Synced" shows', async ({ paired: page, context, relayEnv }) => {
@@ -312,7 +326,7 @@ test.describe('with the service worker blocked, so a script can be held back', (
     // Nothing is known of the connection yet: the badge says so, not "Offline".
     await expect(page.getByTestId('connection-badge')).toHaveAttribute('data-state', 'connecting');
     // Its buttons say they do nothing yet; its links need no script.
-    expect(await copy.getByTestId('task-note').evaluateAll((buttons) => buttons.map((b) => (b as HTMLButtonElement).disabled))).toEqual(Array(12).fill(true));
+    expect(await copy.getByTestId('task-menu').evaluateAll((buttons) => buttons.map((b) => (b as HTMLButtonElement).disabled))).toEqual(Array(12).fill(true));
     expect(asked, 'the app\'s scripts were requested and are being held').toBeGreaterThan(3);
     const before = await copy.locator('a.task-card').evaluateAll((links) => links.map((a) => a.outerHTML));
 
@@ -446,4 +460,125 @@ test('FIRST-12: the Inbox\'s cards come from the saved state and from a live eve
   await expect(inbox.getByTestId('task-card')).toHaveCount(13);
   const live = await ticksToCards(12);
   expect(live.ticks, `from a live event: ${live.seen}`).toBeGreaterThanOrEqual(3);
+});
+
+/** Holds every script of the build until the returned call; counts the requests held. */
+async function holdScripts(page: Page): Promise<{ release: () => void; asked: () => number }> {
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  let asked = 0;
+  await page.route(/\/_next\/static\/.*\.js$/, async (route) => {
+    asked++;
+    await held;
+    await route.continue().catch(() => undefined); // a page that went on meanwhile
+  });
+  return { release, asked: () => asked };
+}
+
+/** Before the page's own HTML is parsed: notes, at every frame, whether the Inbox's heading or the Pair copy would be painted. */
+async function watchFrames(page: Page): Promise<void> {
+  await page.addInitScript(() => {
+    const w = window as unknown as { frames_: { inbox: number; pair: number } };
+    w.frames_ = { inbox: 0, pair: 0 };
+    const look = () => {
+      const shown = (el: Element | null) => Boolean(el && el.checkVisibility() && el.getBoundingClientRect().height > 0);
+      if (shown(document.getElementById('inbox-title'))) w.frames_.inbox++;
+      if (shown(document.getElementById('pair-title'))) w.frames_.pair++;
+      requestAnimationFrame(look);
+    };
+    requestAnimationFrame(look);
+  });
+}
+const framesSeen = (page: Page) => page.evaluate(() => (window as unknown as { frames_: { inbox: number; pair: number } }).frames_);
+const pairedMark = (page: Page) => page.evaluate(() => localStorage.getItem('commandr.paired'));
+
+test.describe('an unpaired visit paints Pair first (service worker blocked, so scripts can be held back)', () => {
+  test.use({ serviceWorkers: 'block' });
+
+  test('FASTPAIR-1: an unpaired visit to / paints Pair before any script runs and never the Inbox; the app then moves to /pair keeping what was typed, and pairs', async ({ page, relayEnv }) => {
+    await watchFrames(page);
+    const scripts = await holdScripts(page);
+    await page.goto(`${relayEnv.url}/`, { waitUntil: 'commit' });
+    await expect(page.getByRole('heading', { name: 'Pair this device' })).toBeVisible();
+    await expect(page.getByTestId('pair-form')).toBeVisible();
+    await expect(page.locator('#inbox-title')).toBeHidden();
+    await expect(page.getByTestId('nav-inbox')).toBeHidden();
+    expect(await page.evaluate(() => document.querySelector('[role="main"]')?.hasAttribute('data-pair-copy'))).toBe(true);
+    // Typed before the app runs, into the copy.
+    const code = relayEnv.pairingCode();
+    await page.getByTestId('pair-code').fill(code);
+    await page.getByTestId('pair-name').fill('Early Phone');
+    expect(scripts.asked(), 'the app\'s scripts were requested and are being held').toBeGreaterThan(3);
+    expect(page.url()).toBe(`${relayEnv.url}/`);
+
+    scripts.release();
+    await expect(page).toHaveURL(/\/pair$/);
+    await expect(page.getByTestId('pair-name')).toHaveAttribute('placeholder', /\S/); // the real screen runs
+    await expect(page.locator('[data-pair-copy]')).toHaveCount(0);
+    await expect(page.getByTestId('pair-code')).toHaveValue(code);
+    await expect(page.getByTestId('pair-name')).toHaveValue('Early Phone');
+    await expect(page.getByTestId('pair-name')).toBeFocused(); // the focus moved with the text
+    expect(await page.evaluate(() => document.documentElement.hasAttribute('data-unpaired'))).toBe(false);
+    const frames = await framesSeen(page);
+    expect(frames.inbox, 'frames that showed the Inbox').toBe(0);
+    expect(frames.pair, 'frames that showed Pair').toBeGreaterThan(0);
+
+    await page.getByTestId('pair-submit').click();
+    await expect(page).toHaveURL(`${relayEnv.url}/`);
+    await expect(page.getByTestId('connection-badge')).toHaveAttribute('data-state', 'live');
+    expect(await pairedMark(page)).toBe('1');
+  });
+
+  test('FASTPAIR-1: another screen of an unpaired visit (Settings) paints Pair too; the not-found page does not', async ({ page, relayEnv }) => {
+    const scripts = await holdScripts(page);
+    await page.goto(`${relayEnv.url}/settings`, { waitUntil: 'commit' });
+    await expect(page.getByRole('heading', { name: 'Pair this device' })).toBeVisible();
+    await expect(page.getByTestId('nav-settings')).toBeHidden();
+    scripts.release();
+    await expect(page).toHaveURL(/\/pair$/);
+    await expect(page.locator('[data-pair-copy]')).toHaveCount(0);
+    await expect(page.getByTestId('pair-form')).toBeVisible();
+    const missing = await (await page.request.get(`${relayEnv.url}/no-such-page`)).text();
+    expect(missing).not.toContain('data-pair-first');
+  });
+
+  test('FASTPAIR-1, FASTPAIR-2: a paired browser paints the screen it asked for, with no Pair copy, before any script runs', async ({ paired: page }) => {
+    expect(await pairedMark(page), 'pairing set the mark').toBe('1');
+    await watchFrames(page);
+    const scripts = await holdScripts(page);
+    await page.reload({ waitUntil: 'commit' });
+    await expect(page.locator('#inbox-title')).toBeVisible();
+    await expect(page.getByTestId('nav-inbox')).toBeVisible();
+    await expect(page.locator('[data-pair-copy]')).toHaveCount(0);
+    expect(scripts.asked()).toBeGreaterThan(3);
+    scripts.release();
+    await expect(page.getByTestId('connection-badge')).toHaveAttribute('data-state', 'live');
+    expect((await framesSeen(page)).pair, 'frames that showed Pair').toBe(0);
+  });
+
+  test('FASTPAIR-2: a device with a key but no mark (paired before the mark existed) sees Pair only until its key is read, then its Inbox; the mark is set again', async ({ paired: page, relayEnv }) => {
+    await page.evaluate(() => {
+      localStorage.removeItem('commandr.paired');
+      localStorage.removeItem('commandr.inbox');
+    });
+    await page.reload();
+    await expect(page.getByTestId('connection-badge')).toHaveAttribute('data-state', 'live');
+    await expect(page.locator('#inbox-title')).toBeVisible();
+    await expect(page.locator('[data-pair-copy]')).toHaveCount(0);
+    await expect(page.getByTestId('nav-inbox')).toBeVisible();
+    expect(page.url()).toBe(`${relayEnv.url}/`);
+    expect(await pairedMark(page)).toBe('1');
+  });
+
+  test('FASTPAIR-2: a device the relay revoked loses the mark, so its next visit paints Pair at once', async ({ paired: page, relayEnv }) => {
+    const [device] = relayEnv.relay.services.devices.list();
+    relayEnv.relay.services.devices.revoke(device!.id);
+    await expect(page).toHaveURL(/\/pair$/);
+    await expect.poll(() => pairedMark(page)).toBeNull();
+    const scripts = await holdScripts(page);
+    await page.goto(`${relayEnv.url}/`, { waitUntil: 'commit' });
+    await expect(page.getByRole('heading', { name: 'Pair this device' })).toBeVisible();
+    await expect(page.locator('#inbox-title')).toBeHidden();
+    scripts.release();
+  });
 });

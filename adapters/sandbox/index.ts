@@ -141,7 +141,8 @@ export function sandboxArgv(spec: SandboxSpec, command: string, args: string[] =
   const readOnly = [...protectedPaths(spec), ...state.readOnly];
   const hidden = (spec.hidden ?? []).filter((p) => fs.existsSync(p)).map(real);
   if (support.kind === 'sandbox-exec') {
-    const profile = sandboxExecProfile({ dataDir, writable, readOnly, hidden });
+    const shown = [...(spec.shown ?? []), ...['policy.yaml', 'checks'].map((f) => path.join(dataDir, f))].filter((p) => fs.existsSync(p)).map(real);
+    const profile = sandboxExecProfile({ dataDir, writable, readOnly, hidden, shown });
     return { command: support.detail, args: ['-p', profile, command, ...args], env };
   }
   // SANDBOX-10: the root read-only; the user's /dev bound as it is (no new devtmpfs to build: half

@@ -192,9 +192,11 @@ export function readRegistry(registryFile: string): string[] {
 
 /** CLIUX-4: what to do after `commandr init`, printed by the CLI (`wired`: hooks already installed). */
 export function nextSteps(report: InitReport, wired: boolean): string[] {
+  // What the team shares: the agents' MCP server and the project setting that enables it (never settings.local.json).
+  const shared = ['.mcp.json', path.join('.claude', 'settings.json')].filter((f) => fs.existsSync(path.join(report.root, f)));
   return [
     'next steps:',
-    '  1. commit the bus skeleton: git add .gitignore .agents && git commit -m "commandr bus"',
+    `  1. commit the bus skeleton: git add ${['.gitignore', '.agents', ...shared].join(' ')} && git commit -m "commandr bus"`,
     `  2. add a task: commandr task new T-1 --scope 'src/**' --title 'What to do' --criterion 'How to tell it is done'`,
     ...(wired ? [] : [`  3. report this repo's agent sessions to commandr: commandr wire ${report.root}`]),
     `  ${wired ? 3 : 4}. run the relay and pair your phone: commandr serve (see docs/reaching.md)`,

@@ -73,6 +73,18 @@ describe('commandr init', () => {
     const committed = spawnSync('git', ['ls-files'], { cwd: repo, encoding: 'utf8' }).stdout.trim().split('\n');
     for (const f of committed) expect(fs.readFileSync(path.join(repo, f), 'utf8'), f).not.toContain(dir);
   });
+
+  it('CLIUX-6: init --wire names in its commit step the shared agent setup (.mcp.json, .claude/settings.json) and never settings.local.json; that exact line commits them', () => {
+    const run = commandr(['init', '--wire']);
+    expect(run.status, run.stderr).toBe(0);
+    const step = run.stderr.split('\n').find((l) => l.includes('commit the bus skeleton'));
+    const add = /git add ([^&]+) &&/.exec(step ?? '')?.[1]?.trim().split(' ');
+    expect(add).toEqual(['.gitignore', '.agents', '.mcp.json', path.join('.claude', 'settings.json')]);
+    git(repo, 'add', ...add!);
+    const staged = spawnSync('git', ['diff', '--cached', '--name-only'], { cwd: repo, encoding: 'utf8' }).stdout.split('\n');
+    expect(staged).toEqual(expect.arrayContaining(['.mcp.json', '.claude/settings.json', '.gitignore']));
+    expect(staged).not.toContain('.claude/settings.local.json');
+  });
 });
 
 describe('the gate', () => {

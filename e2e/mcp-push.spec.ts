@@ -37,7 +37,7 @@ async function questionPushed(page: Page, relayEnv: RelayFixture, task: [id: str
   const sub = pushService.endpoint.subscribe();
   await subscribeThroughSettings(page, relayEnv, sub.json);
   await page.getByTestId('nav-inbox').click();
-  await hideApp(page);
+  await hideApp(page, relayEnv);
   const { key, answered } = askOverHook(relayEnv, task[0], question, choices);
   const tag = `question:${key}`;
   const received = await pushService.endpoint.waitFor((p) => p.subscription === sub.id, 30_000);
@@ -52,7 +52,7 @@ test('ASK-4: an agent\'s ask is pushed with its choices as actions; a choice tap
   await controlledByWorker(page);
   const sub = pushService.endpoint.subscribe();
   await subscribeThroughSettings(page, relayEnv, sub.json);
-  await hideApp(page);
+  await hideApp(page, relayEnv);
 
   agent = await startAgent(relayEnv, task.worktree);
   const asked = agent.call('ask', { question: 'Where should the preview go?', choices: ['staging', 'production', 'nowhere yet', 'a fourth'], timeout_s: 120 });
@@ -94,7 +94,7 @@ test('ACTAPPROVE-2 ASK-4: an agent\'s request_approval is pushed with Approve / 
   await controlledByWorker(page);
   const sub = pushService.endpoint.subscribe();
   await subscribeThroughSettings(page, relayEnv, sub.json);
-  await hideApp(page);
+  await hideApp(page, relayEnv);
 
   agent = await startAgent(relayEnv, task.worktree);
   const requested = agent.call('request_approval', { action: 'drop table users_old', reason: 'replaced by users in migration 12', timeout_s: 120 });
@@ -114,7 +114,7 @@ test('ASK-9: a question answered in the app closes its notification, which no pu
   const { tag, sw, answer } = await questionPushed(page, relayEnv, ['T-45', 'Pick a port'], 'Which port?', ['8080', '9090']);
   expect((await shown(sw, tag))[0]!.actions.map((a) => a.action)).toEqual(['choice-0', 'choice-1']);
   // The person opens the app instead and answers there.
-  await showApp(page);
+  await showApp(page, relayEnv);
   await page.getByTestId('nav-inbox').click();
   const card = page.getByTestId('question-card').filter({ hasText: 'Which port?' });
   await card.getByTestId('question-choice').filter({ hasText: '9090' }).click();
@@ -125,7 +125,7 @@ test('ASK-9: a question answered in the app closes its notification, which no pu
 test('ASK-9: a button tapped on the notification while the app is on screen leaves the worker\'s confirmation, which the page\'s close of the settled request does not take', async ({ paired: page, relayEnv }) => {
   const { tag, sw, answer } = await questionPushed(page, relayEnv, ['T-47', 'Pick a region'], 'Which region?', ['eu', 'us']);
   // The app is on screen and the person answers from the notification shade pulled over it.
-  await showApp(page);
+  await showApp(page, relayEnv);
   const card = page.getByTestId('question-card').filter({ hasText: 'Which region?' });
   await expect(card).toHaveAttribute('data-status', 'pending');
   await tap(sw, tag, 'choice-1');

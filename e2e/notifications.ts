@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { BrowserContext, Page, Worker } from '@playwright/test';
 import { PushService as LocalPushService } from '../test/stand-ins/push-service';
-import { expect, test } from './fixtures';
+import { expect, test, type RelayFixture } from './fixtures';
 
 /**
  * For the spec file: the local push-service stand-in, started before its tests, with its CA
@@ -105,14 +105,26 @@ export async function subscribeThroughSettings(page: Page, env: { url: string },
   await expect(page.getByTestId('notifications-message')).toHaveText('Notifications are on for this device.');
 }
 
-/** The app goes to the background: the relay stops treating this device as looking, so it pushes. */
-export async function hideApp(page: Page): Promise<void> {
+/**
+ * The app goes to the background, and the relay has been told: it no longer counts this
+ * device as looking, so it pushes. Waiting for the relay is the point: the page reports its
+ * visibility over its socket, and under load a question or gate block the test triggers right
+ * after the page's event can reach the relay first and get no push ("no matching push").
+ */
+export async function hideApp(page: Page, env: RelayFixture): Promise<void> {
   await setVisibility(page, 'hidden');
+  await expect.poll(() => looking(env), { message: 'the relay still counts the app as on screen' }).toBe(false);
 }
 
-/** The app back on screen (after hideApp): the page says so to the relay, which stops pushing to it. */
-export async function showApp(page: Page): Promise<void> {
+/** The app back on screen (after hideApp), and the relay has been told: it stops pushing to it. */
+export async function showApp(page: Page, env: RelayFixture): Promise<void> {
   await setVisibility(page, 'visible');
+  await expect.poll(() => looking(env), { message: 'the relay does not count the app as on screen' }).toBe(true);
+}
+
+/** What the relay's push service asks before pushing: does a socket of a paired device report the app visible? */
+function looking(env: RelayFixture): boolean {
+  return env.relay.services.clients().some((c) => c.visible);
 }
 
 function setVisibility(page: Page, state: DocumentVisibilityState): Promise<void> {

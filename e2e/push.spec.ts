@@ -9,7 +9,7 @@ import type { BrowserContext, Page } from '@playwright/test';
 import type { TestSubscription } from '../test/stand-ins/push-service';
 import { test, expect, controlledByWorker, type RelayFixture } from './fixtures';
 import { approvalToken, requestApproval, startTask } from './task-setup';
-import { deliverUntilShown, usePushStandIn, shown, tap } from './notifications';
+import { deliverUntilShown, hideApp, usePushStandIn, shown, tap } from './notifications';
 
 const pushService = usePushStandIn('e2e-push-ca-');
 
@@ -56,20 +56,12 @@ async function enableNotifications(page: Page, context: BrowserContext, env: Rel
   expect(pushService.endpoint.for(sub.id)).toEqual([]);
 }
 
-/** The app goes to the background: the relay stops treating this device as looking. */
-async function hideApp(page: Page): Promise<void> {
-  await page.evaluate(() => {
-    Object.defineProperty(document, 'visibilityState', { value: 'hidden', configurable: true });
-    document.dispatchEvent(new Event('visibilitychange'));
-  });
-}
-
 test('PUSH-4, PUSH-6: permission is asked only on turning notifications on; a gate block reaches the phone as an actionable notification; Approve in the worker writes the digest-bound token and the commit passes; tapping the body opens the task', async ({ paired: page, context, relayEnv }) => {
   const sub = pushService.endpoint.subscribe();
   await fakePushManager(page, sub.json);
   await page.reload();
   await enableNotifications(page, context, relayEnv, sub);
-  await hideApp(page);
+  await hideApp(page, relayEnv);
 
   const task = startTask(relayEnv, 'T-31', 'Push me');
   requestApproval(relayEnv, task, { 'src/push.js': 'export const pushed = true;\n' });
@@ -98,7 +90,7 @@ test('PUSH-4: Approve on a notification whose change was updated since opens the
   await fakePushManager(page, sub.json);
   await page.reload();
   await enableNotifications(page, context, relayEnv, sub);
-  await hideApp(page);
+  await hideApp(page, relayEnv);
 
   const task = startTask(relayEnv, 'T-32', 'Stale push');
   requestApproval(relayEnv, task, { 'src/stale.js': 'first\n' });

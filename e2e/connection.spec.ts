@@ -10,6 +10,7 @@ test('APP-8: the badge shows live, offline with the queued count, and live again
 
   await context.setOffline(true);
   await expect(badge).toHaveAttribute('data-state', 'offline');
+  await page.getByTestId('task-menu').first().click(); // the note is in the card's menu (ROOM-6)
   await page.getByTestId('task-note').first().click();
   await page.getByTestId('note-body').fill('queued while offline');
   await page.getByTestId('note-send').click();

@@ -98,6 +98,7 @@ test('UX-14: the tally and each vote show; approving over a FAIL asks first', as
   const task = startTask(relayEnv, 'F-3', 'Council says no');
   requestApproval(relayEnv, task, { 'src/c.js': 'c();\n' });
   await openTask(page, relayEnv, task);
+  await page.getByTestId('finish-more-toggle').click(); // Run council is under More (ROOM-1)
   await page.getByTestId('run-council').click();
   const verdict = page.getByTestId('council-verdict');
   await expect(verdict).toHaveAttribute('data-verdict', 'FAIL');
@@ -115,6 +116,7 @@ test('UX-14: when no reviewer could vote the app says the council is not configu
   const task = startTask(relayEnv, 'F-4', 'No reviewers');
   requestApproval(relayEnv, task, { 'src/n.js': 'n();\n' });
   await openTask(page, relayEnv, task);
+  await page.getByTestId('finish-more-toggle').click(); // Run council is under More (ROOM-1)
   await page.getByTestId('run-council').click();
   await expect(page.getByTestId('council-none')).toHaveText('No reviewer could vote — council not configured');
   const verdict = page.getByTestId('council-verdict');

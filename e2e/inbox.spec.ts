@@ -62,3 +62,72 @@ test('PAGE-3: "Show older done tasks" counts the done tasks the app holds and pa
   await expect(page.getByTestId('group-done').locator('summary')).toHaveText(`Done (${DONE})`);
 });
 
+
+test('ROOM-6: a card says how long ago its task moved and keeps it current; its note is in the card\'s ⋯ menu, not on a row of its own', async ({ paired: page, relayEnv }) => {
+  // The page's clock, so "later" needs no waiting; installed before the card (and its shared tick) exists.
+  await page.clock.install();
+  relayEnv.addPacket('T-age', 'How old am I');
+  appendFileSync(path.join(relayEnv.bus, 'events.jsonl'), serializeEvent({ event: 'task_progress', task: 'T-age', note: 'looked at' }, new Date()));
+  const card = page.getByTestId('group-inbox').locator('.task-card-wrap').filter({ hasText: 'T-age' });
+  await expect(card.getByTestId('task-age')).toHaveText('just now');
+  await page.clock.fastForward('04:30');
+  await expect(card.getByTestId('task-age')).toHaveText('4 min ago');
+  // No note row: the card is its link and a 44 px ⋯ button; the menu holds Add note.
+  await expect(card.getByTestId('task-note')).toHaveCount(0);
+  const menuButton = card.getByTestId('task-menu');
+  await expect(menuButton).toHaveAccessibleName('More for T-age');
+  const box = (await menuButton.boundingBox())!;
+  expect(box.width).toBeGreaterThanOrEqual(44);
+  expect(box.height).toBeGreaterThanOrEqual(44);
+  await menuButton.click();
+  await expect(menuButton).toHaveAttribute('aria-expanded', 'true');
+  await card.getByRole('menuitem', { name: 'Add note to T-age' }).click();
+  const sheet = page.getByTestId('note-sheet');
+  await expect(sheet).toBeVisible();
+  await expect(sheet.locator('select')).toHaveCount(0);
+  await expect(sheet.getByTestId('note-body')).toBeFocused();
+});
+
+test('ROOM-7: every Inbox group, Done too, has the same heading with a chevron and folds under it', async ({ paired: page, relayEnv }) => {
+  relayEnv.addPacket('T-open', 'Still to do');
+  writeFileSync(path.join(relayEnv.bus, 'done', 'e2e-host_1000_T-old.md'), '---\nid: T-old\ntype: implementation\nscope: src/**\n---\n# Finished\n\n## Context\ne2e\n');
+  appendFileSync(path.join(relayEnv.bus, 'events.jsonl'), serializeEvent({ event: 'task_progress', task: 'T-old', note: 'done' }, new Date()));
+  await page.reload();
+  const inbox = page.getByTestId('group-inbox');
+  const done = page.getByTestId('group-done');
+  await expect(inbox.getByTestId('task-card')).toHaveCount(1);
+  await expect(done.locator('summary')).toHaveText('Done (1)');
+  const look = (group: typeof inbox) => group.locator('summary').evaluate((el) => {
+    const s = getComputedStyle(el);
+    const title = getComputedStyle(el.querySelector('h2')!);
+    return { chevron: getComputedStyle(el, '::before').content, colour: s.color, size: title.fontSize, transform: title.textTransform, height: el.getBoundingClientRect().height };
+  });
+  const a = await look(inbox);
+  const b = await look(done);
+  expect(a.chevron).toBe('"▸"');
+  expect({ ...b, height: 0 }).toEqual({ ...a, height: 0 });
+  expect(b.height).toBeGreaterThanOrEqual(44);
+  // Done starts folded; any group folds and opens under its heading.
+  await expect(done.getByTestId('task-card')).toHaveCount(0);
+  await done.locator('summary').click();
+  await expect(done.getByTestId('task-card')).toHaveCount(1);
+  await inbox.locator('summary').click();
+  await expect(inbox.getByTestId('task-card')).toBeHidden();
+});
+
+test('ROOM-8: New task opens on Title, says what is missing only once Add is tapped, keeps Add in view on a phone, and asks for criteria "one per line"', async ({ paired: page }) => {
+  await page.getByTestId('new-task').click();
+  const sheet = page.getByTestId('new-task-sheet');
+  await expect(sheet.getByTestId('new-task-title')).toBeFocused();
+  await expect(sheet.getByTestId('new-task-id')).toHaveValue('T-1');
+  await expect(sheet.getByTestId('new-task-problems')).toHaveCount(0);
+  await expect(sheet.getByText('Acceptance criteria (one per line)')).toBeVisible();
+  const create = sheet.getByTestId('new-task-create');
+  await expect(create).toBeInViewport({ ratio: 1 });
+  await expect(create).toBeDisabled(); // aria-disabled: it still answers a tap
+  await create.click();
+  await expect(sheet.getByTestId('new-task-problems')).toHaveText('Still needed or not valid: Title, Scope.');
+  await expect(sheet.getByTestId('new-task-title')).toBeFocused();
+  await sheet.getByTestId('new-task-title').fill('Something');
+  await expect(sheet.getByTestId('new-task-problems')).toHaveText('Still needed or not valid: Scope.');
+});

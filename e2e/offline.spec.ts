@@ -10,6 +10,7 @@ test('APP-4: a note written offline is queued, then applied exactly once when th
 
   await context.setOffline(true);
   await expect(page.getByTestId('connection-badge')).toHaveAttribute('data-state', 'offline');
+  await page.getByTestId('task-menu').click(); // the note is in the card's menu (ROOM-6)
   await page.getByTestId('task-note').click();
   await page.getByTestId('note-body').fill('Please also handle the empty name.');
   await page.getByTestId('note-send').click();
@@ -88,6 +89,7 @@ test('APP-4: with the app closed, the worker flushes the outbox over POST /api/a
   await controlledByWorker(page);
 
   await context.setOffline(true);
+  await page.getByTestId('task-menu').click(); // the note is in the card's menu (ROOM-6)
   await page.getByTestId('task-note').click();
   await page.getByTestId('note-body').fill('Sent by the worker');
   await page.getByTestId('note-send').click();

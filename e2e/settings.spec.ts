@@ -84,3 +84,21 @@ test.describe('with no service worker', () => {
     await expect(page.getByTestId('notifications-checking')).toHaveCount(0);
   });
 });
+
+test('ROOM-9: in a browser with no push service, turning notifications on ends with the switch off and locked and one sentence saying why', async ({ paired: page, context, relayEnv }) => {
+  // Chromium here has no push service: subscribing fails as it does on a de-Googled browser.
+  await context.grantPermissions(['notifications'], { origin: relayEnv.url });
+  await page.getByTestId('nav-settings').click();
+  const toggle = page.getByTestId('notifications-toggle');
+  await expect(toggle).toBeEnabled({ timeout: 20_000 });
+  await toggle.click();
+  await expect(page.getByTestId('notifications-no-service')).toHaveText('This browser has no push service to deliver notifications, so this device cannot get them here.', { timeout: 30_000 });
+  await expect(toggle).not.toBeChecked();
+  await expect(toggle).toBeDisabled();
+  await expect(toggle).toHaveAccessibleDescription(/no push service/);
+  await expect(page.getByTestId('notifications-message')).toHaveCount(0);
+  // Settings again, same page: it says so at once.
+  await page.getByTestId('nav-inbox').click();
+  await page.getByTestId('nav-settings').click();
+  await expect(page.getByTestId('notifications-no-service')).toBeVisible();
+});

@@ -35,6 +35,7 @@ test('REVIEW-5: Run council shows the verdict, three votes with their reasons, a
   requestApproval(relayEnv, task, { 'src/c.js': 'c();\n' });
   await openTask(page, relayEnv, task);
   await expect(page.getByTestId('council-verdict')).toHaveCount(0);
+  await page.getByTestId('finish-more-toggle').click(); // Run council is under More (ROOM-1)
   await page.getByTestId('run-council').click();
   await expect(page.getByTestId('council-done')).toBeVisible();
   const verdict = page.getByTestId('council-verdict');
@@ -53,6 +54,7 @@ test('REVIEW-5: with no evaluator and no API key every vote abstains and says no
   const task = startTask(relayEnv, 'C-2', 'No key');
   requestApproval(relayEnv, task, { 'src/k.js': 'k();\n' });
   await openTask(page, relayEnv, task);
+  await page.getByTestId('finish-more-toggle').click(); // Run council is under More (ROOM-1)
   await page.getByTestId('run-council').click();
   await expect(page.getByTestId('council-vote')).toHaveCount(3);
   await expect(page.locator('[data-testid="council-vote"][data-vote="ABSTAIN"]')).toHaveCount(3);

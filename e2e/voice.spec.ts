@@ -32,6 +32,7 @@ test('VOICE-1: dictation shows the live transcript in the box, the person edits 
   const task = startTask(relayEnv, 'V-1', 'Voice');
   requestApproval(relayEnv, task, { 'src/v.js': 'v();\n' });
   await openTask(page, relayEnv, task);
+  await page.getByTestId('finish-more-toggle').click(); // Add note is under More (ROOM-1)
   await page.getByTestId('annotate').click();
   const talk = page.getByTestId('voice-talk');
   await expect(talk).toHaveAttribute('data-mode', 'speech');
@@ -55,6 +56,7 @@ test('VOICE-2: without Web Speech, hold-to-record uploads real audio to the rela
   const task = startTask(relayEnv, 'V-2', 'Recorded');
   requestApproval(relayEnv, task, { 'src/r.js': 'r();\n' });
   await openTask(page, relayEnv, task);
+  await page.getByTestId('finish-more-toggle').click(); // Add note is under More (ROOM-1)
   await page.getByTestId('annotate').click();
   const talk = page.getByTestId('voice-talk');
   await expect(talk).toHaveAttribute('data-mode', 'record');
@@ -77,6 +79,7 @@ test('VOICE-3: with no Web Speech and no transcriber the sheet says so plainly a
   const task = startTask(relayEnv, 'V-3', 'Typed');
   requestApproval(relayEnv, task, { 'src/t.js': 't();\n' });
   await openTask(page, relayEnv, task);
+  await page.getByTestId('finish-more-toggle').click(); // Add note is under More (ROOM-1)
   await page.getByTestId('annotate').click();
   await expect(page.getByTestId('voice-status')).toContainText('Voice input is not available here');
   await expect(page.getByTestId('voice-talk')).toHaveCount(0);

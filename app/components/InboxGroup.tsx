@@ -1,5 +1,6 @@
 // One Inbox group: a heading with its count and its task cards, each with a quick
-// note inside the card (not for done tasks; the Done group starts folded).
+// note in the card's menu (not for done tasks). Every group looks alike and folds under
+// its heading's chevron (ROOM-7); the Done group starts folded.
 // A group shows its newest GROUP_PAGE cards and a "Show more" button for the next
 // ones; the folded Done group renders no card until it is opened (FIRST-6): a repo of
 // thousands of tasks costs the Inbox a bounded render, not one card per task.
@@ -31,7 +32,7 @@ export function InboxGroup({ group, repos, showRepo, onNote }: {
   // "Show more" renders its next page in the background too.
   const deferredLimit = useDeferredValue(limit);
   const shownLimit = grown ? deferredLimit : Math.min(deferredLimit, FIRST_CARDS);
-  const [open, setOpen] = useState(false);
+  const [open, setOpen] = useState(group.key !== 'done');
   const heading = `${group.title} (${group.tasks.length})`;
   const shown = group.tasks.slice(0, shownLimit);
   const rest = group.tasks.length - Math.min(limit, group.tasks.length);
@@ -53,17 +54,11 @@ export function InboxGroup({ group, repos, showRepo, onNote }: {
   );
   return (
     <section data-testid={`group-${group.key}`} aria-label={group.title}>
-      {group.key === 'done' ? (
-        <details onToggle={(e) => setOpen(e.currentTarget.open)}>
-          <summary className="group-title" style={{ minHeight: 44, display: 'flex', alignItems: 'center' }}>{heading}</summary>
-          {open ? list : null}
-        </details>
-      ) : (
-        <>
-          <h2 className="group-title">{heading}</h2>
-          {list}
-        </>
-      )}
+      <details className="group" open={open} onToggle={(e) => setOpen(e.currentTarget.open)}>
+        <summary className="group-summary"><h2 className="group-title">{heading}</h2></summary>
+        {/* The folded Done group renders no card until it is opened (FIRST-6); the others keep theirs. */}
+        {open || group.key !== 'done' ? list : null}
+      </details>
     </section>
   );
 }

@@ -2,6 +2,8 @@
 // New task from the phone (UX-3): the fields a packet needs — id, type, scope, title,
 // context, acceptance criteria — checked here with the wire's own schema, then sent
 // as a signed `task.create`; the relay writes the packet into the chosen repo's inbox.
+// It opens on Title (the Id is pre-filled), says what is missing only once the person has
+// tried to add the task, and keeps its buttons in view at the sheet's foot (ROOM-8).
 import { useRouter } from 'next/navigation';
 import { useMemo, useState, type FormEvent } from 'react';
 import { NewPacket } from '../../protocol/wire/frames';
@@ -15,6 +17,8 @@ import { taskHref } from './TaskCard';
 import { VoiceInput } from './voice/VoiceInput';
 
 const FIELD_LABEL: Record<string, string> = { id: 'Id', type: 'Type', scope: 'Scope', title: 'Title', context: 'Context', acceptance: 'Acceptance criteria' };
+/** The packet's fields in the order they are on the sheet: the first one missing gets the focus. */
+const FIELD_ORDER = ['id', 'type', 'title', 'scope', 'context', 'acceptance'] as const;
 
 /** The next free `T-<n>` in a repo, as a suggestion the person may change. */
 export function suggestId(tasks: Record<string, TaskSummary> | undefined): string {
@@ -37,14 +41,23 @@ export function NewTaskSheet({ repos, tasks, onClose }: { repos: RepoInfo[]; tas
   const [acceptance, setAcceptance] = useState('');
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  const [tried, setTried] = useState(false);
   const packet = { id: id.trim(), type, scope: scope.trim(), title: title.trim(), context, acceptance };
   const checked = useMemo(() => NewPacket.safeParse(packet), [packet.id, type, packet.scope, packet.title, context, acceptance]); // eslint-disable-line react-hooks/exhaustive-deps
-  const problems = checked.success ? [] : [...new Set(checked.error.issues.map((i) => FIELD_LABEL[String(i.path[0])] ?? String(i.path[0])))];
+  const invalid = checked.success ? [] : FIELD_ORDER.filter((f) => checked.error.issues.some((i) => i.path[0] === f));
+  const problems = invalid.map((f) => FIELD_LABEL[f]);
   const taken = !!tasks[repo]?.[packet.id];
+  const ready = !busy && checked.success && !taken;
 
   async function submit(e: FormEvent) {
     e.preventDefault();
-    if (!checked.success || taken) return;
+    // Off but not `disabled`: a tap on it says what is missing and goes to the first such field.
+    if (!checked.success || taken) {
+      setTried(true);
+      document.getElementById(`nt-${invalid[0] ?? 'id'}`)?.focus();
+      return;
+    }
+    if (busy) return;
     setBusy(true);
     const outcome = await act('task.create', { repo, packet: checked.data });
     setBusy(false);
@@ -67,7 +80,7 @@ export function NewTaskSheet({ repos, tasks, onClose }: { repos: RepoInfo[]; tas
     );
   }
   return (
-    <Sheet title="New task" onClose={onClose} testId="new-task-sheet">
+    <Sheet title="New task" onClose={onClose} testId="new-task-sheet" focus="#nt-title">
       <form onSubmit={submit} noValidate>
         {repos.length > 1 ? (
           <div className="field">
@@ -100,15 +113,15 @@ export function NewTaskSheet({ repos, tasks, onClose }: { repos: RepoInfo[]; tas
         </div>
         <VoiceInput id="nt-context" label="Context (why, and what to know)" value={context} onChange={setContext} rows={3} testId="new-task-context" />
         <div className="field">
-          <label htmlFor="nt-acceptance">Acceptance criteria (one a line)</label>
+          <label htmlFor="nt-acceptance">Acceptance criteria (one per line)</label>
           <textarea id="nt-acceptance" rows={3} value={acceptance} onChange={(e) => setAcceptance(e.target.value)} data-testid="new-task-acceptance" />
         </div>
-        {problems.length > 0 && (packet.id || packet.title || packet.scope) ? (
-          <p className="muted" data-testid="new-task-problems">Still needed or not valid: {problems.join(', ')}.</p>
-        ) : null}
         {error ? <p className="card notice" data-tone="danger" role="alert" data-testid="new-task-error">{error}</p> : null}
-        <div className="row">
-          <Button type="submit" variant="primary" disabled={busy || !checked.success || taken} data-testid="new-task-create">Add to inbox</Button>
+        <div className="row sheet-footer">
+          {tried && problems.length > 0 ? (
+            <p className="muted sheet-footer-note" role="status" data-testid="new-task-problems">Still needed or not valid: {problems.join(', ')}.</p>
+          ) : null}
+          <Button type="submit" variant="primary" aria-disabled={!ready} data-testid="new-task-create">Add to inbox</Button>
           <Button onClick={onClose}>Cancel</Button>
         </div>
       </form>

@@ -1,9 +1,13 @@
 // One task in a list: title, id, repo, owner, last note and the badges that matter
 // (waiting for approval, council verdict, unread notes), and its machine once
-// the home has members (FLEETUI-1, -2). Links to the Task screen;
-// the quick Note lives inside the card (UX-10), not as a loose button below it.
+// the home has members (FLEETUI-1, -2), and how long ago it last moved, kept current
+// (ROOM-6). Links to the Task screen; the quick note sits in the card's ⋯ menu (ROOM-6),
+// not on a row of its own.
+import { useEffect, useId, useRef, useState } from 'react';
 import Link from './Link';
 import type { TaskSummary } from '../../protocol/wire/views';
+import { ageText, useNow } from '../lib/age';
+import { clockFull } from '../lib/clock';
 import { plural } from '../lib/plural';
 import { MachineLabel, useRepoPlace } from './MachineLabel';
 import { AWAITING_APPROVAL, NOTE, verdictWord } from '../lib/words';
@@ -15,13 +19,15 @@ export function taskHref(task: Pick<TaskSummary, 'repo' | 'id'>): string {
 export function TaskCard({ task, repoName, onNote }: { task: TaskSummary; repoName?: string; onNote?: (task: TaskSummary) => void }) {
   const council = task.verdict ? councilBadge(task.verdict) : null;
   const place = useRepoPlace(task.repo);
+  const age = ageText(task.lastEventTs, useNow());
   return (
-    <div className="card task-card-wrap">
+    <div className="card task-card-wrap" data-menu={onNote ? 'true' : undefined}>
       {/* No prefetch: the Task screen's code (diff, markdown, highlighting) must not load with the Inbox. */}
       <Link href={taskHref(task)} prefetch={false} className="task-card" data-testid="task-card" data-task={task.id} data-repo={task.repo}>
         <h3>{task.title ?? task.id}</h3>
         <div className="task-meta">
           <span className="mono">{task.id}</span>
+          {age ? <time dateTime={task.lastEventTs!} title={clockFull(new Date(task.lastEventTs!))} data-testid="task-age">{age}</time> : null}
           {place ? <MachineLabel place={place} /> : repoName ? <span>{repoName}</span> : null}
           {task.owner ? <span className="wrap-anywhere">by {task.owner}</span> : null}
           {task.pendingApproval ? <span className="pill" data-tone="warn">{AWAITING_APPROVAL} · {plural(task.pendingApproval.files, 'file')}</span> : null}
@@ -31,9 +37,38 @@ export function TaskCard({ task, repoName, onNote }: { task: TaskSummary; repoNa
         </div>
         {task.lastNote ? <p className="muted" style={{ margin: '6px 0 0' }} data-testid="task-last-note">{task.lastNote}</p> : null}
       </Link>
-      {onNote ? (
-        <div className="task-card-actions">
-          <button type="button" className="link-button" onClick={() => onNote(task)} data-testid="task-note" aria-label={NOTE.addTo(task.id)}>{NOTE.add}</button>
+      {onNote ? <CardMenu task={task} onNote={onNote} /> : null}
+    </div>
+  );
+}
+
+/** The card's ⋯ menu: a 44 px button in its corner; the menu closes on a choice, Escape or a tap elsewhere. */
+function CardMenu({ task, onNote }: { task: TaskSummary; onNote: (task: TaskSummary) => void }) {
+  const [open, setOpen] = useState(false);
+  const menuId = useId();
+  const root = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    if (!open) return;
+    const onKey = (e: KeyboardEvent) => e.key === 'Escape' && setOpen(false);
+    const onDown = (e: PointerEvent) => !root.current?.contains(e.target as Node) && setOpen(false);
+    document.addEventListener('keydown', onKey);
+    document.addEventListener('pointerdown', onDown);
+    root.current?.querySelector<HTMLElement>('[role="menuitem"]')?.focus();
+    return () => {
+      document.removeEventListener('keydown', onKey);
+      document.removeEventListener('pointerdown', onDown);
+    };
+  }, [open]);
+  return (
+    <div className="card-menu" ref={root}>
+      <button type="button" className="card-menu-button" aria-haspopup="menu" aria-expanded={open} aria-controls={open ? menuId : undefined}
+        aria-label={`More for ${task.id}`} onClick={() => setOpen(!open)} data-testid="task-menu">
+        <span aria-hidden="true">⋯</span>
+      </button>
+      {open ? (
+        <div className="card-menu-list" id={menuId} role="menu" aria-label={`More for ${task.id}`}>
+          <button type="button" role="menuitem" className="card-menu-item" onClick={() => { setOpen(false); onNote(task); }}
+            data-testid="task-note" aria-label={NOTE.addTo(task.id)}>{NOTE.add}</button>
         </div>
       ) : null}
     </div>

@@ -1,14 +1,29 @@
 'use client';
 // Settings → Notifications: on/off (the browser's permission prompt appears only
 // when the person turns this on), which kinds to get, and quiet hours. When push
-// cannot work here it says why in one sentence instead of showing a dead switch.
+// cannot work here it says why in one sentence instead of showing a dead switch. A browser
+// whose push service is missing or does not answer is only found out by subscribing: then the
+// switch turns off and locks, and one sentence says why (ROOM-9).
 import { useEffect, useState } from 'react';
 import { PUSH_KINDS, type PushKind, type PushPrefs } from '../../protocol/wire/views';
 import {
   KIND_LABELS, currentSubscription, disablePush, enablePush, loadPrefs, localOffsetMinutes, pushSupport, savePushPrefs, type Support,
 } from '../lib/push';
 
-type State = { phase: 'checking'; installing?: boolean } | { phase: 'unavailable'; reason: string } | { phase: 'ready'; enabled: boolean };
+type State = { phase: 'checking'; installing?: boolean } | { phase: 'unavailable'; reason: string } | { phase: 'ready'; enabled: boolean } | { phase: 'no-service' };
+
+/** Said when the browser has no push service to subscribe with (ROOM-9). */
+export const NO_PUSH_SERVICE = 'This browser has no push service to deliver notifications, so this device cannot get them here.';
+/** How long subscribing may take before the push service counts as not answering. */
+const SUBSCRIBE_PATIENCE_MS = 20_000;
+/** Found out once per page: visiting Settings again shows the locked switch straight away. */
+let noPushService = false;
+
+/** A subscribe that failed for want of a push service (Chromium: AbortError "push service not available"). */
+function isNoService(error: unknown): boolean {
+  const e = error as { name?: string; message?: string } | null;
+  return e?.name === 'AbortError' || /push service/i.test(e?.message ?? '');
+}
 
 /** How long the check waits for the app's worker before saying what it is waiting for. */
 const WORKER_PATIENCE_MS = 3_000;
@@ -23,6 +38,7 @@ export function Notifications() {
   useEffect(() => {
     const support: Support = pushSupport();
     if (!support.ok) return setState({ phase: 'unavailable', reason: support.reason });
+    if (noPushService) return setState({ phase: 'no-service' });
     let live = true;
     currentSubscription()
       .then((sub) => live && setState({ phase: 'ready', enabled: sub !== null && Notification.permission === 'granted' }))
@@ -55,15 +71,28 @@ export function Notifications() {
 
   function toggle(on: boolean) {
     setState({ phase: 'ready', enabled: on }); // the switch follows the finger; it flips back if this fails
-    void run(async () => {
+    setBusy(true);
+    setMessage(on ? 'Turning notifications on…' : null);
+    void (async () => {
       try {
-        if (on) await enablePush(prefs);
+        if (on) await withPatience(enablePush(prefs));
         else await disablePush();
+        setMessage(on ? 'Notifications are on for this device.' : 'Notifications are off for this device.');
       } catch (error) {
+        if (on && isNoService(error)) {
+          noPushService = true;
+          setState({ phase: 'no-service' });
+          setMessage(null);
+          return;
+        }
         setState({ phase: 'ready', enabled: !on });
-        throw error;
+        setMessage((error as Error).message);
+        const support = pushSupport();
+        if (!support.ok) setState({ phase: 'unavailable', reason: support.reason });
+      } finally {
+        setBusy(false);
       }
-    }, on ? 'Notifications are on for this device.' : 'Notifications are off for this device.');
+    })();
   }
 
   function update(next: PushPrefs) {
@@ -78,6 +107,17 @@ export function Notifications() {
     return <p className="muted" data-testid="notifications-checking">{state.installing ? 'The app is still installing its background worker; notifications can be set up once it has finished…' : 'Checking whether this device can get notifications…'}</p>;
   }
   if (state.phase === 'unavailable') return <p className="muted" data-testid="notifications-unavailable">{state.reason}</p>;
+  if (state.phase === 'no-service') {
+    return (
+      <div className="stack" data-testid="notifications">
+        <label className="toggle">
+          <input type="checkbox" role="switch" checked={false} disabled aria-describedby="no-push-service" data-testid="notifications-toggle" />
+          <span>Notify this device</span>
+        </label>
+        <p className="muted" id="no-push-service" role="status" data-testid="notifications-no-service">{NO_PUSH_SERVICE}</p>
+      </div>
+    );
+  }
   return (
     <div className="stack" data-testid="notifications">
       <label className="toggle">
@@ -120,4 +160,13 @@ export function Notifications() {
       {message ? <p role="status" data-testid="notifications-message">{message}</p> : null}
     </div>
   );
+}
+
+/** A subscribe that never settles is a push service that does not answer (ROOM-9). */
+function withPatience<T>(work: Promise<T>): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(Object.assign(new Error(NO_PUSH_SERVICE), { name: 'AbortError' })), SUBSCRIBE_PATIENCE_MS);
+  });
+  return Promise.race([work, late]).finally(() => clearTimeout(timer));
 }

@@ -5,9 +5,17 @@
 // loopback, so the agent CLIs and everything else are provably offline. The
 // browser suite runs outside it: Chromium reports `navigator.onLine === false`
 // in such a namespace, which would test a different app than people use.
+//
+// COMMANDR_TEST_HOGS=N runs N CPU-bound processes beside the whole run (the suite
+// must pass on a busy machine, SUITE-1); they are stopped at the end, on failure
+// and on Ctrl-C. Every run ends with the time per stage and the slowest 15 test
+// files (SUITE-2), so each CI log shows where the time goes.
 import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { hogCount, playwrightFiles, readReport, runStages, timingReport, vitestFiles } from './test-run.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const env = { ...process.env, NEXT_TELEMETRY_DISABLED: '1' };
@@ -24,20 +32,28 @@ function offline(cmd, args) {
   return ['unshare', ['-n', 'sh', '-c', `ip link set lo up && exec ${quoted}`]];
 }
 
+let hogs;
+try {
+  hogs = hogCount(env.COMMANDR_TEST_HOGS);
+} catch (error) {
+  process.stderr.write(`npm test: ${error.message}\n`);
+  process.exit(2);
+}
+const reports = mkdtempSync(join(tmpdir(), 'commandr-test-reports-'));
+const vitestJson = join(reports, 'vitest.json');
+const playwrightJson = join(reports, 'playwright.json');
+process.on('exit', () => rmSync(reports, { recursive: true, force: true })); // also when a signal ends the run
 const isolate = canIsolate();
-const vitest = isolate ? offline(bin('vitest'), ['run']) : [bin('vitest'), ['run']];
+const vitestArgs = ['run', '--reporter=default', '--reporter=json', `--outputFile.json=${vitestJson}`];
+const vitest = isolate ? offline(bin('vitest'), vitestArgs) : [bin('vitest'), vitestArgs];
 const steps = [
   ['typecheck', bin('tsc'), ['--noEmit', '-p', '.']],
   ['build tools', process.execPath, ['scripts/build.mjs']],
   [`vitest${isolate ? ' (offline: network namespace with only loopback)' : ' (no network namespace here; tests use loopback only)'}`, ...vitest],
   ['build app', process.execPath, ['scripts/build-app.mjs']],
-  ['playwright', bin('playwright'), ['test']],
+  ['playwright', bin('playwright'), ['test', '--reporter=list,json'], { env: { PLAYWRIGHT_JSON_OUTPUT_NAME: playwrightJson } }],
 ];
-for (const [label, cmd, args] of steps) {
-  process.stdout.write(`\n== ${label}\n`);
-  const r = spawnSync(cmd, args, { cwd: root, stdio: 'inherit', env });
-  if (r.status !== 0) {
-    process.stdout.write(`\nnpm test: ${label} failed (exit ${r.status ?? r.signal})\n`);
-    process.exit(r.status || 1);
-  }
-}
+const { code, times } = await runStages(steps, { cwd: root, env, hogs });
+const files = [...vitestFiles(readReport(vitestJson), root), ...playwrightFiles(readReport(playwrightJson), root)];
+process.stdout.write(timingReport(times.map((t) => ({ ...t, label: t.label.replace(/ \(.*\)$/, '') })), files));
+process.exit(code);

@@ -1,0 +1,136 @@
+// What `npm test` (scripts/test.mjs) is made of, apart from its list of stages:
+// running the stages one after another (SUITE-1: with CPU-bound processes beside
+// them when COMMANDR_TEST_HOGS asks for a busy machine, always stopped at the end),
+// and the timing report printed at the end of every run (SUITE-2): the time of each
+// stage and the slowest test files, from vitest's and Playwright's JSON reports.
+import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { relative, resolve } from 'node:path';
+
+/** The marker in a hog's command line, followed by the pid of the run that started it. */
+export const HOG_MARK = 'commandr-test-hog';
+
+/**
+ * A CPU-bound process that spins until the run that started it is gone: it checks its
+ * parent every ~100 ms, so even a run killed with SIGKILL leaves no hog behind.
+ */
+const HOG_SOURCE = `const parent = Number(process.argv[1]);
+for (;;) {
+  const until = Date.now() + 100;
+  while (Date.now() < until);
+  try { process.kill(parent, 0); } catch { process.exit(0); }
+  if (process.ppid !== parent) process.exit(0);
+}`;
+
+/** How many hogs COMMANDR_TEST_HOGS asks for: unset or empty is 0; anything but a whole number 0–64 is an error. */
+export function hogCount(value) {
+  if (value === undefined || value === '') return 0;
+  if (!/^\d+$/.test(value) || Number(value) > 64) {
+    throw new Error(`COMMANDR_TEST_HOGS must be a whole number of CPU-bound processes from 0 to 64, not ${JSON.stringify(value)}`);
+  }
+  return Number(value);
+}
+
+/** Starts `count` hogs and resolves once each is running; `stop()` ends them (idempotent). */
+export async function startHogs(count) {
+  const hogs = Array.from({ length: count }, () =>
+    spawn(process.execPath, ['-e', HOG_SOURCE, String(process.pid), HOG_MARK], { stdio: 'ignore' }));
+  await Promise.all(hogs.map((h) => new Promise((resolve, reject) => { h.once('spawn', resolve); h.once('error', reject); })));
+  return {
+    pids: hogs.map((h) => h.pid),
+    stop() {
+      for (const h of hogs) if (h.exitCode === null && h.signalCode === null) h.kill('SIGKILL');
+    },
+  };
+}
+
+/**
+ * Runs each stage `[label, cmd, args, { reportFile?, kind? }]` in turn, stdio inherited,
+ * stopping at the first that fails. Hogs (if any) run beside every stage and are stopped
+ * whatever happens: the end, a failed stage, or SIGINT / SIGTERM / SIGHUP to this run
+ * (the running stage gets the same signal). Returns the exit code and the time per stage.
+ */
+export async function runStages(stages, { cwd, env, hogs = 0, out = process.stdout } = {}) {
+  const running = await startHogs(hogs);
+  if (hogs > 0) out.write(`\n== ${hogs} CPU-bound process${hogs === 1 ? '' : 'es'} beside the suite (COMMANDR_TEST_HOGS): pid ${running.pids.join(', ')}\n`);
+  let child;
+  const onSignal = (signal) => {
+    running.stop();
+    child?.kill(signal);
+    out.write(`\nnpm test: stopped by ${signal}\n`);
+    process.exit(128 + ({ SIGHUP: 1, SIGINT: 2, SIGTERM: 15 }[signal] ?? 0));
+  };
+  const signals = ['SIGINT', 'SIGTERM', 'SIGHUP'];
+  for (const s of signals) process.on(s, onSignal);
+  const times = [];
+  let code = 0;
+  try {
+    for (const [label, cmd, args, options = {}] of stages) {
+      out.write(`\n== ${label}\n`);
+      const started = Date.now();
+      const result = await new Promise((resolve) => {
+        child = spawn(cmd, args, { cwd, env: { ...env, ...options.env }, stdio: 'inherit' });
+        child.on('error', (error) => resolve({ status: 127, signal: null, error }));
+        child.on('exit', (status, signal) => resolve({ status, signal }));
+      });
+      child = undefined;
+      times.push({ label, ms: Date.now() - started, ok: result.status === 0 });
+      if (result.status !== 0) {
+        out.write(`\nnpm test: ${label} failed (exit ${result.status ?? result.signal}${result.error ? `: ${result.error.message}` : ''})\n`);
+        code = result.status || 1;
+        break;
+      }
+    }
+  } finally {
+    running.stop();
+    for (const s of signals) process.off(s, onSignal);
+  }
+  return { code, times };
+}
+
+/** Per-file durations from vitest's JSON reporter (`testResults[].name/startTime/endTime`; the file's tests and hooks, not its import). */
+export function vitestFiles(report, root) {
+  return (report?.testResults ?? [])
+    .filter((r) => typeof r.startTime === 'number' && typeof r.endTime === 'number')
+    .map((r) => ({ stage: 'vitest', file: relative(root, r.name), ms: r.endTime - r.startTime }));
+}
+
+/** Per-file durations from Playwright's JSON reporter: every result of every test in the file, all projects and retries. */
+export function playwrightFiles(report, root) {
+  const total = new Map();
+  const walk = (suite, file) => {
+    for (const spec of suite.specs ?? []) {
+      for (const test of spec.tests ?? []) for (const r of test.results ?? []) total.set(file, (total.get(file) ?? 0) + (r.duration ?? 0));
+    }
+    for (const child of suite.suites ?? []) walk(child, file);
+  };
+  for (const suite of report?.suites ?? []) walk(suite, suite.file ?? suite.title);
+  // Files are named relative to the test dir (config.rootDir); the table names them from the repo root.
+  const dir = report?.config?.rootDir ?? root;
+  return [...total].map(([file, ms]) => ({ stage: 'playwright', file: relative(root, resolve(dir, file)), ms }));
+}
+
+const seconds = (ms) => `${(ms / 1000).toFixed(1)} s`;
+
+/** The report printed at the end of `npm test`: time per stage (and in all), then the `top` slowest test files. */
+export function timingReport(times, files, top = 15) {
+  const lines = ['', '== time per stage'];
+  const width = Math.max(5, ...times.map((t) => t.label.length));
+  for (const t of times) lines.push(`${t.label.padEnd(width)}  ${seconds(t.ms).padStart(9)}${t.ok ? '' : '  (failed)'}`);
+  lines.push(`${'total'.padEnd(width)}  ${seconds(times.reduce((sum, t) => sum + t.ms, 0)).padStart(9)}`);
+  const slowest = [...files].sort((a, b) => b.ms - a.ms).slice(0, top);
+  if (slowest.length) {
+    lines.push('', `== slowest ${slowest.length} test files`);
+    for (const f of slowest) lines.push(`${seconds(f.ms).padStart(9)}  ${f.stage.padEnd(10)}  ${f.file}`);
+  }
+  return lines.join('\n') + '\n';
+}
+
+/** A JSON report, or undefined when the stage did not get far enough to write it. */
+export function readReport(file) {
+  try {
+    return JSON.parse(readFileSync(file, 'utf8'));
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,161 @@
+// The `npm test` runner itself (scripts/test-run.mjs, used by scripts/test.mjs):
+// CPU hogs beside the suite that never outlive the run (SUITE-1), and the timing
+// report built from real vitest and Playwright JSON reports (SUITE-2).
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+// @ts-expect-error -- a plain .mjs script without types
+import { HOG_MARK, hogCount, playwrightFiles, runStages, timingReport, vitestFiles } from '../scripts/test-run.mjs';
+
+const ROOT = path.resolve(__dirname, '..');
+const RUNNER = path.join(ROOT, 'scripts', 'test-run.mjs');
+const dirs: string[] = [];
+afterEach(() => { for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true }); });
+function tempDir(): string {
+  const d = mkdtempSync(path.join(tmpdir(), 'suite-runner-'));
+  dirs.push(d);
+  return d;
+}
+
+/** Pids of the hogs started by the run with pid `runPid` (read from /proc, as `ps` would). */
+function hogsOf(runPid: number): number[] {
+  const pids: number[] = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const argv = readFileSync(`/proc/${entry}/cmdline`, 'utf8').split('\0');
+      const state = readFileSync(`/proc/${entry}/stat`, 'utf8').split(') ')[1]?.[0];
+      if (argv.includes(HOG_MARK) && argv.includes(String(runPid)) && state !== 'Z') pids.push(Number(entry));
+    } catch { /* gone meanwhile */ }
+  }
+  return pids;
+}
+
+/** Waits for `check` to hold, polling; the deadline only bounds a hang. */
+async function until(check: () => boolean, what: string, deadlineMs = 45_000): Promise<void> {
+  const end = Date.now() + deadlineMs;
+  while (!check()) {
+    if (Date.now() > end) throw new Error(`timed out waiting until ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+/** A stage: node running `source`. */
+const nodeStage = (label: string, source: string, ...args: string[]) => [label, process.execPath, ['-e', source, ...args]];
+const quiet = { write: () => true };
+
+describe('npm test runner', () => {
+  it('SUITE-1: COMMANDR_TEST_HOGS=2 runs two CPU-bound processes beside every stage, and none is left when the run ends', { timeout: 120_000 }, async () => {
+    const dir = tempDir();
+    // Each stage records how many hogs of this run it saw and how much CPU they had used.
+    const probe = `const fs = require('fs'); const [out] = process.argv.slice(1); const { MARK: mark, RUN: run } = process.env;
+      const ticks = () => fs.readdirSync('/proc').filter((p) => /^\\d+$/.test(p)).flatMap((p) => { try {
+        const argv = fs.readFileSync('/proc/' + p + '/cmdline', 'utf8').split('\\0');
+        if (!argv.includes(mark) || !argv.includes(run)) return [];
+        const f = fs.readFileSync('/proc/' + p + '/stat', 'utf8').split(') ')[1].split(' ');
+        return [Number(f[11]) + Number(f[12])]; } catch { return []; } });
+      const first = ticks(); const end = Date.now() + 20000; let now = ticks();
+      while (Date.now() < end && !(now.length === first.length && now.every((t, i) => t > first[i]))) { const s = Date.now() + 50; while (Date.now() < s); now = ticks(); }
+      fs.writeFileSync(out, JSON.stringify({ hogs: first.length, busy: now.every((t, i) => t > first[i]) }));`;
+    const stages = [1, 2].map((n) => [...nodeStage(`probe ${n}`, probe, path.join(dir, `stage${n}.json`)), { env: { MARK: HOG_MARK, RUN: String(process.pid) } }]);
+    const { code, times } = await runStages(stages, { cwd: dir, env: process.env, hogs: 2, out: quiet });
+    expect(code).toBe(0);
+    expect(times.map((t: { label: string; ok: boolean }) => [t.label, t.ok])).toEqual([['probe 1', true], ['probe 2', true]]);
+    for (const n of [1, 2]) expect(JSON.parse(readFileSync(path.join(dir, `stage${n}.json`), 'utf8'))).toEqual({ hogs: 2, busy: true });
+    await until(() => hogsOf(process.pid).length === 0, 'the hogs are gone');
+  });
+
+  it('SUITE-1: a failed stage ends the run with its exit code, runs no later stage, and stops the hogs', async () => {
+    const dir = tempDir();
+    const { code, times } = await runStages([
+      nodeStage('fails', 'process.exit(3)'),
+      nodeStage('never', `require('fs').writeFileSync(${JSON.stringify(path.join(dir, 'ran'))}, '')`),
+    ], { cwd: dir, env: process.env, hogs: 1, out: quiet });
+    expect(code).toBe(3);
+    expect(times.map((t: { label: string; ok: boolean }) => [t.label, t.ok])).toEqual([['fails', false]]);
+    expect(existsSync(path.join(dir, 'ran'))).toBe(false);
+    await until(() => hogsOf(process.pid).length === 0, 'the hogs are gone');
+  });
+
+  it('SUITE-1: a run stopped by SIGINT or SIGTERM stops its stage and its hogs; a run killed outright leaves no hog either', { timeout: 240_000 }, async () => {
+    const dir = tempDir();
+    const script = path.join(dir, 'run.mjs');
+    writeFileSync(script, `import { runStages } from ${JSON.stringify(RUNNER)};
+      const stage = ['long', process.execPath, ['-e', "require('fs').writeFileSync(process.argv[1], String(process.pid)); setInterval(() => {}, 1000)", process.argv[2]]];
+      const { code } = await runStages([stage], { cwd: process.cwd(), env: process.env, hogs: 2 });
+      process.exit(code);`);
+    for (const signal of ['SIGINT', 'SIGTERM', 'SIGKILL'] as const) {
+      const stagePidFile = path.join(dir, `stage-${signal}`);
+      const run = spawn(process.execPath, [script, stagePidFile], { cwd: dir, stdio: 'ignore' });
+      const exited = new Promise<number | null>((r) => run.on('exit', (code) => r(code)));
+      await until(() => existsSync(stagePidFile) && readFileSync(stagePidFile, 'utf8') !== '' && hogsOf(run.pid!).length === 2, `${signal}: the stage and two hogs run`);
+      const stagePid = Number(readFileSync(stagePidFile, 'utf8'));
+      run.kill(signal);
+      const code = await exited;
+      if (signal !== 'SIGKILL') expect(code, signal).toBe(signal === 'SIGINT' ? 130 : 143);
+      await until(() => hogsOf(run.pid!).length === 0, `${signal}: the hogs are gone`);
+      if (signal !== 'SIGKILL') await until(() => !alive(stagePid), `${signal}: the stage is gone`);
+      else process.kill(stagePid, 'SIGKILL'); // an orphaned stage is the killer's to clean up, as with any process tree
+    }
+  });
+
+  it('SUITE-1: COMMANDR_TEST_HOGS takes a whole number; anything else is refused naming the variable', () => {
+    expect(hogCount(undefined)).toBe(0);
+    expect(hogCount('')).toBe(0);
+    expect(hogCount('2')).toBe(2);
+    for (const bad of ['two', '-1', '1.5', '1e3', ' 2', '65']) expect(() => hogCount(bad), bad).toThrow(/COMMANDR_TEST_HOGS must be a whole number/);
+    const r = spawnSync(process.execPath, [path.join(ROOT, 'scripts', 'test.mjs')], { env: { ...process.env, COMMANDR_TEST_HOGS: 'lots' }, encoding: 'utf8' });
+    expect(r.status).toBe(2);
+    expect(r.stderr).toContain('COMMANDR_TEST_HOGS must be a whole number of CPU-bound processes from 0 to 64, not "lots"');
+  });
+
+  it('SUITE-2: the end-of-run report gives the time per stage and the slowest test files, from real vitest and Playwright JSON reports', { timeout: 240_000 }, () => {
+    const dir = tempDir();
+    symlinkSync(path.join(ROOT, 'node_modules'), path.join(dir, 'node_modules'));
+    mkdirSync(path.join(dir, 'e2e'));
+    // Real files that take a known minimum: a vitest file of ~600 ms, one of ~0; a Playwright spec of ~400 ms in two projects.
+    writeFileSync(path.join(dir, 'slow.test.mjs'), "import { it } from 'vitest';\nit('waits', async () => { const end = Date.now() + 600; while (Date.now() < end); });\n");
+    writeFileSync(path.join(dir, 'fast.test.mjs'), "import { it } from 'vitest';\nit('is quick', () => {});\n");
+    writeFileSync(path.join(dir, 'e2e', 'page.pw.mjs'), "import { test } from '@playwright/test';\ntest.describe('group', () => { test('spins', async () => { const end = Date.now() + 400; while (Date.now() < end); }); });\n");
+    writeFileSync(path.join(dir, 'playwright.config.mjs'), "export default { testDir: 'e2e', testMatch: '**/*.pw.mjs', workers: 1, projects: [{ name: 'a' }, { name: 'b' }] };\n");
+    const vitestJson = path.join(dir, 'vitest.json');
+    const playwrightJson = path.join(dir, 'playwright.json');
+    const vi = spawnSync(path.join(ROOT, 'node_modules', '.bin', 'vitest'), ['run', '--root', dir, '--reporter=json', `--outputFile.json=${vitestJson}`], { cwd: dir, encoding: 'utf8' });
+    expect(vi.status, vi.stderr).toBe(0);
+    const pw = spawnSync(path.join(ROOT, 'node_modules', '.bin', 'playwright'), ['test', '-c', 'playwright.config.mjs', '--reporter=json'], { cwd: dir, encoding: 'utf8', env: { ...process.env, PLAYWRIGHT_JSON_OUTPUT_NAME: playwrightJson } });
+    expect(pw.status, pw.stderr).toBe(0);
+
+    const files = [...vitestFiles(JSON.parse(readFileSync(vitestJson, 'utf8')), dir), ...playwrightFiles(JSON.parse(readFileSync(playwrightJson, 'utf8')), dir)];
+    const byFile = Object.fromEntries(files.map((f: { file: string; ms: number; stage: string }) => [f.file, f]));
+    expect(Object.keys(byFile).sort()).toEqual(['e2e/page.pw.mjs', 'fast.test.mjs', 'slow.test.mjs']);
+    expect(byFile['slow.test.mjs']).toMatchObject({ stage: 'vitest', ms: expect.any(Number) });
+    expect(byFile['slow.test.mjs'].ms).toBeGreaterThanOrEqual(600);
+    expect(byFile['e2e/page.pw.mjs'].stage).toBe('playwright');
+    expect(byFile['e2e/page.pw.mjs'].ms).toBeGreaterThanOrEqual(800); // both projects, the describe walked into
+
+    const report: string = timingReport([{ label: 'vitest', ms: 61_000, ok: true }, { label: 'playwright', ms: 2_500, ok: false }], files, 2);
+    const lines = report.trim().split('\n');
+    expect(lines.slice(0, 5)).toEqual(['== time per stage', 'vitest         61.0 s', 'playwright      2.5 s  (failed)', 'total          63.5 s', '']);
+    expect(lines[5]).toBe('== slowest 2 test files');
+    // Slowest first, and only `top` of them.
+    expect(lines.slice(6).map((l) => l.trim().split(/\s+/).pop())).toEqual(['e2e/page.pw.mjs', 'slow.test.mjs']);
+    expect(lines).toHaveLength(8);
+  });
+
+  it('SUITE-2: a stage that wrote no report leaves only its stage time in the report', () => {
+    expect(vitestFiles(undefined, ROOT)).toEqual([]);
+    expect(playwrightFiles(undefined, ROOT)).toEqual([]);
+    expect(timingReport([{ label: 'typecheck', ms: 1_000, ok: false }], [])).toBe('\n== time per stage\ntypecheck      1.0 s  (failed)\ntotal          1.0 s\n');
+  });
+});
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return !readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.startsWith('Z');
+  } catch {
+    return false;
+  }
+}

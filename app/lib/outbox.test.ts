@@ -15,7 +15,7 @@ let relay: StandInRelay;
 let signer: Signer;
 let conn: RelayConnection;
 
-async function until(check: () => boolean, what: string, ms = 5000): Promise<void> {
+async function until(check: () => boolean, what: string, ms = 20_000): Promise<void> {
   const deadline = Date.now() + ms;
   while (!check()) {
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);

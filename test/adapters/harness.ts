@@ -165,7 +165,7 @@ export function busEvents(bus: string): AnyBusEvent[] {
 }
 
 /** Polls `check` until it returns a value or the deadline passes (for work done by detached hooks). */
-export async function eventually<T>(check: () => T | undefined, timeoutMs = 15_000, what = 'condition'): Promise<T> {
+export async function eventually<T>(check: () => T | undefined, timeoutMs = 30_000, what = 'condition'): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = check();

@@ -153,13 +153,13 @@ export class DeviceClient {
   }
 
   /** Resolves with the next frame of `type` (matching `predicate`), queued or yet to come. */
-  next<K extends ServerFrame['type']>(type: K, predicate?: (f: ServerFrameOf<K>) => boolean, timeoutMs = 10_000): Promise<ServerFrameOf<K>> {
+  next<K extends ServerFrame['type']>(type: K, predicate?: (f: ServerFrameOf<K>) => boolean, timeoutMs = 30_000): Promise<ServerFrameOf<K>> {
     const match = (f: Frame) => f.type === type && (!predicate || predicate(f as ServerFrameOf<K>));
     return this.waitFor(match, `${type} frame`, timeoutMs) as Promise<ServerFrameOf<K>>;
   }
 
   /** Resolves with the next frame `match` accepts, queued or yet to come. */
-  waitFor(match: (f: Frame) => boolean, what = 'matching frame', timeoutMs = 10_000): Promise<Frame> {
+  waitFor(match: (f: Frame) => boolean, what = 'matching frame', timeoutMs = 30_000): Promise<Frame> {
     const index = this.queue.findIndex(match);
     if (index >= 0) return Promise.resolve(this.queue.splice(index, 1)[0]!);
     return new Promise((resolve, reject) => {

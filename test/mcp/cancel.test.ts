@@ -121,7 +121,7 @@ describe('a question whose asker is gone', () => {
     const cancelled = await postJson(fx.world.relay, '/api/questions/cancel', { key: request.id }, auth);
     expect(cancelled.status).toBe(200);
     expect(JSON.parse(cancelled.body)).toMatchObject({ request: { id: request.id, status: 'expired', withdrawn: 'cancelled' } });
-    expect(await settledRequest(request.id, 2000)).toMatchObject({ status: 'expired', withdrawn: 'cancelled' });
+    expect(await settledRequest(request.id)).toMatchObject({ status: 'expired', withdrawn: 'cancelled' });
     expect(JSON.parse(await poll.answer)).toMatchObject({ request: { id: request.id, status: 'expired', withdrawn: 'cancelled' } });
     const late = await fx.phone.request({ type: 'question.decide', request: request.id, decision: 'approve' }).catch((error: unknown) => error);
     expect(late).toMatchObject({ code: 'E_EXPIRED' });
@@ -142,7 +142,7 @@ describe('commandr mcp stops waiting when the call is cancelled', () => {
     controller.abort('the person pressed Esc');
     await expect(call).rejects.toThrow();
     // Withdrawn by the server's explicit cancel, well before the relay's grace period would do it.
-    expect(await settledRequest(request.id, 3000)).toMatchObject({ status: 'expired', withdrawn: 'cancelled' });
+    expect(await settledRequest(request.id)).toMatchObject({ status: 'expired', withdrawn: 'cancelled' });
     await expect(fx.phone.request({ type: 'question.answer', request: request.id, via: 'choice', choice: 1 })).rejects.toMatchObject({ code: 'E_EXPIRED' });
     expect(fx.world.events().filter((e) => String(e.event).startsWith('question_'))).toEqual([
       expect.objectContaining({ event: 'question_asked', question: request.id }),
@@ -158,7 +158,7 @@ describe('commandr mcp stops waiting when the call is cancelled', () => {
     call.catch(() => {});
     const request = await pendingRequest();
     await client.close();
-    expect(await settledRequest(request.id, 3000)).toMatchObject({ status: 'expired', withdrawn: 'cancelled' });
+    expect(await settledRequest(request.id)).toMatchObject({ status: 'expired', withdrawn: 'cancelled' });
   }, 60_000);
 
   it('ASK-7: the server is killed while ask waits: its long-poll is gone, so the relay withdraws the question after the grace period', async () => {

@@ -160,7 +160,7 @@ export class PushService {
   }
 
   /** Resolves with the first push (already received or future) matching `pred`. */
-  waitFor(pred: (p: ReceivedPush) => boolean, timeoutMs = 10_000): Promise<ReceivedPush> {
+  waitFor(pred: (p: ReceivedPush) => boolean, timeoutMs = 30_000): Promise<ReceivedPush> {
     const hit = this.received.find(pred);
     if (hit) return Promise.resolve(hit);
     return new Promise((resolve, reject) => {

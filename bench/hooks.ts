@@ -4,42 +4,19 @@
 // floor is what Claude Code itself spends on starting that many command hooks (and the MCP server);
 // its two halves are measured too (only the MCP server; only the no-op hooks). Also what the agent waits for per hook (sh spool, Stop with its checkpoint, the
 // prompt gate, the permission hook's fast path) against a bare `node -e 0`. Run: npx tsx bench/hooks.ts [turns]
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { initRepo } from '../bus/init';
 import { createRelay } from '../relay/server';
 import { relayUrl } from '../adapters/lib/env';
 import { startMessagesApi } from '../test/stand-ins/messages-api';
 import { removeWhenQuiet } from '../test/adapters/harness'; // detached hooks may still be finishing in the temp dirs
+import { claudeTurnEnv, everyHookANoop, makeBenchRepo as makeRepo, median, scriptToolCalls, timed } from './lib/claude-turns';
 
 const ROOT = path.resolve(__dirname, '..');
 const TURNS = Number(process.argv[2] ?? process.env.BENCH_TURNS ?? 8);
 const HOOK_RUNS = 15;
-
-const median = (xs: number[]) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
-};
-
-function timed(command: string, args: string[], cwd: string, env: NodeJS.ProcessEnv, input = ''): Promise<number> {
-  const started = process.hrtime.bigint();
-  return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { cwd, env, stdio: ['pipe', 'ignore', 'ignore'] });
-    child.on('error', reject);
-    child.on('close', (code) => (code === 0 ? resolve(Number(process.hrtime.bigint() - started) / 1e6) : reject(new Error(`${command} exited ${code}`))));
-    child.stdin.end(input);
-  });
-}
-
-function makeRepo(base: string, name: string): string {
-  const repo = path.join(base, name);
-  fs.mkdirSync(repo);
-  execFileSync('git', ['init', '-q', repo]);
-  initRepo(repo, { gateBin: path.join(ROOT, 'bin', 'pre-commit-gate'), registryFile: path.join(base, 'registry') });
-  return repo;
-}
 
 async function main(): Promise<void> {
   execFileSync('node', [path.join(ROOT, 'scripts', 'build.mjs')], { stdio: 'ignore' });
@@ -50,12 +27,7 @@ async function main(): Promise<void> {
   const api = await startMessagesApi({ apiKey: 'sk-test' });
   const relay = await createRelay({ port: 0, host: '127.0.0.1', demo: false, repos: [], dataDir: data, registryFile: path.join(base, 'none'), appDir: path.join(base, 'no-app') });
   try {
-    let calls = 1;
-    api.setReply((r) => {
-      if (!Array.isArray(r.body?.tools) || r.body.tools.length === 0) return { text: 'side' };
-      const done = r.body.messages.flatMap((m: any) => (Array.isArray(m.content) ? m.content : [])).filter((b: any) => b.type === 'tool_result').length;
-      return done >= calls ? { text: 'done' } : { content: [{ type: 'tool_use', name: 'Bash', input: { command: `echo hi ${done}` } }] };
-    });
+    const calls = scriptToolCalls(api);
     const plain = makeRepo(base, 'plain');
     const wired = makeRepo(base, 'wired');
     const floor = makeRepo(base, 'floor');
@@ -69,17 +41,13 @@ async function main(): Promise<void> {
     const settings = path.join(mcpOnly, '.claude', 'settings.local.json');
     fs.writeFileSync(settings, JSON.stringify({ ...JSON.parse(fs.readFileSync(settings, 'utf8')), hooks: {} }, null, 2));
     const variants = { plain, wired, floor, mcpOnly, noopHooks };
-    const env = {
-      // `commandr` on PATH, as after `npm link`: the wired .mcp.json starts `commandr mcp` through it (WIREPATH-2).
-      PATH: `${path.join(ROOT, 'bin')}${path.delimiter}${process.env.PATH}`, HOME: home, COMMANDR_HOME: data, AGENTS_TASK_ID: 'T-bench',
-      ANTHROPIC_BASE_URL: api.url, ANTHROPIC_API_KEY: 'sk-test', DISABLE_TELEMETRY: '1', DISABLE_AUTOUPDATER: '1',
-      DISABLE_ERROR_REPORTING: '1', CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1', CLAUDE_CODE_MAX_RETRIES: '0',
-    } as unknown as NodeJS.ProcessEnv;
+    // `commandr` on PATH, as after `npm link`: the wired .mcp.json starts `commandr mcp` through it (WIREPATH-2).
+    const env = claudeTurnEnv(ROOT, { home, dataDir: data, api: api.url });
     const claude = path.join(ROOT, 'node_modules', '.bin', 'claude');
     const args = ['-p', 'go', '--output-format', 'stream-json', '--verbose'];
     const rows: Array<[string, number]> = [];
     for (const n of TURNS > 0 ? [1, 20] : []) { // `hooks.ts 0`: the hooks alone
-      calls = n;
+      calls.n = n;
       const times = Object.fromEntries(Object.keys(variants).map((v) => [v, [] as number[]])) as Record<keyof typeof variants, number[]>;
       for (const repo of Object.values(variants)) await timed(claude, args, repo, env); // warm the CLI and the code caches
       const turns = n === 1 ? TURNS : Math.max(3, Math.ceil(TURNS / 2));
@@ -144,15 +112,6 @@ async function main(): Promise<void> {
     await api.close();
     await removeWhenQuiet(base);
   }
-}
-
-/** The same hooks, each only reading its payload: what Claude Code spends on running them at all. */
-function everyHookANoop(file: string): void {
-  const settings = JSON.parse(fs.readFileSync(file, 'utf8'));
-  for (const entries of Object.values(settings.hooks) as Array<Array<{ hooks: Array<Record<string, unknown>> }>>) {
-    for (const entry of entries) entry.hooks = entry.hooks.map((h) => ({ ...h, command: '/bin/dd', args: ['of=/dev/null', 'status=none'] }));
-  }
-  fs.writeFileSync(file, JSON.stringify(settings, null, 2));
 }
 
 void main();

@@ -7,8 +7,18 @@
 //                    the handover to the Node server (its start) included, paid once a session
 //   progress         one later `progress` call, request → result (bus append included)
 //   ask → device     `ask` called → the device receives `question.request`
+//   ready, HTTP      the same server (createMcpServer) in an already running process, reached over
+//                    MCP's Streamable HTTP (the SDK's transports, stateless: a server per request):
+//                    what serving the tools from the running relay would cost an agent (issue 32)
+//   progress, HTTP   one `progress` call over that HTTP server
 // `npx tsx bench/mcp.ts` (run `node scripts/build.mjs` first). Targets: ≤ 300 / 20 / 50 ms.
 import { spawnSync } from 'node:child_process';
+import { createServer } from 'node:http';
+import * as os from 'node:os';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { createMcpServer } from '../adapters/mcp/server';
 import { connectDevice } from '../test/helpers/device';
 import { McpWorld, TASK } from '../test/mcp/fixture';
 
@@ -40,6 +50,17 @@ async function main(): Promise<void> {
   }
   const progress: number[] = [];
   const asked: number[] = [];
+  const readyHttp: number[] = [];
+  const progressHttp: number[] = [];
+  // The tools served from a running process over Streamable HTTP, in the session's worktree.
+  const http = createServer((req, res) => {
+    const server = createMcpServer({ cwd: world.worktree, env: world.env(env) });
+    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+    res.on('close', () => void transport.close().then(() => server.close()));
+    void server.connect(transport).then(() => transport.handleRequest(req, res));
+  });
+  await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
+  const httpUrl = new URL(`http://127.0.0.1:${(http.address() as { port: number }).port}/mcp`);
   try {
     for (let i = 0; i < READY_RUNS; i++) {
       const t0 = performance.now();
@@ -65,6 +86,20 @@ async function main(): Promise<void> {
       progress.push(performance.now() - t0);
       if (result.isError) throw new Error(`progress failed: ${JSON.stringify(result.content)}`);
     }
+    for (let i = 0; i < READY_RUNS; i++) {
+      const t0 = performance.now();
+      const viaHttp = new Client({ name: 'bench', version: '0' });
+      await viaHttp.connect(new StreamableHTTPClientTransport(httpUrl));
+      await viaHttp.listTools();
+      readyHttp.push(performance.now() - t0);
+      for (let j = 0; j < PROGRESS_RUNS / READY_RUNS; j++) {
+        const t1 = performance.now();
+        const result = await viaHttp.callTool({ name: 'progress', arguments: { note: `http step ${i}.${j} done` } });
+        progressHttp.push(performance.now() - t1);
+        if (result.isError) throw new Error(`progress over HTTP failed: ${JSON.stringify(result.content)}`);
+      }
+      await viaHttp.close();
+    }
     for (let i = 0; i < ASK_RUNS; i++) {
       const question = `bench question ${i}?`;
       const t0 = performance.now();
@@ -76,6 +111,7 @@ async function main(): Promise<void> {
       if ((result.structuredContent as { answer?: string }).answer !== 'yes') throw new Error(`ask ${i}: ${JSON.stringify(result.content)}`);
     }
   } finally {
+    http.close();
     await phone.close();
     await world.close();
   }
@@ -86,6 +122,9 @@ async function main(): Promise<void> {
   console.log(row('first call (handover)', firstCall, 'once a session'));
   console.log(row('progress round trip', progress, '≤ 20 ms'));
   console.log(row('ask → device', asked, '≤ 50 ms'));
+  console.log(row('ready, HTTP (running)', readyHttp, 'no process a session'));
+  console.log(row('progress, HTTP', progressHttp, '≤ 20 ms'));
+  console.log(`load average ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}`);
 }
 
 main().catch((error: unknown) => {

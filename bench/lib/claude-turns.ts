@@ -1,0 +1,64 @@
+// What the Claude Code turn benches share (bench/tool-call.ts, bench/hooks.ts): a repo with a bus,
+// a timed real turn, the environment that points the CLI at the Messages stand-in, a model that
+// makes N Bash tool calls, and hooks turned into no-ops (the floor).
+import { execFileSync, spawn } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { initRepo } from '../../bus/init';
+import type { MessagesApi } from '../../test/stand-ins/messages-api';
+
+const ROOT = path.resolve(__dirname, '..', '..');
+
+export const median = (xs: number[]): number => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
+};
+
+/** Runs a command to its end; resolves with its wall time in ms, rejects on a non-zero exit. */
+export function timed(command: string, args: string[], cwd: string, env: NodeJS.ProcessEnv, input = ''): Promise<number> {
+  const started = process.hrtime.bigint();
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { cwd, env, stdio: ['pipe', 'ignore', 'ignore'] });
+    child.on('error', reject);
+    child.on('close', (code) => (code === 0 ? resolve(Number(process.hrtime.bigint() - started) / 1e6) : reject(new Error(`${command} exited ${code}`))));
+    child.stdin.end(input);
+  });
+}
+
+/** A git repo with a bus under `base`. */
+export function makeBenchRepo(base: string, name: string): string {
+  const repo = path.join(base, name);
+  fs.mkdirSync(repo);
+  execFileSync('git', ['init', '-q', repo]);
+  initRepo(repo, { gateBin: path.join(ROOT, 'bin', 'pre-commit-gate'), registryFile: path.join(base, 'registry') });
+  return repo;
+}
+
+/** The environment of a benched turn: the stand-in as the API, a temp HOME, `commandr` on PATH (as after `npm link`). */
+export function claudeTurnEnv(root: string, o: { home: string; dataDir: string; api: string }): NodeJS.ProcessEnv {
+  return {
+    PATH: `${path.join(root, 'bin')}${path.delimiter}${process.env.PATH}`, HOME: o.home, COMMANDR_HOME: o.dataDir, AGENTS_TASK_ID: 'T-bench',
+    ANTHROPIC_BASE_URL: o.api, ANTHROPIC_API_KEY: 'sk-test', DISABLE_TELEMETRY: '1', DISABLE_AUTOUPDATER: '1',
+    DISABLE_ERROR_REPORTING: '1', CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1', CLAUDE_CODE_MAX_RETRIES: '0',
+  } as unknown as NodeJS.ProcessEnv;
+}
+
+/** Scripts the stand-in: a turn makes `n` Bash tool calls (`echo`, allowed headless), then says done. */
+export function scriptToolCalls(api: MessagesApi): { n: number } {
+  const calls = { n: 1 };
+  api.setReply((r) => {
+    if (!Array.isArray(r.body?.tools) || r.body.tools.length === 0) return { text: 'side' };
+    const done = r.body.messages.flatMap((m: any) => (Array.isArray(m.content) ? m.content : [])).filter((b: any) => b.type === 'tool_result').length;
+    return done >= calls.n ? { text: 'done' } : { content: [{ type: 'tool_use', name: 'Bash', input: { command: `echo hi ${done}` } }] };
+  });
+  return calls;
+}
+
+/** The same hooks, each only reading its payload: what Claude Code spends on running them at all. */
+export function everyHookANoop(file: string): void {
+  const settings = JSON.parse(fs.readFileSync(file, 'utf8'));
+  for (const entries of Object.values(settings.hooks) as Array<Array<{ hooks: Array<Record<string, unknown>> }>>) {
+    for (const entry of entries) entry.hooks = entry.hooks.map((h) => ({ ...h, command: '/bin/dd', args: ['of=/dev/null', 'status=none'] }));
+  }
+  fs.writeFileSync(file, JSON.stringify(settings, null, 2));
+}

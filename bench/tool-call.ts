@@ -1,0 +1,140 @@
+// What a tool call costs wired (issue 32): real Claude Code turns against the Messages stand-in,
+// a turn with one Bash tool call and a turn with N, in a plain repo and a wired one, alternating
+// with the variants that tell where the time goes; medians and the load average printed.
+// Targets: one tool call at most +150 ms wired vs plain; each further call at most +10 ms.
+//
+// Variants (every one a real repo with a bus, the same prompt and the same scripted model):
+//   plain       not wired
+//   wired       `adapters/claude/wire`: the hooks and the `commandr` MCP server, as shipped
+//   mcp only    wired, hooks removed: what the MCP server alone costs
+//   floor       the same hooks each a no-op (`dd of=/dev/null`) and an MCP server with no tools
+//               (a few lines of node, no SDK): what Claude Code itself spends on any hook or server
+//   no-op hooks only the floor's hooks: the part of the floor hooks are
+//   empty MCP   only the floor's server: the part of the floor a stdio MCP server is (a node start)
+//   empty HTTP MCP  an MCP server with no tools over Streamable HTTP (the SDK's, in this process,
+//               `type: http` in .mcp.json): what serving the tools from a running process would cost
+// Run: npx tsx bench/tool-call.ts [turns] [N]   (BENCH_TURNS, BENCH_CALLS; defaults 7 and 5)
+import { execFileSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { createServer } from 'node:http';
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { createRelay } from '../relay/server';
+import { startMessagesApi } from '../test/stand-ins/messages-api';
+import { removeWhenQuiet } from '../test/adapters/harness';
+import { claudeTurnEnv, everyHookANoop, makeBenchRepo, median, scriptToolCalls, timed } from './lib/claude-turns';
+
+const ROOT = path.resolve(__dirname, '..');
+const TURNS = Number(process.argv[2] ?? process.env.BENCH_TURNS ?? 7);
+if (!(TURNS >= 1)) throw new Error(`bench/tool-call.ts: turns must be a number >= 1, not ${process.argv[2] ?? process.env.BENCH_TURNS}`);
+const CALLS = Number(process.argv[3] ?? process.env.BENCH_CALLS ?? 5);
+if (!(CALLS >= 2)) throw new Error(`bench/tool-call.ts: N (tool calls of the long turn) must be a number >= 2, not ${process.argv[3] ?? process.env.BENCH_CALLS}`);
+
+/** An MCP server with no tools: initialize and tools/list answered, nothing else (the floor's server). */
+const EMPTY_SERVER = `
+let buf = '';
+process.stdin.on('data', (d) => {
+  buf += d;
+  let i;
+  while ((i = buf.indexOf('\\n')) >= 0) {
+    const line = buf.slice(0, i); buf = buf.slice(i + 1);
+    let m; try { m = JSON.parse(line); } catch { continue; }
+    if (m.id === undefined || !m.method) continue;
+    const result = m.method === 'initialize'
+      ? { protocolVersion: m.params.protocolVersion, capabilities: { tools: {} }, serverInfo: { name: 'empty', version: '0' } }
+      : m.method === 'tools/list' ? { tools: [] } : undefined;
+    process.stdout.write(JSON.stringify(result ? { jsonrpc: '2.0', id: m.id, result } : { jsonrpc: '2.0', id: m.id, error: { code: -32601, message: 'Method not found' } }) + '\\n');
+  }
+});
+process.stdin.on('end', () => process.exit(0));
+`;
+
+async function main(): Promise<void> {
+  execFileSync(process.execPath, [path.join(ROOT, 'scripts', 'build.mjs')], { stdio: 'ignore' });
+  const base = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'commandr-bench-tool-call-')));
+  const home = path.join(base, 'home');
+  const data = path.join(base, 'data');
+  fs.mkdirSync(home);
+  const emptyServer = path.join(base, 'empty-mcp.js');
+  fs.writeFileSync(emptyServer, EMPTY_SERVER);
+  const api = await startMessagesApi({ apiKey: 'sk-test' });
+  const relay = await createRelay({ port: 0, host: '127.0.0.1', demo: false, repos: [], dataDir: data, registryFile: path.join(base, 'none'), appDir: path.join(base, 'no-app') });
+  // The empty HTTP server: stateless, one SDK server and transport a request.
+  const http = createServer((req, res) => {
+    const server = new McpServer({ name: 'empty', version: '0' }, { capabilities: { tools: {} } });
+    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+    res.on('close', () => void transport.close().then(() => server.close()));
+    void server.connect(transport).then(() => transport.handleRequest(req, res));
+  });
+  await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
+  const httpUrl = `http://127.0.0.1:${(http.address() as { port: number }).port}/mcp`;
+  try {
+    const calls = scriptToolCalls(api);
+    const variants: Record<string, string> = {};
+    for (const name of ['plain', 'wired', 'mcp only', 'floor', 'no-op hooks only', 'empty MCP', 'empty HTTP MCP']) variants[name] = makeBenchRepo(base, name.replace(/ /g, '-'));
+    for (const [name, repo] of Object.entries(variants)) {
+      if (name === 'plain') continue;
+      execFileSync(path.join(ROOT, 'adapters', 'claude', 'wire'), [repo], { stdio: 'ignore' });
+      const local = path.join(repo, '.claude', 'settings.local.json');
+      const settings = JSON.parse(fs.readFileSync(local, 'utf8'));
+      if (name === 'mcp only' || name === 'empty MCP' || name === 'empty HTTP MCP') fs.writeFileSync(local, JSON.stringify({ ...settings, hooks: {} }, null, 2));
+      if (name === 'floor' || name === 'no-op hooks only') everyHookANoop(local);
+      if (name === 'no-op hooks only') fs.rmSync(path.join(repo, '.mcp.json'));
+      if (name === 'floor' || name === 'empty MCP') {
+        fs.writeFileSync(path.join(repo, '.mcp.json'), JSON.stringify({ mcpServers: { commandr: { type: 'stdio', command: process.execPath, args: [emptyServer] } } }, null, 2));
+      }
+      if (name === 'empty HTTP MCP') fs.writeFileSync(path.join(repo, '.mcp.json'), JSON.stringify({ mcpServers: { commandr: { type: 'http', url: httpUrl } } }, null, 2));
+    }
+    const env = claudeTurnEnv(ROOT, { home, dataDir: data, api: api.url });
+    const claude = path.join(ROOT, 'node_modules', '.bin', 'claude');
+    const args = ['-p', 'go', '--output-format', 'stream-json', '--verbose'];
+    const times: Record<number, Record<string, number[]>> = {};
+    for (const n of [1, CALLS]) {
+      calls.n = n;
+      times[n] = Object.fromEntries(Object.keys(variants).map((v) => [v, [] as number[]]));
+      for (const repo of Object.values(variants)) await timed(claude, args, repo, env); // warm the CLI and the code caches
+      for (let i = 0; i < TURNS; i++) {
+        // Alternating, so load drifts hit every variant alike.
+        for (const [name, repo] of Object.entries(variants)) times[n]![name]!.push(await timed(claude, args, repo, env));
+      }
+    }
+    const load = os.loadavg().map((l) => l.toFixed(2)).join(' ');
+    const m = (n: number, v: string) => median(times[n]![v]!);
+    const over = (n: number, v: string) => m(n, v) - m(n, 'plain');
+    const perCall = (v: string) => (over(CALLS, v) - over(1, v)) / (CALLS - 1);
+    const row = (name: string, a: number, b: number, c: number) =>
+      `| ${name.padEnd(18)} | ${a.toFixed(0).padStart(9)} | ${b.toFixed(0).padStart(9)} | ${c.toFixed(0).padStart(9)} |`;
+    console.log(`\nClaude Code turns (real CLI, Messages stand-in), ${TURNS} alternating runs per variant, medians in ms; load average ${load} on ${os.cpus().length} cores`);
+    console.log(`targets: wired - plain <= 150 ms for 1 tool call; each further call <= 10 ms\n`);
+    console.log(`| ${'variant'.padEnd(18)} | ${'1 call'.padStart(9)} | ${`${CALLS} calls`.padStart(9)} | ${'per call'.padStart(9)} |`);
+    console.log(`|${'-'.repeat(20)}|${'-'.repeat(11)}|${'-'.repeat(11)}|${'-'.repeat(11)}|`);
+    for (const v of Object.keys(variants)) console.log(row(v, m(1, v), m(CALLS, v), (m(CALLS, v) - m(1, v)) / (CALLS - 1)));
+    console.log('\nover plain (ms)');
+    for (const v of Object.keys(variants)) {
+      if (v !== 'plain') console.log(row(v, over(1, v), over(CALLS, v), perCall(v)));
+    }
+    const wired1 = over(1, 'wired');
+    const wiredEach = perCall('wired');
+    const floor1 = over(1, 'floor');
+    const floorEach = perCall('floor');
+    console.log(`\none tool call, wired - plain: ${wired1.toFixed(0)} ms (target <= 150: ${wired1 <= 150 ? 'met' : 'NOT met'}); floor ${floor1.toFixed(0)} ms`);
+    console.log(`each further call, wired: ${wiredEach.toFixed(1)} ms (target <= 10: ${wiredEach <= 10 ? 'met' : 'NOT met'}); floor ${floorEach.toFixed(1)} ms`);
+    if (floor1 > 150 || floorEach > 10) {
+      console.log(`the floor is above the target: Claude Code starts every command hook as a process of its own (no-op hooks alone: +${over(1, 'no-op hooks only').toFixed(0)} ms for 1 call, ` +
+        `+${perCall('no-op hooks only').toFixed(1)} ms a further call) and waits for an MCP server's handshake before its first model request (an empty stdio server: +${over(1, 'empty MCP').toFixed(0)} ms, mostly a node start; an empty HTTP server: +${over(1, 'empty HTTP MCP').toFixed(0)} ms); ` +
+        `wired above the floor: ${(wired1 - floor1).toFixed(0)} ms for 1 call, ${(wiredEach - floorEach).toFixed(1)} ms a further call`);
+    }
+  } finally {
+    http.close();
+    await relay.close();
+    await api.close();
+    await removeWhenQuiet(base);
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});

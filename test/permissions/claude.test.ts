@@ -87,7 +87,7 @@ describe('permission hook with the real Claude Code', () => {
     const out = JSON.parse(hook.stdout).hookSpecificOutput;
     expect(out.permissionDecision).toBe('ask');
     expect(out.permissionDecisionReason).toMatch(/no one can be asked/);
-    expect(hook.ms).toBeLessThan(1000);
+    expect(hook.ms).toBeLessThan(10_000); // no wait for the relay (its ask would run minutes); the bound leaves room for a loaded machine
     const ran = await claudeTurn('unreached.txt', env, down);
     expect(ran.code, ran.stderr).toBe(0);
     expect(fs.existsSync(path.join(repo, 'unreached.txt'))).toBe(false);

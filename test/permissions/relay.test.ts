@@ -55,7 +55,7 @@ describe('permission requests on the relay', () => {
     const answer = await ask(relay, askBody());
     expect(answer.status).toBe(503);
     expect(answer.body.error?.code).toBe('E_UNAVAILABLE');
-    expect(Date.now() - started).toBeLessThan(1000);
+    expect(Date.now() - started).toBeLessThan(10_000); // at once, not after the ask's 30 s: a bound a loaded machine keeps
   });
 
   it('PERM-2: a request reaches every paired device, and permission.list follows subscribe', async () => {

@@ -45,7 +45,7 @@ export async function startHogs(count) {
 }
 
 /**
- * Runs each stage `[label, cmd, args, { reportFile?, kind? }]` in turn, stdio inherited,
+ * Runs each stage `[label, cmd, args, { env? }]` in turn (`env` added to the run's), stdio inherited,
  * stopping at the first that fails. Hogs (if any) run beside every stage and are stopped
  * whatever happens: the end, a failed stage, or SIGINT / SIGTERM / SIGHUP to this run
  * (the running stage gets the same signal). Returns the exit code and the time per stage.

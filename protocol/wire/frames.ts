@@ -199,8 +199,9 @@ export const RepoRemoved = z.object({ type: z.literal('repo.removed'), repo: Rep
 export const DiffBegin = z.object({
   type: z.literal('task.diff.begin'), id: ActionId, repo: RepoId, task: TaskId,
   source: DiffSource,
-  /** source commit: the committed change shown — the branch's tip, the base it is diffed against, the branch (TSTATE-3). */
-  commit: z.optional(z.object({ tip: z.string(), base: z.string(), branch: z.string() })),
+  /** source commit: the committed change shown — the branch's tip, the base it is diffed against, the branch (TSTATE-3),
+   *  and `into`: the branch `task.merge` merges it into by default, so the phone can say "Merge into <base>" (VOCAB-6). */
+  commit: z.optional(z.object({ tip: z.string(), base: z.string(), branch: z.string(), into: z.optional(z.string()) })),
   /** The digest an approval must carry (staged change of the reviewed worktree), or null. */
   digest: z.nullable(z.string()),
   worktree: z.nullable(z.string()),

@@ -22,7 +22,7 @@ test('REVIEW-1: the header shows id, type, scope, state, owner and last note; RE
   await expect(page.getByTestId('task-id')).toHaveText('H-1');
   await expect(header).toContainText('implementation');
   await expect(header).toContainText('scope src/**');
-  await expect(page.getByTestId('task-stage')).toHaveText('Running'); // VOCAB-2: the stage word, not the bus state
+  await expect(page.getByTestId('task-stage')).toHaveText('Awaiting approval'); // VOCAB-2: the stage word, not the bus state
   await expect(page.getByTestId('task-stage')).toHaveAttribute('data-state', 'claimed');
   await expect(header).toContainText('owner ');
   await expect(page.getByTestId('task-last-note')).toContainText('wired the parser');

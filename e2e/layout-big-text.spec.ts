@@ -99,7 +99,7 @@ test('UX-10: the New task sheet at 200 % text does not scroll sideways: every fi
 
 test.describe('demo diff', () => {
   test.use({ demo: true });
-  test('UX-10: at 200 % text a diff file\'s header keeps its path on one line and puts Fold and Comment below it, not beside a one-letter column', async ({ paired: page }) => {
+  test('UX-10: at 200 % text a diff file\'s header keeps its path on one line and puts Fold and Add note below it, not beside a one-letter column', async ({ paired: page }) => {
     await page.setViewportSize({ width: 412, height: 915 });
     await page.getByTestId('group-approval').getByTestId('task-card').first().click();
     const header = page.getByTestId('diff-file').first();
@@ -114,7 +114,7 @@ test.describe('demo diff', () => {
     expect(lines, 'lines the path is drawn on').toBe(1);
     const path = (await header.locator('.diff-path').boundingBox())!;
     const comment = (await header.getByTestId('diff-annotate-file').boundingBox())!;
-    expect(comment.y, 'Comment below the path').toBeGreaterThanOrEqual(path.y + path.height - 1);
+    expect(comment.y, 'Add note below the path').toBeGreaterThanOrEqual(path.y + path.height - 1);
   });
 });
 

@@ -50,12 +50,14 @@ function copyOf(node: Element, firstCards: number): Element {
   const copy = node.cloneNode(false) as Element;
   if (node.classList.contains('task-list')) {
     for (const item of [...node.children].slice(0, firstCards)) copy.append(item.cloneNode(true));
-  } else if (node.tagName === 'DETAILS') {
+  } else if (node.tagName === 'DETAILS' && node.closest('[data-testid="group-done"]')) {
     // The Done group starts folded, with no card rendered (FIRST-6).
     copy.removeAttribute('open');
     const summary = node.querySelector(':scope > summary');
     if (summary) copy.append(summary.cloneNode(true));
   } else {
+    // Every other group folds too, but starts open: its copy is open, whatever the person folded since.
+    if (node.tagName === 'DETAILS') copy.setAttribute('open', '');
     for (const child of node.childNodes) copy.append(child instanceof Element ? copyOf(child, firstCards) : child.cloneNode(true));
   }
   return copy;

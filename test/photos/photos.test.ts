@@ -13,7 +13,7 @@ import { ROOT, runProcess } from '../adapters/harness';
 import { makeFixture, outputText, settled, untilState } from '../commanders/helpers';
 import { watchedWorld } from '../relay-watch/fixture';
 
-const fx = watchedWorld({ inbox: ['P-1', 'P-2'], device: 'Pixel photo' });
+const fx = watchedWorld({ inbox: ['P-1', 'P-2', 'P-3'], device: 'Pixel photo' });
 const SECRET = 'GPS-48.8584N-SECRET';
 
 async function jpegWithGps(): Promise<Buffer> {
@@ -86,6 +86,17 @@ describe('photos on notes (relay and prompt hook)', () => {
     expect(names).toHaveLength(2);
     const note = JSON.parse(fs.readFileSync(path.join(notesDir('P-2'), names.find((n) => n.endsWith('.json'))!), 'utf8'));
     expect(note.body).toMatch(/^\.\.\/\.\.\/\.\.\/\.\.\/evil\.jpg\n\nPhoto attached: \/.*\/annotations\/P-2\/[0-9a-f]{64}\.jpg$/);
+  });
+  it('PHOTO-6: when the note cannot be written (every seq of the turn taken) its photo is removed again: no photo without its note', async () => {
+    fs.mkdirSync(notesDir('P-3'), { recursive: true });
+    const last = JSON.stringify({ task: 'P-3', turn: 0, anchor: 'general', ts: '2026-01-01T00:00:00.000Z', author: 'me', body: 'x', consumed: true });
+    fs.writeFileSync(path.join(notesDir('P-3'), '0000-9999.json'), last);
+    const before = logBytes();
+    const refused = await fx.client.request({ type: 'task.annotate', repo: fx.repo, task: 'P-3', turn: 0, anchor: 'general', body: 'late', photo: (await jpegWithGps()).toString('base64') })
+      .then(() => undefined, (e: unknown) => e as { code: string });
+    expect(refused).toBeDefined();
+    expect(entries('P-3')).toEqual(['0000-9999.json']);
+    expect(logBytes()).toBe(before);
   });
 });
 

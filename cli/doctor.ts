@@ -7,7 +7,7 @@ import * as http from 'node:http';
 import * as https from 'node:https';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { commandrHome, installRoot, relayUrl } from '../adapters/lib/env';
+import { commandrHome, relayUrl } from '../adapters/lib/env';
 import { wiredHookSpecs } from '../adapters/claude/lib/permission-spec';
 import { HOOK_MARKER, mergeHooks } from '../adapters/claude/lib/settings-merge';
 import { readJsonObject } from '../adapters/lib/wire-report';
@@ -20,6 +20,7 @@ import { publicKeyFile } from '../bus/approval/keys';
 import { missingSandboxSettings } from '../policy/sandbox';
 import { sandboxState } from '../policy/sandboxed';
 import { runTool } from './_shared/tool';
+import { agentBinary, agentInstalled, claudeLoggedIn, NOT_LOGGED_IN } from '../adapters/lib/readiness';
 
 const USAGE = 'usage: commandr doctor   check agent CLIs, git, the relay, push keys and wired repos; prints a fix for each problem';
 
@@ -49,31 +50,13 @@ function gitVersion(env: Env): string | undefined {
   }
 }
 
-/** The Claude Code binary a job would use: COMMANDR_CLAUDE_BIN, else `claude` on PATH, else this install's. */
-function claudeBin(env: Env): string {
-  if (env.COMMANDR_CLAUDE_BIN) return env.COMMANDR_CLAUDE_BIN;
-  const local = path.join(installRoot(), 'node_modules', '.bin', 'claude');
-  return spawnSync('sh', ['-c', 'command -v claude'], { encoding: 'utf8', env: env as NodeJS.ProcessEnv }).stdout.trim() || local;
-}
-
-/** READY-1: Claude Code can authenticate: an API key, or a login saved under $HOME. */
-export function claudeLoggedIn(env: Env): boolean {
-  if (env.ANTHROPIC_API_KEY?.trim() || env.ANTHROPIC_AUTH_TOKEN?.trim() || env.CLAUDE_CODE_OAUTH_TOKEN?.trim()) return true;
-  const home = env.HOME?.trim() || os.homedir();
-  if (fs.existsSync(path.join(home, '.claude', '.credentials.json'))) return true;
-  try {
-    const config = JSON.parse(fs.readFileSync(path.join(home, '.claude.json'), 'utf8')) as { oauthAccount?: unknown };
-    return typeof config.oauthAccount === 'object' && config.oauthAccount !== null;
-  } catch {
-    return false;
-  }
-}
-
-export const NOT_LOGGED_IN = 'Claude Code is not logged in on this machine: run `claude` and `/login` (or set ANTHROPIC_API_KEY)';
+// READY-1 and the relay's readiness (RUNREADY-1) are one module: doctor and a job never disagree.
+export { claudeLoggedIn, NOT_LOGGED_IN } from '../adapters/lib/readiness';
 
 function agentChecks(env: Env): Check[] {
   const adapter = env.COMMANDR_AGENT_ADAPTER?.trim() || 'claude';
-  const claude = version(claudeBin(env), env);
+  // The binary a job runs (agentBinary), asked its version only when it is there (agentInstalled).
+  const claude = agentInstalled('claude', env) ? version(agentBinary('claude', env), env) : undefined;
   const checks: Check[] = [
     claude
       ? { name: 'Claude Code installed', ok: true, needed: adapter === 'claude', detail: claude }
@@ -83,7 +66,7 @@ function agentChecks(env: Env): Check[] {
     const ok = claudeLoggedIn(env);
     checks.push({ name: 'Claude Code logged in', ok, needed: adapter === 'claude', detail: ok ? 'an API key or a saved login' : NOT_LOGGED_IN, fix: ok ? undefined : 'run `claude`, then `/login`; or export ANTHROPIC_API_KEY for the relay' });
   }
-  const opencode = version(env.COMMANDR_OPENCODE_BIN || 'opencode', env) ?? version(path.join(installRoot(), 'node_modules', '.bin', 'opencode'), env);
+  const opencode = agentInstalled('opencode', env) ? version(agentBinary('opencode', env), env) : undefined;
   checks.push(opencode
     ? { name: 'OpenCode installed', ok: true, needed: adapter === 'opencode', detail: opencode }
     : { name: 'OpenCode installed', ok: false, needed: adapter === 'opencode', detail: 'OpenCode is not installed on this machine', fix: 'npm install -g opencode-ai' });

@@ -54,7 +54,9 @@ export function StartSheet({ roots, onClose }: { roots: string[]; onClose(): voi
     } else if (outcome.status === 'queued') {
       setError('You are offline: the commander will be started when the connection is back.');
     } else {
-      setError(sentence(outcome.error) + (outcome.error.message ? ` (${outcome.error.message})` : ''));
+      // RUNREADY-2: a not-ready agent's sentence already says what to do, once.
+      const said = outcome.error.code === 'E_NOT_READY' ? '' : outcome.error.message ? ` (${outcome.error.message})` : '';
+      setError(sentence(outcome.error) + said);
     }
   }
 

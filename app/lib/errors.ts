@@ -37,6 +37,7 @@ const SENTENCES: Record<ClientErrorCode, string> = {
   E_CONFLICT: 'That cannot be done in the current state. Check the latest state and try something else.',
   E_EXPIRED: 'This request timed out before you answered. The agent will ask again if it still needs to.',
   E_UNAVAILABLE: 'This feature is not set up on this relay.',
+  E_NOT_READY: 'The agent is not ready on that machine. Run `commandr doctor` there to see what is missing.',
   E_INTERNAL: 'The relay hit an unexpected problem. Try again; if it keeps happening, check the relay’s log.',
   E_OFFLINE: 'You are offline. Actions are queued and sent when the connection is back.',
   E_TIMEOUT: 'The relay did not answer in time. Check the connection and try again.',
@@ -71,6 +72,8 @@ export function sentence(error: ClientError | WireError | ClientErrorCode | unkn
   // A conflict has many causes (already decided, still in the inbox, a job running…): the
   // relay's own words say which, so "someone already decided" is said only when true (UX-9).
   // Likewise "unavailable": a machine of the fleet being offline is not "not set up" (FLEETUI-2).
+  // Not ready: the relay's sentence already says what is missing and what to do (RUNREADY-2).
+  if (e.code === 'E_NOT_READY' && /^[A-Z]/.test(e.message) && e.message !== SENTENCES[e.code]) return oneLine(e.message) + '.';
   if ((e.code === 'E_CONFLICT' || e.code === 'E_UNAVAILABLE') && e.message && e.message !== SENTENCES[e.code]) return `Not done: ${oneLine(e.message)}.`;
   return SENTENCES[e.code];
 }

@@ -21,6 +21,7 @@ export const ERROR_CODES = [
   'E_CONFLICT', //         already decided / already exists
   'E_EXPIRED', //          a permission request that timed out
   'E_UNAVAILABLE', //      a feature not configured here (no transcriber, no push keys)
+  'E_NOT_READY', //        the agent CLI (or the council's key) is not ready on that machine; the message says what to do (RUNREADY-n)
   'E_INTERNAL', //         unexpected failure; logged once by the relay
 ] as const;
 export const ErrorCode = z.enum(ERROR_CODES);

@@ -8,6 +8,7 @@ import { DiffSource } from '../bus/diff';
 import { LiveEvent } from '../live-events';
 import { PhotoData } from '../photos';
 import { WireError } from './errors';
+import { JobFailureFields } from './job-failure';
 import { DeviceName } from './device-name';
 import { ArtifactRef, QuestionId, QuestionReplyVia, QuestionView } from './questions';
 import { MachineId, MachineServerFrames } from './machines';
@@ -237,6 +238,7 @@ export const JobState = z.object({
   agent: z.optional(z.string()),
   /** Set when a person stopped it (UX-5). */
   stopped: z.optional(z.boolean()),
+  ...JobFailureFields,
 });
 export const JobOutput = z.object({ type: z.literal('job.output'), job: z.string(), seq: z.int(), chunk: z.string() });
 

@@ -5,3 +5,4 @@ export * from './frames';
 export * from './signing';
 export * from './http';
 export * from './push';
+export * from './job-failure';

@@ -16,6 +16,7 @@ import { CommanderStore, RECORD_FILE, newCommanderId } from './store';
 import { runTurn, type AgentAdapter, type TurnRuntime } from './turn';
 import { DEMO_COMMANDER_ADAPTER } from '../demo/commander';
 import { checkSandbox, type SandboxPolicy } from '../jobs/sandbox-policy';
+import { agentReadiness, isKnownAgent } from '../../adapters/lib/readiness';
 import { ScopedTokens } from '../live/scoped-tokens';
 import * as path from 'node:path';
 
@@ -89,7 +90,13 @@ export class Commanders extends EventEmitter<CommandersEvents> {
       throw new CommandrError('E_BAD_FRAME', 'name must be 1–80 characters on one line');
     }
     const reference = checkReferencePath(referencePath, this.allowedRoots());
-    const adapter = this.opts.adapter(start.agent).name;
+    const resolved = this.opts.adapter(start.agent);
+    // RUNREADY-3: an agent CLI that cannot run here refuses the start before anything is made.
+    if (resolved.source === 'shipped' && isKnownAgent(resolved.name)) {
+      const ready = agentReadiness(resolved.name, this.agentEnv(''));
+      if (!ready.ok) throw new CommandrError('E_NOT_READY', ready.sentence);
+    }
+    const adapter = resolved.name;
     const id = newCommanderId();
     const dir = this.store.createDir(id);
     const record: CommanderRecord = {

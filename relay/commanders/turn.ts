@@ -14,6 +14,8 @@ export interface AgentAdapter {
   name: string;
   /** Absolute path of the adapter's `run` executable. */
   run: string;
+  /** 'local': the person's own adapter; its CLI is not checked for readiness (RUNREADY-3). */
+  source?: 'local' | 'shipped';
 }
 
 /** The per-commander state a turn reads and updates. */

@@ -53,8 +53,8 @@ export function jobsOf(services: RelayServices): Jobs {
  *  same-named directory under <dataDir>/adapters/ overrides the shipped one), resolved fresh at each launch. */
 export function agentAdapter(dataDir: string, name?: string): JobAdapter {
   try {
-    const { name: resolved, run } = resolveAdapter(name, { ...process.env, COMMANDR_HOME: dataDir });
-    return { name: resolved, run };
+    const { name: resolved, run, source } = resolveAdapter(name, { ...process.env, COMMANDR_HOME: dataDir });
+    return { name: resolved, run, source };
   } catch (error) {
     if (error instanceof AdapterError) throw new CommandrError('E_UNAVAILABLE', error.message);
     throw error;

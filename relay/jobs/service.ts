@@ -1,15 +1,19 @@
 // Task jobs (JOB-n): one headless run of the selected adapter for a bus task,
 // supervised — output streamed as `job.output` and logged under <dataDir>/jobs/,
-// `job.state` on start and end, and `task_failed` on the bus for any abnormal end.
+// `job.state` on start and end, and `task_failed` on the bus for any abnormal end. A job is
+// refused before anything starts when its agent CLI is not ready (RUNREADY-1); a failed job's
+// reason and details are kept until the task's next job succeeds (RUNFAIL-2).
 import * as crypto from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { ServerFrame, ServerFrameOf } from '../../protocol/wire/frames';
+import { JobState, type ServerFrame, type ServerFrameOf } from '../../protocol/wire/frames';
 import { CommandrError } from '../../protocol/wire/errors';
 import { appendEvent } from '../../bus/event-log';
 import { ensurePrivateDir } from '../devices/files';
-import { failureReason, startAdapterRun, type AdapterRun } from './adapter-run';
+import { startAdapterRun, type AdapterRun } from './adapter-run';
+import { agentReadiness, isKnownAgent } from '../../adapters/lib/readiness';
+import { explainFailure } from './failure';
 import { jobPrompt, type JobMode } from './prompt';
 import { ensureTaskWorktree } from './worktree';
 import { gitCommonDirOf, type SandboxSpec } from '../../adapters/sandbox';
@@ -19,6 +23,8 @@ import { checkSandbox, type SandboxPolicy } from './sandbox-policy';
 export interface JobAdapter {
   name: string;
   run: string;
+  /** 'local': the person's own adapter under <dataDir>/adapters/, whose CLI commandr does not know. */
+  source?: 'local' | 'shipped';
 }
 
 export interface JobsOptions {
@@ -83,6 +89,7 @@ export class Jobs extends EventEmitter<JobsEvents> {
       if (r.state.repo === req.repoId && r.state.task === req.task) throw new CommandrError('E_CONFLICT', `task ${req.task} already has a running job (${r.state.job})`);
     }
     const adapter = this.opts.adapter(req.agent);
+    this.assertReady(adapter);
     const sandbox = checkSandbox(this.opts.sandbox); // refuses before anything is created (SANDBOX-6)
     const cwd = req.mode === 'work' ? await ensureTaskWorktree(req.repo, req.task, path.join(this.opts.dataDir, 'worktrees', req.repoId)) : req.repo;
     const job = `j-${crypto.randomBytes(6).toString('hex')}`;
@@ -111,14 +118,17 @@ export class Jobs extends EventEmitter<JobsEvents> {
       tokens.revoke(token); // JOBTOKEN-1
       this.running.delete(job);
       const ok = result.code === 0 && result.signal === null && !result.spawnError && !result.stopped;
-      if (!ok) {
+      const failure = ok ? undefined : explainFailure(adapter.name, result, readTail(log));
+      if (failure) {
         try {
-          appendEvent(req.bus, { event: 'task_failed', task: req.task, agent, reason: failureReason(result) });
+          appendEvent(req.bus, { event: 'task_failed', task: req.task, agent, reason: failure.reason });
         } catch (error) {
           this.opts.onError?.(error);
         }
       }
-      this.publish({ ...state, status: ok ? 'done' : 'failed', exitCode: result.code, ...(result.stopped ? { stopped: true } : {}) });
+      const end: JobStateFrame = { ...state, status: ok ? 'done' : 'failed', exitCode: result.code, ...(result.stopped ? { stopped: true } : failure) };
+      this.keepFailed(end);
+      this.publish(end);
     });
     return { ...state, pid: run.pid };
   }
@@ -131,8 +141,55 @@ export class Jobs extends EventEmitter<JobsEvents> {
     await r.run.done;
   }
 
+  /** The running jobs, and the last failed job of each task that has none running (RUNFAIL-2). */
   list(): JobStateFrame[] {
-    return [...this.running.values()].map((r) => r.state);
+    const running = [...this.running.values()].map((r) => r.state);
+    const busy = new Set(running.map((s) => taskKey(s.repo, s.task)));
+    return [...running, ...Object.entries(this.readFailed()).filter(([key]) => !busy.has(key)).map(([, s]) => s)];
+  }
+
+  /** RUNREADY-1: a shipped adapter's CLI must be installed and able to authenticate, as `commandr doctor` checks. */
+  private assertReady(adapter: JobAdapter): void {
+    if (adapter.source !== 'shipped' || !isKnownAgent(adapter.name)) return;
+    const ready = agentReadiness(adapter.name, this.env({}));
+    if (!ready.ok) throw new CommandrError('E_NOT_READY', ready.sentence);
+  }
+
+  private get failedFile(): string {
+    return path.join(this.logDir, 'failed.json');
+  }
+
+  /** The kept failed jobs by task; a damaged file or entry counts as none. */
+  private readFailed(): Record<string, JobStateFrame> {
+    let raw: unknown;
+    try {
+      raw = JSON.parse(fs.readFileSync(this.failedFile, 'utf8'));
+    } catch {
+      return {};
+    }
+    if (typeof raw !== 'object' || raw === null) return {};
+    const out: Record<string, JobStateFrame> = {};
+    for (const [key, value] of Object.entries(raw)) {
+      const parsed = JobState.safeParse(value);
+      if (parsed.success && parsed.data.status === 'failed') out[key] = parsed.data;
+    }
+    return out;
+  }
+
+  /** A failed end is kept for its task (a reload, a fresh device); a later success forgets it. */
+  private keepFailed(end: JobStateFrame): void {
+    const kept = this.readFailed();
+    const key = taskKey(end.repo, end.task);
+    if (end.status === 'failed') kept[key] = end;
+    else if (key in kept) delete kept[key];
+    else return;
+    try {
+      const tmp = `${this.failedFile}.${process.pid}.tmp`;
+      fs.writeFileSync(tmp, JSON.stringify(kept) + '\n', { mode: 0o600 });
+      fs.renameSync(tmp, this.failedFile);
+    } catch (error) {
+      this.opts.onError?.(error);
+    }
   }
 
   async close(): Promise<void> {
@@ -154,5 +211,25 @@ export class Jobs extends EventEmitter<JobsEvents> {
     const url = this.opts.relayUrl?.();
     if (url) env.COMMANDR_URL = url;
     return env;
+  }
+}
+
+const taskKey = (repo: string, task: string): string => `${repo}\t${task}`;
+
+/** The last bytes of a job's log (stdout and stderr): what the failure is read from. */
+function readTail(file: string, bytes = 16_384): string {
+  try {
+    const fd = fs.openSync(file, 'r');
+    try {
+      const size = fs.fstatSync(fd).size;
+      const start = Math.max(0, size - bytes);
+      const buf = Buffer.alloc(size - start);
+      fs.readSync(fd, buf, 0, buf.length, start);
+      return buf.toString('utf8');
+    } finally {
+      fs.closeSync(fd);
+    }
+  } catch {
+    return '';
   }
 }

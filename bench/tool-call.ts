@@ -91,13 +91,24 @@ async function main(): Promise<void> {
     const claude = path.join(ROOT, 'node_modules', '.bin', 'claude');
     const args = ['-p', 'go', '--output-format', 'stream-json', '--verbose'];
     const times: Record<number, Record<string, number[]>> = {};
+    const toolsListed: Record<string, number> = {};
     for (const n of [1, CALLS]) {
       calls.n = n;
       times[n] = Object.fromEntries(Object.keys(variants).map((v) => [v, [] as number[]]));
       for (const repo of Object.values(variants)) await timed(claude, args, repo, env); // warm the CLI and the code caches
       for (let i = 0; i < TURNS; i++) {
         // Alternating, so load drifts hit every variant alike.
-        for (const [name, repo] of Object.entries(variants)) times[n]![name]!.push(await timed(claude, args, repo, env));
+        for (const [name, repo] of Object.entries(variants)) {
+          const from = api.requests.length;
+          times[n]![name]!.push(await timed(claude, args, repo, env));
+          // Claude Code connects MCP servers without blocking (MCP_CONNECTION_NONBLOCKING): a server
+          // not ready in time is simply missing from the model's first request. Counted, so a variant
+          // cannot look cheap by losing its tools.
+          const first = api.requests.slice(from).find((r) => r.path === '/v1/messages' && Array.isArray(r.body?.tools) && r.body.tools.length > 0);
+          // (MCP tools are deferred behind ToolSearch: named in the request, not in its `tools`.)
+          const listed = first !== undefined && JSON.stringify(first.body).includes('mcp__commandr__');
+          if (listed) toolsListed[name] = (toolsListed[name] ?? 0) + 1;
+        }
       }
     }
     const load = os.loadavg().map((l) => l.toFixed(2)).join(' ');
@@ -108,6 +119,10 @@ async function main(): Promise<void> {
       `| ${name.padEnd(18)} | ${a.toFixed(0).padStart(9)} | ${b.toFixed(0).padStart(9)} | ${c.toFixed(0).padStart(9)} |`;
     console.log(`\nClaude Code turns (real CLI, Messages stand-in), ${TURNS} alternating runs per variant, medians in ms; load average ${load} on ${os.cpus().length} cores`);
     console.log(`targets: wired - plain <= 150 ms for 1 tool call; each further call <= 10 ms\n`);
+    const spread = (xs: number[]) => Math.max(...xs) - Math.min(...xs);
+    if (os.loadavg()[0]! > os.cpus().length) {
+      console.log(`NOTE: the load average is above the core count: other processes dominate these turns (plain, 1 call, ranged over ${spread(times[1]!.plain!).toFixed(0)} ms), so differences of ~100 ms cannot be read from them; rerun on a quiet machine\n`);
+    }
     console.log(`| ${'variant'.padEnd(18)} | ${'1 call'.padStart(9)} | ${`${CALLS} calls`.padStart(9)} | ${'per call'.padStart(9)} |`);
     console.log(`|${'-'.repeat(20)}|${'-'.repeat(11)}|${'-'.repeat(11)}|${'-'.repeat(11)}|`);
     for (const v of Object.keys(variants)) console.log(row(v, m(1, v), m(CALLS, v), (m(CALLS, v) - m(1, v)) / (CALLS - 1)));
@@ -115,6 +130,7 @@ async function main(): Promise<void> {
     for (const v of Object.keys(variants)) {
       if (v !== 'plain') console.log(row(v, over(1, v), over(CALLS, v), perCall(v)));
     }
+    console.log(`\ncommandr tools in the model's first request: wired ${toolsListed.wired ?? 0} of ${2 * TURNS} turns, mcp only ${toolsListed['mcp only'] ?? 0} of ${2 * TURNS}`);
     const wired1 = over(1, 'wired');
     const wiredEach = perCall('wired');
     const floor1 = over(1, 'floor');
@@ -123,7 +139,7 @@ async function main(): Promise<void> {
     console.log(`each further call, wired: ${wiredEach.toFixed(1)} ms (target <= 10: ${wiredEach <= 10 ? 'met' : 'NOT met'}); floor ${floorEach.toFixed(1)} ms`);
     if (floor1 > 150 || floorEach > 10) {
       console.log(`the floor is above the target: Claude Code starts every command hook as a process of its own (no-op hooks alone: +${over(1, 'no-op hooks only').toFixed(0)} ms for 1 call, ` +
-        `+${perCall('no-op hooks only').toFixed(1)} ms a further call) and waits for an MCP server's handshake before its first model request (an empty stdio server: +${over(1, 'empty MCP').toFixed(0)} ms, mostly a node start; an empty HTTP server: +${over(1, 'empty HTTP MCP').toFixed(0)} ms); ` +
+        `+${perCall('no-op hooks only').toFixed(1)} ms a further call) and starts and connects each MCP server (an empty stdio server: +${over(1, 'empty MCP').toFixed(0)} ms, mostly a node start; an empty HTTP server: +${over(1, 'empty HTTP MCP').toFixed(0)} ms); ` +
         `wired above the floor: ${(wired1 - floor1).toFixed(0)} ms for 1 call, ${(wiredEach - floorEach).toFixed(1)} ms a further call`);
     }
   } finally {

@@ -1,20 +1,23 @@
 // Attaching a photo to a note from the phone (PHOTO-1, PHOTO-6): a real image file with EXIF
 // is picked in the note sheet, the browser re-encodes it, the relay keeps it beside the note,
 // and the task screen shows the note with its photo (never the relay's path) and the timeline entry.
-import { readFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { mkdtempSync, writeFileSync } from 'node:fs';
 import sharp from 'sharp';
 import { test, expect } from './fixtures';
 
 const SECRET = 'GPS-SECRET-51.5007N';
 
-test('PHOTO-1 PHOTO-6: a photo picked in the note sheet (camera or gallery) is sent re-encoded, kept beside the note on the bus and shown on the task screen', async ({ paired: page, relayEnv }) => {
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'photo-e2e-'));
-  const file = path.join(dir, 'holiday.jpg');
-  writeFileSync(file, await sharp({ create: { width: 3000, height: 1500, channels: 3, background: { r: 250, g: 160, b: 20 } } })
+async function photoFile(name: string, width: number, height: number): Promise<string> {
+  const file = path.join(mkdtempSync(path.join(os.tmpdir(), 'photo-e2e-')), name);
+  writeFileSync(file, await sharp({ create: { width, height, channels: 3, background: { r: 250, g: 160, b: 20 } } })
     .jpeg().withExif({ IFD0: { Copyright: SECRET }, IFD3: { GPSLatitudeRef: 'N' } }).toBuffer());
+  return file;
+}
+
+test('PHOTO-1 PHOTO-6: a photo picked in the note sheet (camera or gallery) is sent re-encoded, kept beside the note on the bus and shown on the task screen', async ({ paired: page, relayEnv }) => {
+  const file = await photoFile('holiday.jpg', 3000, 1500);
 
   relayEnv.addPacket('T-photo', 'Photo task');
   await expect(page.getByTestId('task-card')).toHaveCount(1);
@@ -68,4 +71,42 @@ test('PHOTO-1: a file that is not a picture is refused in the sheet with a sente
   await expect(page.getByTestId('note-photo-preview')).toHaveCount(0);
   await expect(page.getByTestId('note-send')).toBeDisabled();
   expect(relayEnv.annotationFiles('T-nopic')).toEqual([]);
+});
+
+test.describe('a commander message', () => {
+  const saved = process.env.COMMANDR_AGENT_ADAPTER;
+  test.beforeEach(({ relayEnv }) => {
+    cpSync(path.resolve(__dirname, '..', 'test', 'stand-ins', 'fake-adapter'), path.join(relayEnv.relay.dataDir, 'adapters', 'fake'), { recursive: true });
+    process.env.COMMANDR_AGENT_ADAPTER = 'fake';
+    process.env.FAKE_ADAPTER_HOME = relayEnv.fakeAdapterHome;
+  });
+  test.afterEach(() => {
+    if (saved === undefined) delete process.env.COMMANDR_AGENT_ADAPTER;
+    else process.env.COMMANDR_AGENT_ADAPTER = saved;
+    delete process.env.FAKE_ADAPTER_HOME;
+  });
+
+  test('PHOTO-1 PHOTO-7: a photo added in the commander composer is kept in the commander\'s photos/ and its turn prompt names it', async ({ paired: page, relayEnv }) => {
+    const file = await photoFile('shelf.jpg', 800, 600);
+    await page.getByTestId('nav-commanders').click();
+    await page.getByTestId('cmdr-new').click();
+    await page.getByTestId('cmdr-name').fill('Photo keeper');
+    await page.getByTestId('cmdr-start').click();
+    await expect(page).toHaveURL(/\/commander\?id=c-/);
+    const id = new URL(page.url()).searchParams.get('id')!;
+    await expect(page.getByTestId('cmdr-status')).toHaveText(/idle|waiting for you/);
+    await page.getByTestId('cmdr-photo-input').setInputFiles(file);
+    await expect(page.getByTestId('cmdr-photo-preview')).toBeVisible();
+    await page.getByTestId('cmdr-message').fill('What is on this shelf?');
+    await page.getByTestId('cmdr-send').click();
+    await expect(page.getByTestId('cmdr-photo-preview')).toHaveCount(0); // sent: the composer is empty again
+
+    const dir = path.join(relayEnv.relay.dataDir, 'commanders', id, 'photos');
+    await expect.poll(() => { try { return readdirSync(dir); } catch { return []; } }).toHaveLength(1);
+    const name = readdirSync(dir)[0]!;
+    expect(name).toMatch(/^[0-9a-f]{64}\.jpg$/);
+    expect(readFileSync(path.join(dir, name)).toString('latin1')).not.toContain(SECRET);
+    // The stand-in agent echoes its prompt: the turn carried the photo's absolute path.
+    await expect(page.getByTestId('commander')).toContainText(`echo: Photo attached: ${path.join(dir, name)}`);
+  });
 });

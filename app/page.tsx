@@ -6,7 +6,6 @@ import { useDeferredValue, useEffect, useLayoutEffect, useMemo, useRef, useState
 import type { TaskSummary } from '../protocol/wire/views';
 import { DoneMore } from './components/DoneMore';
 import { EmptyState } from './components/EmptyState';
-import { NoteSheet } from './components/NoteSheet';
 import { Button } from './components/Button';
 import { QueuedActions } from './components/QueuedActions';
 import { NeedsYou } from './components/permissions/NeedsYou';
@@ -19,6 +18,10 @@ import { useRelay, type AppState } from './lib/store';
 // Inbox's own scripts (FIRST-7). It is fetched once the page is idle, so it opens offline too.
 const loadNewTaskSheet = () => import('./components/NewTaskSheet');
 const NewTaskSheet = dynamic(() => loadNewTaskSheet().then((m) => m.NewTaskSheet), { ssr: false });
+// The note sheet too: its photo attachment checks a photo against the wire's limits (zod,
+// protocol/photos.ts). Fetched once the page is idle, like the New task sheet, so it opens offline.
+const loadNoteSheet = () => import('./components/NoteSheet');
+const NoteSheet = dynamic(() => loadNoteSheet().then((m) => m.NoteSheet), { ssr: false });
 
 const selectTasks = (s: AppState) => s.tasks;
 const selectRepos = (s: AppState) => s.repos;
@@ -38,7 +41,10 @@ export default function InboxPage() {
   const [noteFor, setNoteFor] = useState<TaskSummary | null>(null);
   const [creating, setCreating] = useState(false);
   const groups = useMemo(() => groupTasks(tasks, { repo: repo || null, query }), [tasks, repo, query]);
-  useEffect(() => whenIdle(() => void loadNewTaskSheet().catch(() => undefined), 1000), []);
+  useEffect(() => whenIdle(() => {
+    void loadNewTaskSheet().catch(() => undefined);
+    void loadNoteSheet().catch(() => undefined);
+  }, 1000), []);
   const total = groups.reduce((n, g) => n + g.tasks.length, 0);
   // What the next load shows before its scripts run (FIRST-9): the unfiltered groups, kept
   // when the page is idle after they change.

@@ -66,6 +66,14 @@ export function mergeInto(base: string | null | undefined): string {
 
 // ---- H1 (task stages, agent run, sheets): add words below this line ----
 
+/** A failed agent run and readiness refusals (RUNFAIL-n, RUNREADY-n). */
+export const AGENT_RUN_FAILURE = {
+  details: 'Details',
+  retry: 'Retry',
+  noOutput: 'The agent printed nothing.',
+  notStarted: 'Nothing was started.',
+} as const;
+
 // ---- H3 (action bar, cards, inbox, sheets, settings): add words below this line ----
 
 // ---- H4 (commanders): add words below this line ----

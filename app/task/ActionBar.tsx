@@ -8,6 +8,7 @@
 import { useEffect, useLayoutEffect, useRef, useState, type ReactNode, type RefObject } from 'react';
 import type { TaskCommit, TaskLife, TaskStage } from '../../protocol/wire/views';
 import { barActions, finishedText, type BarAction } from './task-stage';
+import { useTaskJob } from './AgentRun';
 import { barLayout, isCompact } from './bar-layout';
 import { approvalState, type ApprovalState } from './approval-state';
 import type { TimelineItem } from './timeline';
@@ -121,7 +122,8 @@ function useCompact(bar: RefObject<HTMLElement | null>, probe: RefObject<HTMLEle
 }
 
 export function ActionBar({ repo, id, stage, life, freshCommit, onRunAgent, diff, reloadDiff, timeline, sheet, setSheet, confirmApprove }: Props) {
-  const actions = barActions(stage, life);
+  const job = useTaskJob(repo, id);
+  const actions = barActions(stage, life, { running: job?.status === 'running' });
   const offers = (a: BarAction) => actions.includes(a);
   const [notice, setNotice] = useState<Notice | null>(null);
   const [busy, setBusy] = useState(false);

@@ -1,7 +1,9 @@
 'use client';
 // Run an agent on this task from the phone (UX-4, UX-5): choose Claude Code or
 // OpenCode and the intent, start a headless job (`task.run`), watch its output
-// stream in, and Stop it (`job.stop`). Outcomes show here, where the person tapped.
+// stream in, and Stop it (`job.stop`). Outcomes show here, where the person tapped. A run the
+// relay refuses (the CLI not ready, RUNREADY-2) says why inside the sheet; a failed run says why in
+// one sentence with the CLI's output under Details, and Retry starts it again (RUNFAIL-1..4).
 import { useCallback, useEffect, useRef, useState, type FormEvent } from 'react';
 import type { TaskSummary } from '../../protocol/wire/views';
 import { Button } from '../components/Button';
@@ -11,6 +13,11 @@ import { act, type ActResult } from '../lib/actions';
 import { AGENTS, agentLabel } from '../lib/agents';
 import { sentence } from '../lib/errors';
 import { useRelay, type AppState, type JobView } from '../lib/store';
+import { AGENT_RUN_FAILURE } from '../lib/words';
+import type { ServerFrameOf } from '../../protocol/wire/frames';
+
+/** A job as the relay last described it: a failed one carries its reason and details (RUNFAIL-1). */
+type ShownJob = JobView & Pick<ServerFrameOf<'job.state'>, 'reason' | 'details'>;
 
 const INTENTS = [
   { id: 'work', label: 'Work on it', help: 'Edits and commits in the task’s own worktree; never pushes.' },
@@ -22,11 +29,11 @@ const STATUS: Record<JobView['status'], string> = { running: 'running', done: 'f
 const TONE: Record<JobView['status'], string | undefined> = { running: 'ok', done: 'ok', failed: 'danger' };
 
 /** The newest job of this task: a running one first. */
-function useTaskJob(repo: string, task: string): JobView | null {
+export function useTaskJob(repo: string, task: string): ShownJob | null {
   return useRelay(useCallback((s: AppState) => {
     const jobs = Object.values(s.jobs).filter((j) => j.repo === repo && j.task === task);
     return jobs.find((j) => j.status === 'running') ?? jobs.at(-1) ?? null;
-  }, [repo, task]));
+  }, [repo, task])) as ShownJob | null; // the store keeps every field of job.state
 }
 
 function outcomeText(r: ActResult, done: string): string | null {
@@ -45,17 +52,26 @@ export function AgentRun({ repo, task, choosing, setChoosing, inBar }: {
   const job = useTaskJob(repo, task?.id ?? '');
   const [notice, setNotice] = useState<{ text: string; tone?: string } | null>(null);
   const [busy, setBusy] = useState(false);
+  const [refusal, setRefusal] = useState<string | null>(null);
   const offline = useRepoPlace(repo)?.offline ?? null; // FLEETUI-2
   if (!task) return null;
   const canRun = (task.state === 'inbox' || task.state === 'claimed') && job?.status !== 'running';
+  const canRetry = job?.status === 'failed' && !job.stopped;
 
-  async function start(agent: string, mode: Intent) {
-    setChoosing(false);
+  /** Starts a job; a refusal (e.g. the CLI not ready) keeps the sheet open and says why there (RUNREADY-2). */
+  async function start(agent: string, mode: Intent, fromSheet: boolean) {
     setBusy(true);
+    setRefusal(null);
     const r = await act('task.run', { repo, task: task!.id, mode, agent });
     setBusy(false);
+    if (r.status === 'refused' && fromSheet) {
+      setRefusal(outcomeText(r, ''));
+      return;
+    }
+    setChoosing(false);
     setNotice(r.status === 'applied' ? null : { text: outcomeText(r, '') ?? '', tone: 'danger' });
   }
+  const closeSheet = () => { setRefusal(null); setChoosing(false); };
   async function stop(id: string) {
     setBusy(true);
     const r = await act('job.stop', { job: id });
@@ -70,24 +86,27 @@ export function AgentRun({ repo, task, choosing, setChoosing, inBar }: {
         <h2 id="agent-title" className="task-h2" style={{ margin: 0 }}>Agent</h2>
         {job?.status === 'running' ? (
           <Button variant="danger" disabled={busy} onClick={() => void stop(job.job)} data-testid="job-stop">Stop</Button>
+        ) : canRetry ? (
+          <Button variant="primary" disabled={busy || !!offline} title={offline ?? undefined} onClick={() => void start(job.agent ?? AGENTS[0].id, job.mode, false)} data-testid="job-retry">{AGENT_RUN_FAILURE.retry}</Button>
         ) : canRun && !inBar ? (
           <Button variant="primary" disabled={busy || !!offline} title={offline ?? undefined} onClick={() => setChoosing(true)} data-testid="run-agent">Run agent</Button>
         ) : null}
       </div>
       {job ? <JobOutput job={job} /> : <p className="muted" style={{ margin: '6px 0 0' }}>Start Claude Code or OpenCode on this task, headless, and watch it work here.</p>}
       {notice ? <p className="notice card" data-tone={notice.tone} role="status" data-testid="agent-notice" style={{ margin: '8px 0 0' }}>{notice.text}</p> : null}
-      {choosing ? <RunAgentSheet taskId={task.id} onClose={() => setChoosing(false)} onStart={(a, m) => void start(a, m)} /> : null}
+      {choosing ? <RunAgentSheet taskId={task.id} busy={busy} refusal={refusal} onClose={closeSheet} onStart={(a, m) => void start(a, m, true)} /> : null}
     </section>
   );
 }
 
-function JobOutput({ job }: { job: JobView }) {
+function JobOutput({ job }: { job: ShownJob }) {
   const ref = useRef<HTMLPreElement>(null);
   useEffect(() => {
     const el = ref.current;
     if (el) el.scrollTop = el.scrollHeight;
   }, [job.output.text]);
   const running = job.status === 'running';
+  if (job.status === 'failed' && job.reason) return <JobFailure job={job} />;
   return (
     <div data-testid="job" data-job={job.job} data-status={job.status}>
       <div className="task-meta" style={{ marginTop: 6 }}>
@@ -104,7 +123,29 @@ function JobOutput({ job }: { job: JobView }) {
   );
 }
 
-export function RunAgentSheet({ taskId, onClose, onStart }: { taskId: string; onClose(): void; onStart(agent: string, mode: Intent): void }) {
+/** RUNFAIL-1: why, in one sentence; the CLI's own output folded under Details. */
+function JobFailure({ job }: { job: ShownJob }) {
+  const raw = job.details || job.output.text;
+  return (
+    <div data-testid="job" data-job={job.job} data-status={job.status}>
+      <div className="task-meta" style={{ marginTop: 6 }}>
+        <span>{agentLabel(job.agent)}</span>
+        <span className="pill" data-tone="danger" data-testid="job-status">{STATUS.failed}</span>
+      </div>
+      <p className="notice card" data-tone="danger" role="alert" data-testid="job-reason" style={{ margin: '8px 0 0' }}>{job.reason}</p>
+      <details className="job-details" data-testid="job-details" style={{ marginTop: 8 }}>
+        <summary>{AGENT_RUN_FAILURE.details}</summary>
+        <pre className="card job-output mono" data-testid="job-output">
+          {raw || AGENT_RUN_FAILURE.noOutput}{job.exitCode !== null ? `\n(exit ${job.exitCode})` : ''}
+        </pre>
+      </details>
+    </div>
+  );
+}
+
+export function RunAgentSheet({ taskId, busy, refusal, onClose, onStart }: {
+  taskId: string; busy?: boolean; refusal?: string | null; onClose(): void; onStart(agent: string, mode: Intent): void;
+}) {
   const [agent, setAgent] = useState<string>(AGENTS[0].id);
   const [mode, setMode] = useState<Intent>('work');
   const submit = (e: FormEvent) => { e.preventDefault(); onStart(agent, mode); };
@@ -129,8 +170,13 @@ export function RunAgentSheet({ taskId, onClose, onStart }: { taskId: string; on
             </label>
           ))}
         </fieldset>
+        {refusal ? (
+          <p className="notice card" data-tone="danger" role="alert" data-testid="run-agent-refusal" style={{ margin: 0 }}>
+            {refusal} {AGENT_RUN_FAILURE.notStarted}
+          </p>
+        ) : null}
         <div className="row">
-          <Button type="submit" variant="primary" data-testid="run-agent-start">Start</Button>
+          <Button type="submit" variant="primary" disabled={busy} data-testid="run-agent-start">Start</Button>
           <Button onClick={onClose}>Cancel</Button>
         </div>
       </form>

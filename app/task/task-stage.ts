@@ -19,8 +19,15 @@ export type BarAction = 'run-agent' | 'approve' | 'deny' | 'annotate' | 'run-cou
  * is run (a council has nothing to review, nothing is staged); Approve and Deny exist only while a
  * change can be staged and approved; a committed task has nothing to approve and is finished with
  * Merge, Open pull request or Push (FINISH-n); a finished task offers nothing. A relay without stages keeps the old bar.
+ * `jobs.running`: a job runs for this task now.
  */
-export function barActions(stage: TaskStage | undefined, life?: TaskLife): BarAction[] {
+export function barActions(stage: TaskStage | undefined, life?: TaskLife, jobs: { running?: boolean } = {}): BarAction[] {
+  // RUNREADY-5: a task has one job at a time (the relay refuses a second): no Run agent while one runs.
+  const actions = stageActions(stage, life);
+  return jobs.running ? actions.filter((a) => a !== 'run-agent') : actions;
+}
+
+function stageActions(stage: TaskStage | undefined, life?: TaskLife): BarAction[] {
   switch (stage) {
     case 'inbox': return ['run-agent', 'annotate'];
     // Finish it (protocol/spec/finish.md): Merge is the main action; the rest sit under "More".

@@ -1,0 +1,99 @@
+// Failures a person can act on (protocol/spec/failures.md), on the phone and the desktop: Run agent
+// with Claude Code not ready is refused inside the sheet and starts nothing; a run that fails the way
+// the real Claude Code does when its login is gone (its recorded output, printed by a fake `claude`)
+// says why in one sentence with the raw output under Details, is still there after a reload, and
+// Retry starts it again (and succeeds once the fake is "logged in").
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { hostname, tmpdir } from 'node:os';
+import path from 'node:path';
+import { notLoggedInSentence } from '../adapters/lib/readiness';
+import { test, expect, type RelayFixture } from './fixtures';
+import type { Page } from '@playwright/test';
+
+const RECORDED = path.resolve(__dirname, '..', 'test', 'jobs', 'recorded', 'claude-not-logged-in.stream-json');
+const KEYS = ['HOME', 'COMMANDR_CLAUDE_BIN', 'COMMANDR_AGENT_ADAPTER', 'ANTHROPIC_API_KEY', 'ANTHROPIC_AUTH_TOKEN', 'CLAUDE_CODE_OAUTH_TOKEN'] as const;
+const saved = Object.fromEntries(KEYS.map((k) => [k, process.env[k]]));
+let home = '';
+
+/** A `claude` printing what the real one printed when not logged in, until `<home>/logged-in` exists. */
+function fakeClaude(dir: string): string {
+  const bin = path.join(dir, 'bin');
+  mkdirSync(bin, { recursive: true });
+  copyFileSync(RECORDED, path.join(bin, 'not-logged-in.jsonl'));
+  const file = path.join(bin, 'claude');
+  writeFileSync(file, [
+    '#!/bin/sh',
+    'if [ "$1" = "--version" ]; then echo "2.1.332 (Claude Code)"; exit 0; fi',
+    `if [ -f "${dir}/logged-in" ]; then`,
+    `  echo '{"type":"system","subtype":"init","session_id":"00000000-0000-4000-8000-000000000001"}'`,
+    `  echo '{"type":"result","subtype":"success","is_error":false,"result":"All done.","session_id":"00000000-0000-4000-8000-000000000001"}'`,
+    '  exit 0',
+    'fi',
+    `cat "${bin}/not-logged-in.jsonl"`,
+    'exit 1',
+    '',
+  ].join('\n'), { mode: 0o755 });
+  return file;
+}
+
+test.beforeEach(() => {
+  home = realpathSync(mkdtempSync(path.join(tmpdir(), 'failures-e2e-home-')));
+  for (const k of KEYS) delete process.env[k];
+  process.env.HOME = home;
+  process.env.COMMANDR_CLAUDE_BIN = fakeClaude(home);
+});
+test.afterEach(() => {
+  for (const [k, v] of Object.entries(saved)) {
+    if (v === undefined) delete process.env[k];
+    else process.env[k] = v;
+  }
+  rmSync(home, { recursive: true, force: true });
+});
+
+async function startClaude(page: Page, env: RelayFixture, id: string): Promise<void> {
+  env.addPacket(id, 'Parse dates in the CSV import');
+  await page.getByTestId('task-card').filter({ hasText: id }).click();
+  await page.getByTestId('run-agent').click();
+  await page.getByTestId('agent-claude').check();
+  await page.getByTestId('intent-work').check();
+  await page.getByTestId('run-agent-start').click();
+}
+
+test('RUNREADY-1, RUNREADY-2: Claude Code not logged in: the Run agent sheet says what to do and nothing starts', async ({ paired: page, relayEnv }) => {
+  await startClaude(page, relayEnv, 'F-1');
+  const refusal = page.getByTestId('run-agent-refusal');
+  await expect(refusal).toHaveText(`${notLoggedInSentence(hostname())} Nothing was started.`);
+  await expect(page.getByTestId('run-agent-sheet')).toBeVisible();
+  await expect(page.getByTestId('job')).toHaveCount(0);
+  expect(existsSync(path.join(relayEnv.bus, 'events.jsonl')) ? relayEnv.events().filter((e) => e.task === 'F-1') : []).toEqual([]);
+  const jobs = path.join(relayEnv.relay.dataDir, 'jobs');
+  expect(readdirSync(jobs).filter((f) => f.endsWith('.log'))).toEqual([]);
+});
+
+test('RUNFAIL-1, RUNFAIL-2, RUNFAIL-4: a run that fails (not logged in, as the real CLI says it) shows one sentence and Details, is kept after a reload, and Retry starts it again', async ({ paired: page, relayEnv }, info) => {
+  // A saved login the CLI no longer accepts: readiness passes, the run fails.
+  mkdirSync(path.join(home, '.claude'), { recursive: true });
+  writeFileSync(path.join(home, '.claude', '.credentials.json'), '{"claudeAiOauth":{"accessToken":"expired"}}\n');
+  await startClaude(page, relayEnv, 'F-2');
+  const reason = page.getByTestId('job-reason');
+  await expect(reason).toHaveText(notLoggedInSentence(hostname()), { timeout: 30_000 });
+  await expect(page.getByTestId('job')).toHaveAttribute('data-status', 'failed');
+  // The raw output is folded under Details until asked for.
+  const raw = page.getByTestId('job-output');
+  await expect(raw).toBeHidden();
+  await page.getByTestId('job-details').getByText('Details').click();
+  await expect(raw).toContainText('Not logged in · Please run /login');
+  await page.getByTestId('job-details').getByText('Details').click();
+  await page.getByTestId('job-reason').scrollIntoViewIfNeeded();
+  if (info.project.name === 'phone') await page.screenshot({ path: info.outputPath('failed-run-phone.png') });
+
+  await page.reload();
+  await expect(page.getByTestId('job-reason')).toHaveText(notLoggedInSentence(hostname()));
+  await expect(page.getByTestId('job-output')).toBeHidden();
+
+  writeFileSync(path.join(home, 'logged-in'), '');
+  await page.getByTestId('job-retry').click();
+  await expect(page.getByTestId('job')).toHaveAttribute('data-status', 'done', { timeout: 30_000 });
+  await expect(page.getByTestId('job-reason')).toHaveCount(0);
+  await expect(page.getByTestId('job-output')).toContainText('All done.');
+});

@@ -43,13 +43,15 @@ function git(cwd: string, ...args: string[]): void {
   execFileSync('git', args, { cwd, stdio: 'pipe' });
 }
 
-export const test = base.extend<{ demo: boolean; copyApp: boolean; relayEnv: RelayFixture; paired: Page }>({
+export const test = base.extend<{ demo: boolean; copyApp: boolean; sandbox: boolean; relayEnv: RelayFixture; paired: Page }>({
   /** Serve the relay's demo workspace (a task waiting for approval, a council verdict…) instead of the temp repo. */
   demo: [false, { option: true }],
   /** Serve a private copy of out/ (for specs that change the built app, e.g. a new worker). */
   copyApp: [false, { option: true }],
+  /** Run agents in the OS sandbox; false is the relay's `--no-sandbox` (SANDBOX-WARN-1). */
+  sandbox: [true, { option: true }],
 
-  relayEnv: async ({ demo, copyApp }, use) => {
+  relayEnv: async ({ demo, copyApp, sandbox }, use) => {
     const tmp = mkdtempSync(path.join(tmpdir(), 'commandr-e2e-'));
     const repo = path.join(tmp, 'repo');
     const registryFile = path.join(tmp, 'agents-repos');
@@ -64,7 +66,7 @@ export const test = base.extend<{ demo: boolean; copyApp: boolean; relayEnv: Rel
     const bus = path.join(repo, '.agents');
     const appDir = copyApp ? path.join(tmp, 'app') : path.join(ROOT, 'out');
     if (copyApp) cpSync(path.join(ROOT, 'out'), appDir, { recursive: true });
-    const relay = await createRelay({ port: 0, host: '127.0.0.1', dataDir: path.join(tmp, 'data'), repos: demo ? [] : [repo], registryFile: demo ? path.join(tmp, 'no-registry') : registryFile, demo, appDir });
+    const relay = await createRelay({ port: 0, host: '127.0.0.1', dataDir: path.join(tmp, 'data'), repos: demo ? [] : [repo], registryFile: demo ? path.join(tmp, 'no-registry') : registryFile, demo, appDir, sandbox });
     await use({
       relay, url: relay.url, repo, bus, tool, appDir,
       addPacket(id, title) {

@@ -1,19 +1,24 @@
 'use client';
-// A commander's conversation (CMDR-UI-3..5): its output streamed as it comes,
-// a message box (typed or dictated), the waiting-for-you state, a new session
-// for a dead one, more reference paths, and delete after a confirmation.
+// A commander's conversation (CMDR-UI-3..5, CHAT-2..5): the header with its name, status and a ⋯
+// menu (Add reference path, Delete), the conversation as chat bubbles streamed as it comes, the
+// waiting-for-you state, a new session for a dead one, and the composer pinned at the bottom.
 import { useSearchParams } from 'next/navigation';
-import { useCallback, useEffect, useRef, useState, type FormEvent } from 'react';
+import { useCallback, useEffect, useState, type FormEvent } from 'react';
 import { Button } from '../components/Button';
 import { EmptyState } from '../components/EmptyState';
+import { CommanderSandboxWarning } from '../components/SandboxWarning';
 import { PhotoAttach, type AttachedPhoto } from '../components/PhotoAttach';
 import { VoiceInput } from '../components/voice/VoiceInput';
 import { act, read, type ActResult } from '../lib/actions';
 import { sentence } from '../lib/errors';
 import { useRelay, type AppState } from '../lib/store';
+import { agentName } from '../lib/words';
 import { STATUS_LABEL, STATUS_TONE } from '../commanders/status';
+import { Conversation } from './Conversation';
+import { CommanderMenu } from './CommanderMenu';
 import { AddReferenceSheet, DeleteSheet } from './sheets';
 import '../task/task.css';
+import './commander.css';
 
 export function CommanderScreen() {
   const id = useSearchParams().get('id') ?? '';
@@ -40,19 +45,19 @@ export function CommanderScreen() {
   return (
     <div className="cmdr-screen" data-testid="commander" data-status={commander.status}>
       <header className="task-header">
-        <h1 className="task-title">{commander.name}</h1>
+        <div className="cmdr-head">
+          <h1 className="task-title">{commander.name}</h1>
+          <CommanderMenu onAddReference={() => setSheet('reference')} onDelete={() => setSheet('delete')} />
+        </div>
         <div className="task-meta">
           <span className="pill" data-tone={STATUS_TONE[commander.status]} data-testid="cmdr-status">{STATUS_LABEL[commander.status]}</span>
-          <span>{commander.adapter}</span>
+          <span>{agentName(commander.adapter)}</span>
         </div>
-        <ul className="muted mono wrap-anywhere" style={{ margin: '6px 0 0', paddingLeft: 18 }} data-testid="cmdr-references">
-          {commander.referencePaths.map((p) => <li key={p}>{p}</li>)}
+        <ul className="cmdr-refs muted wrap-anywhere" aria-label="Folders it works on" data-testid="cmdr-references">
+          {commander.referencePaths.map((p) => <li key={p} title={p}>{folderName(p)}</li>)}
         </ul>
-        <div className="row" style={{ marginTop: 8 }}>
-          <Button onClick={() => setSheet('reference')} data-testid="cmdr-add-ref">Add reference path</Button>
-          <Button variant="danger" onClick={() => setSheet('delete')} data-testid="cmdr-delete">Delete</Button>
-        </div>
       </header>
+      <CommanderSandboxWarning sandbox={commander.sandbox} />
       {commander.status === 'waiting' ? (
         <p className="card notice" role="status" data-testid="cmdr-waiting">Waiting for you{commander.waitingFor ? `: ${commander.waitingFor}` : '.'}</p>
       ) : null}
@@ -62,7 +67,7 @@ export function CommanderScreen() {
           <Button variant="primary" onClick={() => void act('commander.replace', { commander: id }).then(report('new session'))} data-testid="cmdr-replace">Start a new session</Button>
         </div>
       ) : null}
-      <Output text={output?.text ?? ''} running={commander.status === 'running' || commander.status === 'starting'} />
+      <Conversation text={output?.text ?? ''} running={commander.status === 'running' || commander.status === 'starting'} />
       {/* Pinned at the bottom like a chat; what happened to the last message shows right above it (UX-1, UX-10). */}
       <div className="cmdr-dock">
         {notice ? <p className="action-status" data-tone="danger" role="alert" data-testid="cmdr-notice">{notice}</p> : null}
@@ -74,23 +79,12 @@ export function CommanderScreen() {
   );
 }
 
-function Output({ text, running }: { text: string; running: boolean }) {
-  const ref = useRef<HTMLPreElement>(null);
-  useEffect(() => {
-    const el = ref.current;
-    if (el) el.scrollTop = el.scrollHeight;
-  }, [text]);
-  return (
-    <section aria-labelledby="cmdr-output-title" className="task-section">
-      <h2 id="cmdr-output-title" className="group-title">Conversation</h2>
-      <pre ref={ref} className="card cmdr-output" aria-live="polite" data-testid="cmdr-output"
-        style={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere', margin: 0 }}>
-        {text || (running ? 'Working…' : 'Nothing yet. Send a message below to give this commander its first job.')}
-      </pre>
-    </section>
-  );
+/** A folder by its own name (its full path in the title): the machine's path prefix says nothing on a phone. */
+function folderName(p: string): string {
+  return p.replace(/\/+$/, '').split('/').pop() || p;
 }
 
+/** The composer: the message box (typed or dictated) and Send. Small on purpose: attachments go in beside the box. */
 function MessageForm({ id, onOutcome }: { id: string; onOutcome(outcome: ActResult): void }) {
   const [text, setText] = useState('');
   const [busy, setBusy] = useState(false);

@@ -9,6 +9,7 @@ import { Button } from '../components/Button';
 import { Sheet } from '../components/Sheet';
 import { act } from '../lib/actions';
 import { AGENTS } from '../lib/agents';
+import { START_COMMANDER } from '../lib/words';
 import { VoiceInput } from '../components/voice/VoiceInput';
 import { sentence } from '../lib/errors';
 import { useRelay, type AppState } from '../lib/store';
@@ -61,7 +62,7 @@ export function StartSheet({ roots, onClose }: { roots: string[]; onClose(): voi
   }
 
   return (
-    <Sheet title="Start a commander" onClose={onClose} testId="start-sheet">
+    <Sheet title={START_COMMANDER} onClose={onClose} testId="start-sheet">
       <form onSubmit={submit}>
         <div className="field">
           <label htmlFor="cmdr-name">Name</label>
@@ -97,7 +98,7 @@ export function StartSheet({ roots, onClose }: { roots: string[]; onClose(): voi
         <VoiceInput id="cmdr-first-message" label="First message (optional)" value={message} onChange={setMessage} rows={3} testId="cmdr-first-message" />
         {error ? <p role="alert" data-testid="start-error">{error}</p> : null}
         <div className="row">
-          <Button type="submit" variant="primary" disabled={busy || !path || !name.trim() || !!memberProblem} data-testid="cmdr-start">Start</Button>
+          <Button type="submit" variant="primary" disabled={busy || !path || !name.trim() || !!memberProblem} data-testid="cmdr-start">{START_COMMANDER}</Button>
           <Button onClick={onClose}>Cancel</Button>
         </div>
       </form>

@@ -9,6 +9,7 @@ import { StartSheet } from './StartSheet';
 import { MachineLabel } from '../components/MachineLabel';
 import { commanderPlace } from '../lib/machine-list';
 import { STATUS_LABEL, STATUS_TONE } from './status';
+import { START_COMMANDER } from '../lib/words';
 
 const selectCommanders = (s: AppState) => s.commanders;
 const selectRoots = (s: AppState) => s.allowedRoots;
@@ -25,10 +26,10 @@ export default function CommandersPage() {
     <div data-testid="commanders">
       <div className="row" style={{ justifyContent: 'space-between' }}>
         <h1 className="page-title">Commanders</h1>
-        <Button variant="primary" onClick={() => setStarting(true)} data-testid="cmdr-new">Start commander</Button>
+        <Button variant="primary" onClick={() => setStarting(true)} data-testid="cmdr-new">{START_COMMANDER}</Button>
       </div>
       {commanders.length === 0 ? (
-        <EmptyState title="No commanders yet">A commander is a long-running agent that looks after a folder for you. Start one to give it a job.</EmptyState>
+        <EmptyState title="No commanders yet">A commander is a long-running agent that looks after a folder for you. Press {START_COMMANDER} to give one a job.</EmptyState>
       ) : (
         <ul className="stack" style={{ listStyle: 'none', padding: 0 }}>
           {commanders.map((c) => { const place = commanderPlace(fleet, c.id); return (

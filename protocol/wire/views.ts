@@ -132,7 +132,11 @@ export type DeviceView = z.infer<typeof DeviceView>;
 
 export { COMMANDER_STATUSES, CommanderStatus } from '../commander';
 /** What clients see of a commander is its record, declared once in protocol/commander.ts; a member's id is labelled (FLEETX-1). */
-export const CommanderView = z.extend(CommanderRecord, { id: z.string().check(z.regex(SHOWN_COMMANDER_ID_PATTERN)) });
+export const CommanderView = z.extend(CommanderRecord, {
+  id: z.string().check(z.regex(SHOWN_COMMANDER_ID_PATTERN)),
+  /** SANDBOX-WARN-1: 'off' when its relay runs commander turns without the OS sandbox (`--no-sandbox`). */
+  sandbox: z.optional(z.enum(['on', 'off'])),
+});
 export type CommanderView = z.infer<typeof CommanderView>;
 
 export const PermissionDecision = z.enum(['allow', 'allow-session', 'deny']);

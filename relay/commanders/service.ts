@@ -1,7 +1,8 @@
 // The commanders service (CMDR-n): creates commanders as directories, runs their
 // turns one at a time through the agent adapter, streams output, tracks status,
 // replaces dead sessions, deletes. Emits 'state' / 'waiting' / 'removed' for others.
-import { removeTranscripts } from './transcripts';
+import { removeTranscripts, toolLineOf } from './transcripts';
+import type { LiveEvent } from '../../protocol/live-events';
 import { EventEmitter } from 'node:events';
 import * as fs from 'node:fs';
 import type { CommanderRecord } from '../../protocol/commander';
@@ -21,6 +22,9 @@ import { ScopedTokens } from '../live/scoped-tokens';
 import * as path from 'node:path';
 
 export type { AgentAdapter } from './turn';
+
+/** A commander's agent id on live events and hook credentials: `commander-<id>`. */
+const AGENT_PREFIX = 'commander-';
 
 export interface CommandersOptions {
   dataDir: string;
@@ -51,9 +55,10 @@ interface Entry extends TurnRuntime {
   queue: string[];
 }
 
-export function viewOf(record: CommanderRecord): CommanderView {
+export function viewOf(record: CommanderRecord, sandbox?: SandboxPolicy): CommanderView {
   const { id, name, referencePaths, created, session, status, waitingFor, adapter } = record;
-  return { id, name, referencePaths, created, session, status, waitingFor, adapter };
+  // SANDBOX-WARN-1: the phone warns when this relay runs the commander's turns unsandboxed.
+  return { id, name, referencePaths, created, session, status, waitingFor, adapter, sandbox: sandbox?.enabled === false ? 'off' : 'on' };
 }
 
 export class Commanders extends EventEmitter<CommandersEvents> {
@@ -67,8 +72,12 @@ export class Commanders extends EventEmitter<CommandersEvents> {
     this.reload();
   }
 
+  private view(record: CommanderRecord): CommanderView {
+    return viewOf(record, this.opts.sandbox);
+  }
+
   list(): CommanderView[] {
-    return [...this.entries.values()].map((e) => viewOf(e.record)).sort((a, b) => a.created.localeCompare(b.created));
+    return [...this.entries.values()].map((e) => this.view(e.record)).sort((a, b) => a.created.localeCompare(b.created));
   }
 
   listFrame(): ServerFrame {
@@ -80,7 +89,7 @@ export class Commanders extends EventEmitter<CommandersEvents> {
   }
 
   get(id: string): CommanderView {
-    return viewOf(this.entry(id).record);
+    return this.view(this.entry(id).record);
   }
 
   /** Start: record, directory and CLAUDE.md first, then the first turn (CMDR-START-1). */
@@ -114,8 +123,8 @@ export class Commanders extends EventEmitter<CommandersEvents> {
     const entry = this.newEntry(record);
     this.entries.set(id, entry);
     this.publish(entry);
-    this.startTurn(entry, firstPrompt(record, dir, start.message), null);
-    return viewOf(record);
+    this.startTurn(entry, firstPrompt(record, dir, start.message), null, start.message?.trim() || undefined);
+    return this.view(record);
   }
 
   /** The next turn of the current session; queued while a turn runs (CMDR-MSG-1). */
@@ -142,7 +151,7 @@ export class Commanders extends EventEmitter<CommandersEvents> {
     entry.record = { ...entry.record, session: null, status: 'starting', waitingFor: null, adapter: entry.record.demo ? entry.record.adapter : this.opts.adapter(entry.record.adapter).name };
     this.save(entry);
     this.startTurn(entry, replacementPrompt(entry.record, this.store.dir(id)), null);
-    return viewOf(entry.record);
+    return this.view(entry.record);
   }
 
   addReference(id: string, input: string): CommanderView {
@@ -153,7 +162,7 @@ export class Commanders extends EventEmitter<CommandersEvents> {
       entry.record = { ...entry.record, referencePaths: [...entry.record.referencePaths, reference] };
       this.save(entry);
     }
-    return viewOf(entry.record);
+    return this.view(entry.record);
   }
 
   /** Stops its processes, then removes its directory, log and agent transcripts (CMDR-DEL-1). */
@@ -168,6 +177,19 @@ export class Commanders extends EventEmitter<CommandersEvents> {
     removeTranscripts(this.agentEnv(id).HOME, dir);
     this.opts.broadcast({ type: 'commander.removed', commander: id });
     this.emit('removed', id);
+  }
+
+  /** CHAT-7: a completed tool event of a commander's running turn becomes a tool line of its conversation. */
+  recordLive(event: LiveEvent): void {
+    const id = event.agent?.startsWith(AGENT_PREFIX) ? event.agent.slice(AGENT_PREFIX.length) : null;
+    const entry = id === null ? undefined : this.entries.get(id);
+    // Only while its turn runs: a straggler would land after the reply it led to.
+    if (!entry || entry.current === null) return;
+    const line = toolLineOf(event);
+    if (line === null) return;
+    const chunk = entry.output.append(entry.record.session, line);
+    this.opts.broadcast({ type: 'commander.output', commander: entry.record.id, ...chunk }, true);
+    this.emit('output', entry.record.id, chunk);
   }
 
   /** Kept output for a catch-up read. */
@@ -212,7 +234,7 @@ export class Commanders extends EventEmitter<CommandersEvents> {
     }
     const dir = this.store.dir(id);
     const tokens = this.opts.tokens ?? this.ownTokens;
-    const agent = `commander-${id}`;
+    const agent = `${AGENT_PREFIX}${id}`;
     const token = tokens.issue({ owner: agent, agent, roots: [dir, ...entry.record.referencePaths] });
     const env = { ...this.agentEnv(id), COMMANDR_HOOK_TOKEN: token };
     // The commander works in its directory; its record (which names its edit roots) is the relay's.
@@ -230,7 +252,7 @@ export class Commanders extends EventEmitter<CommandersEvents> {
   private afterTurn(entry: Entry, waiting: boolean): void {
     if (!this.entries.has(entry.record.id)) return;
     this.pickUpReferences(entry);
-    if (waiting) this.emit('waiting', viewOf(entry.record));
+    if (waiting) this.emit('waiting', this.view(entry.record));
     const next = entry.queue.shift();
     if (next !== undefined && entry.record.status !== 'dead') this.startTurn(entry, next, entry.record.session, next);
     else if (entry.record.status === 'dead') entry.queue = [];
@@ -267,7 +289,7 @@ export class Commanders extends EventEmitter<CommandersEvents> {
   }
 
   private publish(entry: Entry): void {
-    const view = viewOf(entry.record);
+    const view = this.view(entry.record);
     this.opts.broadcast({ type: 'commander.state', commander: view });
     this.emit('state', view);
   }
@@ -275,7 +297,7 @@ export class Commanders extends EventEmitter<CommandersEvents> {
   private agentEnv(id: string): Record<string, string | undefined> {
     const env: Record<string, string | undefined> = { ...process.env, ...this.opts.env };
     for (const key of ['AGENT_RESUME', 'AGENT_PROMPT', 'COMMANDR_TASK', 'COMMANDR_URL', 'COMMANDR_SANDBOX', 'COMMANDR_HOOK_TOKEN']) delete env[key];
-    env.COMMANDR_AGENT_ID = `commander-${id}`;
+    env.COMMANDR_AGENT_ID = `${AGENT_PREFIX}${id}`;
     const url = this.opts.relayUrl?.();
     if (url) env.COMMANDR_URL = url;
     return env;

@@ -8,6 +8,7 @@ import { startAdapterRun, type AdapterRun } from '../jobs/adapter-run';
 import type { SandboxSpec } from '../../adapters/sandbox';
 import type { OutputBuffer, OutputChunk } from './output';
 import { turnOutcome } from './outcome';
+import { saidLine } from '../../protocol/commander-transcript';
 import type { CommanderStore } from './store';
 
 export interface AgentAdapter {
@@ -108,7 +109,5 @@ function removePidFile(file: string, pid: number | undefined): void {
   }
 }
 
-/** The person's turn as the conversation shows it: `› ` and the text, later lines indented under it. */
-export function saidLine(text: string): string {
-  return `\n› ${text.replace(/\r?\n/g, '\n  ')}\n\n`;
-}
+/** The person's turn as the conversation shows it (CHAT-1); the line format is declared in protocol/. */
+export { saidLine } from '../../protocol/commander-transcript';

@@ -8,6 +8,7 @@ import { readJsonAs, sendJson } from '../http/respond';
 import { eventsOf, type Happening, type OpenCall } from '../../adapters/lib/hook-poster';
 import { unfinishedEvent } from '../../adapters/lib/hook-actions';
 import { checkScope, hookCaller } from './scoped-tokens';
+import { Commanders } from '../commanders/service';
 
 export const LIVE_BODY_LIMIT = 64 * 1024;
 
@@ -55,5 +56,6 @@ function publish(services: RelayServices, event: LiveEvent): void {
   if (services.live.holds(event)) return; // published already (REPORT-1)
   const stored = services.live.record(event);
   services.checks?.record(stored.event, stored.at);
+  if (services.commanders instanceof Commanders) services.commanders.recordLive(stored.event); // CHAT-7
   services.broadcast({ type: 'live.event', at: stored.at, event: stored.event }, undefined, { ephemeral: true });
 }

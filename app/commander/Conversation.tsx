@@ -1,0 +1,78 @@
+'use client';
+// A commander's conversation as chat bubbles (CHAT-2..4): the log (protocol/commander-transcript.ts)
+// read back as the person's messages on the right, the commander's replies on the left with their
+// markdown rendered safely (task/markdown.ts: raw HTML shown as text, safe links only), each tool
+// activity one line that opens on tap, the relay's notices as small centred lines. The newest
+// entry is scrolled into view on open and as the conversation grows.
+import { useEffect, useLayoutEffect, useMemo, useRef } from 'react';
+import { parseConversation, type ConversationEntry } from '../../protocol/commander-transcript';
+import { renderMarkdown } from '../task/markdown';
+import { COMMANDER_CHAT } from '../lib/words';
+
+export function Conversation({ text, running }: { text: string; running: boolean }) {
+  const entries = useMemo(() => parseConversation(text), [text]);
+  // The page scrolls, the composer stays pinned under the conversation: the newest entry is on
+  // screen at the page's end. Followed as it grows unless the person scrolled up to read.
+  const following = useRef(true);
+  useEffect(() => {
+    const onScroll = () => {
+      const page = document.scrollingElement ?? document.documentElement;
+      following.current = page.scrollHeight - page.scrollTop - page.clientHeight < 120;
+    };
+    window.addEventListener('scroll', onScroll, { passive: true });
+    return () => window.removeEventListener('scroll', onScroll);
+  }, []);
+  const chat = useRef<HTMLElement>(null);
+  useLayoutEffect(() => {
+    if (following.current) toEnd();
+  }, [entries, running]);
+  useEffect(() => {
+    // What lays out later (fonts, a reply's code block, the header) must not push the end under the composer.
+    const el = chat.current;
+    if (!el || typeof ResizeObserver === 'undefined') return;
+    const watch = new ResizeObserver(() => { if (following.current) toEnd(); });
+    watch.observe(el);
+    return () => watch.disconnect();
+  }, []);
+  return (
+    <section ref={chat} aria-label={COMMANDER_CHAT.title} className="chat" aria-live="polite" data-testid="cmdr-output">
+      {entries.length === 0 && !running ? <p className="muted chat-empty">{COMMANDER_CHAT.empty}</p> : null}
+      {entries.map((entry, i) => <Entry key={i} entry={entry} />)}
+      {running ? <p className="chat-working muted" data-testid="cmdr-working">{COMMANDER_CHAT.working}</p> : null}
+    </section>
+  );
+}
+
+function Entry({ entry }: { entry: ConversationEntry }) {
+  switch (entry.kind) {
+    case 'person':
+      return <div className="bubble" data-side="person" data-testid="chat-person"><p>{entry.text}</p></div>;
+    case 'commander':
+      return <Reply text={entry.text} />;
+    case 'tool':
+      return <ToolLine summary={entry.summary} detail={entry.detail} />;
+    case 'notice':
+      return <p className="chat-notice muted" data-testid="chat-notice">{entry.text}</p>;
+  }
+}
+
+function Reply({ text }: { text: string }) {
+  const html = useMemo(() => renderMarkdown(text), [text]);
+  return <div className="bubble prose" data-side="commander" data-testid="chat-commander" dangerouslySetInnerHTML={{ __html: html }} />;
+}
+
+/** One tool activity folded into its summary; what it did opens under it (CHAT-3). */
+function ToolLine({ summary, detail }: { summary: string; detail: string }) {
+  if (!detail) return <p className="chat-tool" data-testid="chat-tool"><span aria-hidden="true">▸ </span>{summary}</p>;
+  return (
+    <details className="chat-tool" data-testid="chat-tool">
+      <summary>{summary}</summary>
+      <pre className="chat-tool-detail" data-testid="chat-tool-detail">{detail}</pre>
+    </details>
+  );
+}
+
+function toEnd(): void {
+  const page = document.scrollingElement ?? document.documentElement;
+  page.scrollTop = page.scrollHeight;
+}

@@ -125,7 +125,7 @@ test('ROOM-8: New task opens on Title, says what is missing only once Add is tap
   const create = sheet.getByTestId('new-task-create');
   await expect(create).toBeInViewport({ ratio: 1 });
   await expect(create).toBeDisabled(); // aria-disabled: it still answers a tap
-  await create.click();
+  await create.click({ force: true }); // aria-disabled: Playwright waits for enabled; a person's tap goes through
   await expect(sheet.getByTestId('new-task-problems')).toHaveText('Still needed or not valid: Title, Scope.');
   await expect(sheet.getByTestId('new-task-title')).toBeFocused();
   await sheet.getByTestId('new-task-title').fill('Something');

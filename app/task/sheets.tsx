@@ -34,13 +34,16 @@ export function AnnotateSheet({ anchor, onClose, onSend }: { anchor: string; onC
   return (
     <Sheet title={NOTE.add} onClose={onClose} testId="annotate-sheet">
       <form onSubmit={submit}>
-        <div className="field">
-          <label htmlFor="annotate-anchor">About</label>
-          <select id="annotate-anchor" value={target} onChange={(e) => setTarget(e.target.value)} data-testid="annotate-anchor">
-            {anchor !== 'general' ? <option value={anchor}>{anchorLabel(anchor)}</option> : null}
-            <option value="general">{anchorLabel('general')}</option>
-          </select>
-        </div>
+        {/* A choice only when there is one to make (ROOM-8): a note on the whole task has no other place. */}
+        {anchor !== 'general' ? (
+          <div className="field">
+            <label htmlFor="annotate-anchor">About</label>
+            <select id="annotate-anchor" value={target} onChange={(e) => setTarget(e.target.value)} data-testid="annotate-anchor">
+              <option value={anchor}>{anchorLabel(anchor)}</option>
+              <option value="general">{anchorLabel('general')}</option>
+            </select>
+          </div>
+        ) : null}
         <VoiceInput id="annotate-body" label="What should the agent know?" value={body} onChange={setBody} testId="annotate-body" />
         <div className="row">
           <Button type="submit" variant="primary" disabled={!body.trim()} data-testid="annotate-send">{NOTE.send}</Button>

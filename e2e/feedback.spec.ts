@@ -68,22 +68,30 @@ test('UX-9: Run agent refused by the relay (a job already runs on the task) says
     '---\nid: F-2\ntype: implementation\nscope: src/**\n---\n# Run me twice\n\n## Context\nFAKE:hang\n\n## Acceptance criteria\n- works\n\n## Files to touch\n- src/x.js\n\n## Do not touch\n- .agents/\n');
   await page.getByTestId('task-card').filter({ hasText: 'F-2' }).click();
   await expect(page.getByTestId('task-actions')).toHaveAttribute('data-stage', 'inbox');
+  // This screen's Run agent sheet is open when the same task's job is started from another tab:
+  // the bar then stops offering Run agent (RUNREADY-5), but the open sheet can still send it.
   await page.getByTestId('run-agent').click();
-  await page.getByTestId('run-agent-start').click();
+  const other = await page.context().newPage();
+  await other.goto(page.url());
+  await other.getByTestId('run-agent').click();
+  await other.getByTestId('run-agent-start').click();
+  await expect(other.getByTestId('job')).toHaveAttribute('data-status', 'running');
+  await expect(other.getByTestId('job-output')).toContainText('hanging: until killed');
+  const running = await other.getByTestId('job').getAttribute('data-job');
+  await other.close();
   const job = page.getByTestId('job');
-  await expect(job).toHaveAttribute('data-status', 'running');
-  await expect(page.getByTestId('job-output')).toContainText('hanging: until killed');
-  const running = await job.getAttribute('data-job');
+  await expect(job).toHaveAttribute('data-job', running!);
   await expect(page.getByTestId('task-actions')).toHaveAttribute('data-stage', 'inbox');
 
-  // A second run of the same task: the relay refuses it (E_CONFLICT), and the app says its reason.
-  await page.getByTestId('run-agent').click();
+  // A second run of the same task: the relay refuses it (E_CONFLICT), and the sheet says its reason (RUNREADY-2).
   await page.getByTestId('run-agent-start').click();
-  const refused = page.getByTestId('agent-notice');
-  await expect(refused).toHaveText(`Not done: task F-2 already has a running job (${running}).`);
+  const refused = page.getByTestId('run-agent-refusal');
+  await expect(refused).toContainText(`Not done: task F-2 already has a running job (${running}).`);
   await expect(refused).toHaveAttribute('data-tone', 'danger');
   await expect(refused).toHaveCount(1);
   await expect(refused).not.toContainText('already decided');
+  await page.keyboard.press('Escape');
+  await expect(refused).toHaveCount(0);
   await expect(job).toHaveAttribute('data-job', running!); // the first job is the one still shown
   await expect(page.getByTestId('queued-item')).toHaveCount(0);
   await page.getByTestId('job-stop').click();

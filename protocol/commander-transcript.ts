@@ -18,6 +18,32 @@ export type ConversationEntry =
 
 const indent = (text: string) => text.replace(/\r?\n/g, `\n${CONTINUED}`);
 
+/** A relay notice (`[commandr] `), ended by a blank line so no agent line after it can continue it. */
+export function noticeLine(text: string): string {
+  return `\n${NOTICE_MARK}${indent(text)}\n\n`;
+}
+
+/** Put before an agent's line that would start with a relay mark: invisible, and the line is then the agent's. */
+export const AGENT_GUARD = '\u200b';
+const MARK_START = new Set([SAID_MARK[0], TOOL_MARK[0], NOTICE_MARK[0]]);
+
+/**
+ * CHAT-8: an agent's output as the log keeps it. A line of the agent's that starts with the first
+ * character of a relay mark (`›`, `▸`, `[`) gets AGENT_GUARD before it, so nothing an agent prints
+ * reads back as the person's message, a tool line or a relay notice. `atLineStart`: whether the
+ * log so far ends a line (chunks split lines anywhere).
+ */
+export function guardAgentText(chunk: string, atLineStart: boolean): string {
+  let out = '';
+  let start = atLineStart;
+  for (const ch of chunk) {
+    if (start && MARK_START.has(ch)) out += AGENT_GUARD;
+    out += ch;
+    start = ch === '\n';
+  }
+  return out;
+}
+
 /** The person's turn: `› ` and the text, later lines indented under it. */
 export function saidLine(text: string): string {
   return `\n${SAID_MARK}${indent(text)}\n\n`;

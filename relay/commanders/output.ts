@@ -2,6 +2,7 @@
 // its log file, and the last `limit` bytes stay in memory so a client that was away
 // can catch up with a `commander.output` read.
 import * as fs from 'node:fs';
+import { guardAgentText } from '../../protocol/commander-transcript';
 
 export interface OutputChunk {
   seq: number;
@@ -15,6 +16,8 @@ export class OutputBuffer {
   private chunks: OutputChunk[] = [];
   private bytes = 0;
   private nextSeq = 0;
+  /** Whether the log so far ends a line (an agent's next character then starts one). */
+  private atLineStart = true;
 
   constructor(
     private readonly logFile: string,
@@ -39,13 +42,21 @@ export class OutputBuffer {
       return;
     }
     if (text.length > 0) this.keep({ seq: this.nextSeq++, session: null, chunk: text });
+    this.atLineStart = text.length === 0 || text.endsWith('\n');
   }
 
+  /** Appends what the relay writes (the person's message, tool lines, notices), as it is. */
   append(session: string | null, chunk: string): OutputChunk {
     const entry = { seq: this.nextSeq++, session, chunk };
     fs.appendFileSync(this.logFile, chunk, { mode: 0o600 });
     this.keep(entry);
+    if (chunk.length > 0) this.atLineStart = chunk.endsWith('\n');
     return entry;
+  }
+
+  /** Appends what the agent printed, guarded so it cannot pass for the relay's lines (CHAT-8). */
+  appendAgent(session: string | null, chunk: string): OutputChunk {
+    return this.append(session, guardAgentText(chunk, this.atLineStart));
   }
 
   /** Kept chunks with seq >= `from`. */

@@ -2,6 +2,7 @@
 // turns one at a time through the agent adapter, streams output, tracks status,
 // replaces dead sessions, deletes. Emits 'state' / 'waiting' / 'removed' for others.
 import { removeTranscripts, toolLineOf } from './transcripts';
+import { noticeLine } from '../../protocol/commander-transcript';
 import type { LiveEvent } from '../../protocol/live-events';
 import { EventEmitter } from 'node:events';
 import * as fs from 'node:fs';
@@ -227,7 +228,7 @@ export class Commanders extends EventEmitter<CommandersEvents> {
       sandbox = checkSandbox(this.opts.sandbox);
     } catch (error) {
       // SANDBOX-6: no sandbox, no turn; the person reads why in the conversation.
-      this.opts.broadcast({ type: 'commander.output', commander: id, ...entry.output.append(entry.record.session, `\n[commandr] ${(error as Error).message}\n`) }, true);
+      this.opts.broadcast({ type: 'commander.output', commander: id, ...entry.output.append(entry.record.session, noticeLine((error as Error).message)) }, true);
       entry.record = { ...entry.record, status: entry.record.session === null ? 'dead' : 'idle', waitingFor: null };
       this.save(entry);
       return;

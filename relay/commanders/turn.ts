@@ -8,7 +8,7 @@ import { startAdapterRun, type AdapterRun } from '../jobs/adapter-run';
 import type { SandboxSpec } from '../../adapters/sandbox';
 import type { OutputBuffer, OutputChunk } from './output';
 import { turnOutcome } from './outcome';
-import { saidLine } from '../../protocol/commander-transcript';
+import { noticeLine, saidLine } from '../../protocol/commander-transcript';
 import type { CommanderStore } from './store';
 
 export interface AgentAdapter {
@@ -78,7 +78,7 @@ export async function runTurn(rt: TurnRuntime, input: TurnInput, cb: TurnCallbac
     onStdout: (chunk) => {
       if (!live()) return;
       stdout = (stdout + chunk).slice(-KEEP_STDOUT);
-      cb.output(rt.output.append(rt.record.session, chunk));
+      cb.output(rt.output.appendAgent(rt.record.session, chunk));
     },
   });
   rt.current = run;
@@ -91,7 +91,7 @@ export async function runTurn(rt: TurnRuntime, input: TurnInput, cb: TurnCallbac
   if (!live()) return;
   const outcome = turnOutcome(result, stdout, rt.record.session);
   if (outcome.status === 'dead') {
-    cb.output(rt.output.append(rt.record.session, `\n[commandr] session ended (${outcome.reason}); this commander needs a new session.\n`));
+    cb.output(rt.output.append(rt.record.session, noticeLine(`session ended (${outcome.reason}); this commander needs a new session.`)));
     rt.record = { ...rt.record, status: 'dead', waitingFor: null };
   } else {
     rt.record = { ...rt.record, status: outcome.status, waitingFor: outcome.status === 'waiting' ? outcome.waitingFor : null };

@@ -3,44 +3,24 @@
 // the real Claude Code does when its login is gone (its recorded output, printed by a fake `claude`)
 // says why in one sentence with the raw output under Details, is still there after a reload, and
 // Retry starts it again (and succeeds once the fake is "logged in").
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import path from 'node:path';
 import { notLoggedInSentence } from '../adapters/lib/readiness';
+import { loggedOutClaude } from '../test/stand-ins/logged-out-claude';
 import { test, expect, type RelayFixture } from './fixtures';
 import type { Page } from '@playwright/test';
 
-const RECORDED = path.resolve(__dirname, '..', 'test', 'jobs', 'recorded', 'claude-not-logged-in.stream-json');
 const KEYS = ['HOME', 'COMMANDR_CLAUDE_BIN', 'COMMANDR_AGENT_ADAPTER', 'ANTHROPIC_API_KEY', 'ANTHROPIC_AUTH_TOKEN', 'CLAUDE_CODE_OAUTH_TOKEN'] as const;
 const saved = Object.fromEntries(KEYS.map((k) => [k, process.env[k]]));
 let home = '';
 
-/** A `claude` printing what the real one printed when not logged in, until `<home>/logged-in` exists. */
-function fakeClaude(dir: string): string {
-  const bin = path.join(dir, 'bin');
-  mkdirSync(bin, { recursive: true });
-  copyFileSync(RECORDED, path.join(bin, 'not-logged-in.jsonl'));
-  const file = path.join(bin, 'claude');
-  writeFileSync(file, [
-    '#!/bin/sh',
-    'if [ "$1" = "--version" ]; then echo "2.1.332 (Claude Code)"; exit 0; fi',
-    `if [ -f "${dir}/logged-in" ]; then`,
-    `  echo '{"type":"system","subtype":"init","session_id":"00000000-0000-4000-8000-000000000001"}'`,
-    `  echo '{"type":"result","subtype":"success","is_error":false,"result":"All done.","session_id":"00000000-0000-4000-8000-000000000001"}'`,
-    '  exit 0',
-    'fi',
-    `cat "${bin}/not-logged-in.jsonl"`,
-    'exit 1',
-    '',
-  ].join('\n'), { mode: 0o755 });
-  return file;
-}
 
 test.beforeEach(() => {
   home = realpathSync(mkdtempSync(path.join(tmpdir(), 'failures-e2e-home-')));
   for (const k of KEYS) delete process.env[k];
   process.env.HOME = home;
-  process.env.COMMANDR_CLAUDE_BIN = fakeClaude(home);
+  process.env.COMMANDR_CLAUDE_BIN = loggedOutClaude(home);
 });
 test.afterEach(() => {
   for (const [k, v] of Object.entries(saved)) {

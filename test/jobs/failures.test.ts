@@ -12,6 +12,7 @@ import { agentReadiness, councilReadiness, notLoggedInSentence } from '../../ada
 import { doctor } from '../../cli/doctor';
 import { connectDevice } from '../helpers/device';
 import { jobsWorld, packet } from './fixture';
+import { loggedOutClaude } from '../stand-ins/logged-out-claude';
 
 const RECORDED = path.join(__dirname, 'recorded');
 const SAVED = ['HOME', 'COMMANDR_CLAUDE_BIN', 'ANTHROPIC_API_KEY', 'ANTHROPIC_AUTH_TOKEN', 'CLAUDE_CODE_OAUTH_TOKEN', 'COUNCIL_EVALUATOR_CMD'] as const;
@@ -20,32 +21,12 @@ const saved = Object.fromEntries(SAVED.map((k) => [k, process.env[k]]));
 const world = jobsWorld('failures-repo-', { 'T-1': packet('T-1') });
 let home = '';
 
-/** A `claude` that prints what the real one printed when not logged in, until `$HOME/logged-in` exists. */
-function fakeClaude(dir: string): string {
-  const bin = path.join(dir, 'bin');
-  fs.mkdirSync(bin, { recursive: true });
-  fs.copyFileSync(path.join(RECORDED, 'claude-not-logged-in.stream-json'), path.join(bin, 'not-logged-in.jsonl'));
-  const file = path.join(bin, 'claude');
-  fs.writeFileSync(file, [
-    '#!/bin/sh',
-    'if [ "$1" = "--version" ]; then echo "2.1.332 (Claude Code)"; exit 0; fi',
-    `if [ -f "${dir}/logged-in" ]; then`,
-    `  echo '{"type":"system","subtype":"init","session_id":"00000000-0000-4000-8000-000000000001"}'`,
-    `  echo '{"type":"result","subtype":"success","is_error":false,"result":"All done.","session_id":"00000000-0000-4000-8000-000000000001"}'`,
-    '  exit 0',
-    'fi',
-    `cat "${bin}/not-logged-in.jsonl"`,
-    'exit 1',
-    '',
-  ].join('\n'), { mode: 0o755 });
-  return file;
-}
 
 beforeEach(() => {
   home = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'failures-home-')));
   for (const k of SAVED) delete process.env[k];
   process.env.HOME = home;
-  process.env.COMMANDR_CLAUDE_BIN = fakeClaude(home);
+  process.env.COMMANDR_CLAUDE_BIN = loggedOutClaude(home);
 });
 afterEach(() => {
   for (const [k, v] of Object.entries(saved)) {
@@ -79,7 +60,7 @@ describe('readiness before a run', () => {
     process.env.COMMANDR_CLAUDE_BIN = path.join(home, 'no-such-claude');
     await expect(world.phone.request({ type: 'task.run', repo: world.repoId, task: 'T-1', mode: 'work', agent: 'claude' }))
       .rejects.toMatchObject({ code: 'E_NOT_READY', frame: { error: { message: expect.stringMatching(/^Claude Code is not installed on .+\. Install it there \(`npm install -g @anthropic-ai\/claude-code`\)/) } } });
-    process.env.COMMANDR_CLAUDE_BIN = fakeClaude(home);
+    process.env.COMMANDR_CLAUDE_BIN = loggedOutClaude(home);
     expect(agentReadiness('claude', { ...process.env })).toMatchObject({ ok: false, reason: 'not-logged-in' });
     expect(agentReadiness('claude', { ...process.env, ANTHROPIC_API_KEY: 'sk-x' })).toEqual({ ok: true });
     // The fixture's own adapter ("fake", under <dataDir>/adapters) runs without the check.

@@ -108,5 +108,9 @@ test.describe('a commander message', () => {
     expect(readFileSync(path.join(dir, name)).toString('latin1')).not.toContain(SECRET);
     // The stand-in agent echoes its prompt: the turn carried the photo's absolute path.
     await expect(page.getByTestId('commander')).toContainText(`echo: Photo attached: ${path.join(dir, name)}`);
+    // The person's own bubble says so without the relay's path (PHOTO-6).
+    const mine = page.getByTestId('chat-person').filter({ hasText: 'What is on this shelf?' });
+    await expect(mine.getByTestId('chat-photo-attached')).toHaveAttribute('data-photo', name);
+    await expect(mine).not.toContainText(dir);
   });
 });

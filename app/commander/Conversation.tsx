@@ -7,7 +7,8 @@
 import { useEffect, useLayoutEffect, useMemo, useRef } from 'react';
 import { parseConversation, type ConversationEntry } from '../../protocol/commander-transcript';
 import { renderMarkdown } from '../task/markdown';
-import { COMMANDER_CHAT } from '../lib/words';
+import { COMMANDER_CHAT, PHOTO } from '../lib/words';
+import { splitPhotoLine } from '../lib/photo-line';
 
 export function Conversation({ text, running }: { text: string; running: boolean }) {
   const entries = useMemo(() => parseConversation(text), [text]);
@@ -45,8 +46,16 @@ export function Conversation({ text, running }: { text: string; running: boolean
 
 function Entry({ entry }: { entry: ConversationEntry }) {
   switch (entry.kind) {
-    case 'person':
-      return <div className="bubble" data-side="person" data-testid="chat-person"><p>{entry.text}</p></div>;
+    case 'person': {
+      // The relay's photo line (PHOTO-6) reads "Photo attached", never the path on the relay's machine.
+      const { text, photo } = splitPhotoLine(entry.text);
+      return (
+        <div className="bubble" data-side="person" data-testid="chat-person">
+          {text ? <p>{text}</p> : null}
+          {photo ? <p data-testid="chat-photo-attached" data-photo={photo}>📷 {PHOTO.attached}</p> : null}
+        </div>
+      );
+    }
     case 'commander':
       return <Reply text={entry.text} />;
     case 'tool':

@@ -88,6 +88,15 @@ test('ROOM-6: a card says how long ago its task moved and keeps it current; its 
   await expect(sheet.getByTestId('note-body')).toBeFocused();
 });
 
+test('ROOM-6: a task with only its packet (no event yet) is as old as its packet file', async ({ paired: page, relayEnv }) => {
+  await page.clock.install();
+  relayEnv.addPacket('T-fresh', 'Nobody touched me');
+  const fresh = page.getByTestId('group-inbox').locator('.task-card-wrap').filter({ hasText: 'T-fresh' });
+  await expect(fresh.getByTestId('task-age')).toHaveText('just now');
+  await page.clock.fastForward('10:00');
+  await expect(fresh.getByTestId('task-age')).toHaveText('10 min ago');
+});
+
 test('ROOM-7: every Inbox group, Done too, has the same heading with a chevron and folds under it', async ({ paired: page, relayEnv }) => {
   relayEnv.addPacket('T-open', 'Still to do');
   writeFileSync(path.join(relayEnv.bus, 'done', 'e2e-host_1000_T-old.md'), '---\nid: T-old\ntype: implementation\nscope: src/**\n---\n# Finished\n\n## Context\ne2e\n');

@@ -19,7 +19,9 @@ export function taskHref(task: Pick<TaskSummary, 'repo' | 'id'>): string {
 export function TaskCard({ task, repoName, onNote }: { task: TaskSummary; repoName?: string; onNote?: (task: TaskSummary) => void }) {
   const council = task.verdict ? councilBadge(task.verdict) : null;
   const place = useRepoPlace(task.repo);
-  const age = ageText(task.lastEventTs, useNow());
+  // The task's last event, else when its packet was written (a task nobody has touched yet).
+  const moved = task.lastEventTs ?? task.since ?? null;
+  const age = ageText(moved, useNow());
   return (
     <div className="card task-card-wrap" data-menu={onNote ? 'true' : undefined}>
       {/* No prefetch: the Task screen's code (diff, markdown, highlighting) must not load with the Inbox. */}
@@ -27,7 +29,7 @@ export function TaskCard({ task, repoName, onNote }: { task: TaskSummary; repoNa
         <h3>{task.title ?? task.id}</h3>
         <div className="task-meta">
           <span className="mono">{task.id}</span>
-          {age ? <time dateTime={task.lastEventTs!} title={clockFull(new Date(task.lastEventTs!))} data-testid="task-age">{age}</time> : null}
+          {age ? <time dateTime={moved!} title={clockFull(new Date(moved!))} data-testid="task-age">{age}</time> : null}
           {place ? <MachineLabel place={place} /> : repoName ? <span>{repoName}</span> : null}
           {task.owner ? <span className="wrap-anywhere">by {task.owner}</span> : null}
           {task.pendingApproval ? <span className="pill" data-tone="warn">{AWAITING_APPROVAL} · {plural(task.pendingApproval.files, 'file')}</span> : null}

@@ -80,6 +80,8 @@ export const TaskSummary = z.object({
   blockedBy: z.array(z.string()),
   lastNote: z.nullable(z.string()),
   lastEventTs: z.nullable(z.string()),
+  /** When the packet file was last written (ISO): a card's age before the task has any event (ROOM-6). */
+  since: z.optional(z.string()),
   verdict: z.nullable(Verdict),
   annotations: z.object({ total: z.int(), unconsumed: z.int() }),
   /** Set while a gate block waits for a person and no grant/deny answered it. */

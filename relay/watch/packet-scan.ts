@@ -17,6 +17,8 @@ export interface PacketEntry {
   title: string | null;
   blockedBy: string[];
   owner: string | null;
+  /** The file's mtime (ISO); a rename between state dirs keeps it. */
+  since: string;
 }
 
 interface Parsed { id: string; type: PacketType; scope: string; title: string | null; blockedBy: string[] }
@@ -104,7 +106,7 @@ export class PacketScan {
     }
     if ('invalid' in parsed) return 'invalid';
     const owner = dir === 'inbox' ? null : ownerOf(file);
-    return { state: dir, file, owner, ...parsed };
+    return { state: dir, file, owner, since: new Date(stat.mtimeMs).toISOString(), ...parsed };
   }
 }
 

@@ -146,7 +146,7 @@ export class RepoModel {
     return {
       repo: this.info.id, id: task, file: packet.file, type: packet.type, scope: packet.scope, title: packet.title,
       state: packet.state, owner: packet.owner, blockedBy: packet.blockedBy,
-      lastNote: fold.lastNote, lastEventTs: fold.lastEventTs, verdict: this.side.verdicts.get(task) ?? null,
+      lastNote: fold.lastNote, lastEventTs: fold.lastEventTs, since: packet.since, verdict: this.side.verdicts.get(task) ?? null,
       annotations: { ...annotations },
       pendingApproval: packet.state === 'done' ? null : fold.pending,
       result: fold.result,

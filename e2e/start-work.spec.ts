@@ -80,7 +80,7 @@ test('UX-4, UX-5, UX-11: Run agent starts Claude Code on the task; its output sh
   await expect(job).toContainText('Claude Code');
   await page.getByTestId('job-stop').click();
   await expect(job).toHaveAttribute('data-status', 'failed');
-  await expect(page.getByTestId('job-status')).toHaveText('stopped');
+  await expect(page.getByTestId('job-status')).toHaveText('Stopped');
   await expect(page.getByTestId('agent-notice')).toContainText('Stopped');
   expect(relayEnv.events().filter((e) => e.event === 'task_failed' && e.task === 'R-1')).toEqual([expect.objectContaining({ reason: 'stopped by the relay' })]);
   expect(api.messageRequests().length).toBeGreaterThan(0);

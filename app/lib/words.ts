@@ -59,6 +59,9 @@ export function agentName(id: string | null | undefined): string {
 /** Starting a commander (VOCAB-5): the button and the sheet say the same. */
 export const START_COMMANDER = 'Start commander';
 
+/** A job's status on the task screen, one word each (VOCAB-2). */
+export const JOB_STATUS = { running: 'Running', done: 'Finished', failed: 'Failed', stopped: 'Stopped' } as const;
+
 /** The merge button names where the work goes (VOCAB-6). */
 export function mergeInto(base: string | null | undefined): string {
   return base ? `Merge into ${base}` : 'Merge into the default branch';

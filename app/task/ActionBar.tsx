@@ -18,7 +18,7 @@ import { sentence } from '../lib/errors';
 import { ActionStatus, type ActionNotice } from './ActionStatus';
 import { AnnotateSheet, ConfirmApproveSheet, DenySheet } from './sheets';
 import { useRepoPlace } from '../components/MachineLabel';
-import { mergeInto, NOTE } from '../lib/words';
+import { mergeInto, NOTE, STAGE_WORD } from '../lib/words';
 import type { DiffResult, Loadable } from './use-task';
 
 export type SheetRequest = { kind: 'deny' } | { kind: 'annotate'; anchor: string } | { kind: 'confirm-approve' };
@@ -191,7 +191,7 @@ export function ActionBar({ repo, id, stage, life, freshCommit, onRunAgent, diff
     'run-agent': { label: 'Run agent', testId: 'run-agent', disabled: !!offline, onPress: onRunAgent },
     approve: {
       label: 'Approve', testId: 'approve', disabled: decide, onPress: () => (confirmApprove ? setSheet({ kind: 'confirm-approve' }) : void approve()),
-      extra: { 'aria-describedby': described, title: offline ?? (waiting ? 'Approved; waiting for the agent’s commit' : undefined) },
+      extra: { 'aria-describedby': described, title: offline ?? (waiting ? STAGE_WORD.approved : undefined) },
     },
     deny: { label: 'Deny', variant: 'danger', testId: 'deny', disabled: decide, onPress: () => setSheet({ kind: 'deny' }), extra: { 'aria-describedby': described } },
     annotate: { label: NOTE.add, testId: 'annotate', disabled: off, onPress: () => setSheet({ kind: 'annotate', anchor: 'general' }) },

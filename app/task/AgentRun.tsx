@@ -13,7 +13,7 @@ import { act, type ActResult } from '../lib/actions';
 import { AGENTS, agentLabel } from '../lib/agents';
 import { sentence } from '../lib/errors';
 import { useRelay, type AppState, type JobView } from '../lib/store';
-import { AGENT_RUN_FAILURE } from '../lib/words';
+import { AGENT_RUN_FAILURE, JOB_STATUS } from '../lib/words';
 import type { ServerFrameOf } from '../../protocol/wire/frames';
 
 /** A job as the relay last described it: a failed one carries its reason and details (RUNFAIL-1). */
@@ -25,7 +25,6 @@ const INTENTS = [
 ] as const;
 type Intent = (typeof INTENTS)[number]['id'];
 
-const STATUS: Record<JobView['status'], string> = { running: 'running', done: 'finished', failed: 'failed' };
 const TONE: Record<JobView['status'], string | undefined> = { running: 'ok', done: 'ok', failed: 'danger' };
 
 /** The newest job of this task: a running one first. */
@@ -113,7 +112,7 @@ function JobOutput({ job }: { job: ShownJob }) {
         <span>{agentLabel(job.agent)}</span>
         <span>{job.mode === 'work' ? 'working' : 'reviewing'}</span>
         <span className="pill" data-tone={TONE[job.status]} data-testid="job-status">
-          {job.stopped ? 'stopped' : STATUS[job.status]}{job.status === 'failed' && !job.stopped && job.exitCode !== null ? ` (exit ${job.exitCode})` : ''}
+          {job.stopped ? JOB_STATUS.stopped : JOB_STATUS[job.status]}{job.status === 'failed' && !job.stopped && job.exitCode !== null ? ` (exit ${job.exitCode})` : ''}
         </span>
       </div>
       <pre ref={ref} className="card job-output mono" aria-live="polite" data-testid="job-output">
@@ -130,7 +129,7 @@ function JobFailure({ job }: { job: ShownJob }) {
     <div data-testid="job" data-job={job.job} data-status={job.status}>
       <div className="task-meta" style={{ marginTop: 6 }}>
         <span>{agentLabel(job.agent)}</span>
-        <span className="pill" data-tone="danger" data-testid="job-status">{STATUS.failed}</span>
+        <span className="pill" data-tone="danger" data-testid="job-status">{JOB_STATUS.failed}</span>
       </div>
       <p className="notice card" data-tone="danger" role="alert" data-testid="job-reason" style={{ margin: '8px 0 0' }}>{job.reason}</p>
       <details className="job-details" data-testid="job-details" style={{ marginTop: 8 }}>

@@ -42,17 +42,17 @@ test('FLEETUI-1 FLEETUI-2: tasks are labelled with machine and repo; an offline 
   // The member stops: its task stays, marked offline with when it was last seen, and its actions are off with that reason.
   await laptop.stop();
   const notice = page.getByTestId('machine-offline-notice');
-  await expect(notice).toContainText(/^laptop offline · last seen (?:\d{1,2} [A-Z][a-z]{2} )?\d\d:\d\d\. Actions on its tasks are off until it is back\.$/);
+  await expect(notice).toContainText(/^laptop offline · last seen (?:[A-Z][a-z]{2} \d{1,2}, )?\d{1,2}:\d\d(?:\s[AP]M)?\. Actions on its tasks are off until it is back\.$/);
   // API-1 is in the inbox: its bar offers Run agent and Annotate (TSTATE-4), both off with the reason.
   await expect(page.getByTestId('task-actions')).toHaveAttribute('data-stage', 'inbox');
   for (const action of ['run-agent', 'annotate']) {
     await expect(page.getByTestId(action)).toBeDisabled();
-    await expect(page.getByTestId(action)).toHaveAttribute('title', /^laptop offline · last seen (?:\d{1,2} [A-Z][a-z]{2} )?\d\d:\d\d$/);
+    await expect(page.getByTestId(action)).toHaveAttribute('title', /^laptop offline · last seen (?:[A-Z][a-z]{2} \d{1,2}, )?\d{1,2}:\d\d(?:\s[AP]M)?$/);
   }
   for (const action of ['run-council', 'approve', 'deny']) await expect(page.getByTestId(action)).toHaveCount(0);
   await page.getByTestId('nav-inbox').click();
   await expect(card(page, 'API-1')).toBeVisible();
-  await expect(card(page, 'API-1').getByTestId('machine-offline')).toHaveText(/^laptop offline · last seen (?:\d{1,2} [A-Z][a-z]{2} )?\d\d:\d\d$/);
+  await expect(card(page, 'API-1').getByTestId('machine-offline')).toHaveText(/^laptop offline · last seen (?:[A-Z][a-z]{2} \d{1,2}, )?\d{1,2}:\d\d(?:\s[AP]M)?$/);
   await expect(card(page, 'HOME-1').getByTestId('machine-offline')).toHaveCount(0);
   // After a reload (from the saved state, then the relay's replay) it is still there and still marked.
   await page.reload();
@@ -74,9 +74,9 @@ test('FLEETUI-3 FLEETUI-5: Settings → Machines shows each machine with state, 
   await expect(home).toContainText(`Commandr ${version}`);
   const row = (name: string) => page.getByTestId('machine-row').filter({ hasText: name });
   await expect(row('laptop').getByTestId('machine-state')).toHaveText('Online');
-  await expect(row('laptop').getByTestId('machine-detail')).toHaveText(new RegExp(`^linked since (?:\\d{1,2} [A-Z][a-z]{2} )?\\d\\d:\\d\\d · Commandr ${version.replace(/\./g, '\\.')} · 1 repository$`));
+  await expect(row('laptop').getByTestId('machine-detail')).toHaveText(new RegExp(`^linked since (?:[A-Z][a-z]{2} \\d{1,2}, )?\\d{1,2}:\\d\\d(?:\\s[AP]M)? · Commandr ${version.replace(/\./g, '\\.')} · 1 repository$`));
   await expect(row('buildbox').getByTestId('machine-state')).toHaveText('Offline');
-  await expect(row('buildbox').getByTestId('machine-detail')).toHaveText(/^last seen (?:\d{1,2} [A-Z][a-z]{2} )?\d\d:\d\d · Commandr .+ · 1 repository$/);
+  await expect(row('buildbox').getByTestId('machine-detail')).toHaveText(/^last seen (?:[A-Z][a-z]{2} \d{1,2}, )?\d{1,2}:\d\d(?:\s[AP]M)? · Commandr .+ · 1 repository$/);
 
   // Remove asks first, then the relay forgets the machine and every screen drops it.
   await row('buildbox').getByRole('button', { name: 'Remove buildbox' }).click();
@@ -145,7 +145,9 @@ test('FLEETUI-6: the Start sheet chooses the machine; a commander started on a m
     const prefix = laptop.machine.slice(2, 10);
     await expect(page).toHaveURL(new RegExp(`/commander\\?id=${prefix}\\.c-[a-z0-9]{12}$`));
     const id = new URL(page.url()).searchParams.get('id')!;
-    await expect(page.getByTestId('cmdr-references')).toContainText(laptopRepo);
+    // The folder by its name, the path on that machine in its tooltip (CHAT-5).
+    await expect(page.getByTestId('cmdr-references').locator('li')).toHaveAttribute('title', laptopRepo);
+    await expect(page.getByTestId('cmdr-references')).toHaveText(path.basename(laptopRepo));
     await expect(page.getByTestId('cmdr-status')).toHaveText(/idle|waiting for you/);
     await expect(page.getByTestId('cmdr-output')).toContainText('Summarise the health endpoint work.');
     const own = id.slice(prefix.length + 1);

@@ -101,7 +101,8 @@ export function plan(args: readonly string[]): Plan {
 }
 
 const LIST_ARGS = ['config', '--list', '-z', '--show-scope', '--show-origin'];
-const PLACE_ARGS = ['rev-parse', '--absolute-git-dir', '--git-common-dir', '--show-cdup'];
+/** Where the repository is (config-cache.ts parsePlace), with the fixed settings like every run. */
+const PLACE_ARGS = [...FIXED_CONFIG.flatMap(([k, v]) => ['-c', `${k}=${v}`]), 'rev-parse', '--absolute-git-dir', '--git-common-dir', '--show-cdup'];
 
 /** Overrides per repository and environment, kept while no config file they came from changed (GITRUN-5). */
 export const overridesCache = new ConfigCache<Overrides>();
@@ -132,7 +133,7 @@ function overridesSync(opts: GitRunOptions): Overrides {
   const entries = parseConfigList(r.stdout, true);
   const overrides = repoOverrides(entries);
   if (keepable(entries, startedMs)) {
-    const p = spawnSync('git', [...FIXED_CONFIG.flatMap(([k, v]) => ['-c', `${k}=${v}`]), ...PLACE_ARGS], { cwd: opts.cwd, env, stdio: ['ignore', 'pipe', 'ignore'] });
+    const p = spawnSync('git', PLACE_ARGS, { cwd: opts.cwd, env, stdio: ['ignore', 'pipe', 'ignore'] });
     remember(opts, key, startedMs, entries, overrides, p.status === 0 ? p.stdout.toString('utf8') : undefined);
   }
   return overrides;
@@ -158,7 +159,7 @@ async function overridesAsync(opts: GitRunOptions): Promise<Overrides> {
   const entries = parseConfigList(r.stdout, true);
   const overrides = repoOverrides(entries);
   if (keepable(entries, startedMs)) {
-    const p = await run([...FIXED_CONFIG.flatMap(([k, v]) => ['-c', `${k}=${v}`]), ...PLACE_ARGS], opts, env);
+    const p = await run(PLACE_ARGS, opts, env);
     remember(opts, key, startedMs, entries, overrides, p.error ? undefined : p.stdout.toString('utf8'));
   }
   return overrides;

@@ -13,13 +13,17 @@ function packet(id: string, title: string, extra: string, criteria: string): Dem
   };
 }
 
-/** In claim order (file names sort): the first four are claimed by the demo script. */
+/** In claim order (file names sort): all but the blocked one and the inbox one are claimed by the demo script. */
 export const DEMO_PACKETS: readonly DemoPacket[] = [
   packet('demo-1-greeting', 'greet people by name', '', 'greet(name) returns "Hello, <name>!"'),
   packet('demo-2-typo', 'fix a typo in the README', '', 'README says "workspace", not "worksapce"'),
   packet('demo-3-flaky', 'make the slow test fast', '', 'the test suite runs in under a second'),
   packet('demo-4-docs', 'document the greeting', 'blocked-by: [demo-1-greeting]\n', 'README explains greet(name)'),
   packet('demo-5-research', 'compare greeting libraries', '', 'a short note comparing two libraries'),
+  packet('demo-6-shout', 'add a loud greeting', '', 'shout(name) returns "HELLO, <NAME>!"'),
+  packet('demo-7-farewell', 'say goodbye too', '', 'farewell(name) returns "Goodbye, <name>!"'),
+  packet('demo-8-french', 'greet in French too', '', 'greet(name, "fr") returns "Bonjour, <name> !"'),
+  packet('demo-9-tests', 'test the greeting', '', 'a test covers greet() and greet(name)'),
 ];
 
 export const REVIEW_TASK = 'demo-1-greeting';
@@ -27,3 +31,11 @@ export const PASS_TASK = 'demo-2-typo';
 export const FAIL_TASK = 'demo-3-flaky';
 export const BLOCKED_TASK = 'demo-4-docs';
 export const INBOX_TASK = 'demo-5-research';
+/** Merged into main by the relay's own merge (DEMO-STATES-2). */
+export const MERGED_TASK = 'demo-6-shout';
+/** Committed on agent/<id> with a signed approval, waiting to be merged (DEMO-STATES-1). */
+export const COMMITTED_TASK = 'demo-7-farewell';
+/** Its Claude Code run failed: not logged in (DEMO-STATES-3). */
+export const FAILED_RUN_TASK = 'demo-8-french';
+/** Claimed and working, nothing staged yet (DEMO-STATES-4). */
+export const RUNNING_TASK = 'demo-9-tests';

@@ -15,7 +15,8 @@ import { gitSync } from '../../bus/git/run';
 import { appendProgress } from '../../bus/progress';
 import { PACKAGE_ROOT } from '../options';
 import { writeDemoCommander } from './commander';
-import { BLOCKED_TASK, DEMO_PACKETS, FAIL_TASK, INBOX_TASK, PASS_TASK, REVIEW_TASK } from './packets';
+import { commitApprovedChange, failedRun, mergeIntoBase } from './later-states';
+import { BLOCKED_TASK, COMMITTED_TASK, DEMO_PACKETS, FAIL_TASK, FAILED_RUN_TASK, INBOX_TASK, MERGED_TASK, PASS_TASK, REVIEW_TASK, RUNNING_TASK } from './packets';
 
 export const DEMO_REPO_NAME = 'commandr-demo';
 const READY_FILE = '.ready';
@@ -31,7 +32,7 @@ export async function ensureDemo(dataDir: string): Promise<string> {
   // A half-made workspace (the relay died while making it) is made again from scratch.
   fs.rmSync(root, { recursive: true, force: true });
   fs.mkdirSync(root, { recursive: true, mode: 0o700 });
-  await buildDemo(root, repo);
+  await buildDemo(root, repo, dataDir);
   writeDemoCommander(dataDir, repo);
   fs.writeFileSync(path.join(root, READY_FILE), `${new Date().toISOString()}\n`);
   return trustRelayKey(repo, dataDir);
@@ -55,20 +56,53 @@ function gitEnv(): NodeJS.ProcessEnv {
   };
 }
 
-async function buildDemo(root: string, repo: string): Promise<void> {
+async function buildDemo(root: string, repo: string, dataDir: string): Promise<void> {
   fs.mkdirSync(path.join(repo, 'src'), { recursive: true });
   git(repo, 'init', '-q', '-b', 'main');
   fs.writeFileSync(path.join(repo, 'README.md'), '# Commandr demo\n\nA demo worksapce. Every task here is labelled "Demo:".\n');
   fs.writeFileSync(path.join(repo, 'src', 'greeting.js'), "exports.greet = () => 'Hello!';\n");
   const { bus } = initRepo(repo, { gateBin: path.join(PACKAGE_ROOT, 'bin', 'pre-commit-gate'), registryFile: path.join(root, 'registry') });
-  for (const p of DEMO_PACKETS) fs.writeFileSync(path.join(bus, 'inbox', p.file), p.text);
   git(repo, 'add', '-A');
   git(repo, 'commit', '-q', '--no-verify', '-m', 'Demo: initial commit');
+  trustRelayKey(repo, dataDir);
+  // The packets come after the first commit, so the bus moving them leaves main's checkout
+  // clean and "Merge into main" works there (FINISH-4). The inbox one comes last: claims take
+  // the first claimable packet by name.
+  for (const p of DEMO_PACKETS) if (p.id !== INBOX_TASK) fs.writeFileSync(path.join(bus, 'inbox', p.file), p.text);
   await claimedWithNotes(bus);
   await finished(bus);
   await blockedCommit(bus, repo, root);
+  await laterStates(bus, repo, root, dataDir);
   await councilVerdict(bus, root);
   annotations(bus);
+  const inbox = DEMO_PACKETS.find((p) => p.id === INBOX_TASK)!;
+  fs.writeFileSync(path.join(bus, 'inbox', inbox.file), inbox.text);
+}
+
+/** DEMO-STATES-1..4: merged, committed, a failed run, running — made for real (later-states.ts). */
+async function laterStates(bus: string, repo: string, root: string, dataDir: string): Promise<void> {
+  const merged = await claim(bus, MERGED_TASK);
+  appendProgress(bus, MERGED_TASK, 'shout(name) written next to greet', 'demo-host_4242');
+  await commitApprovedChange(bus, repo, root, dataDir, {
+    task: MERGED_TASK, file: 'src/shout.js', subject: 'Demo: add a loud greeting',
+    text: "exports.shout = (name) => `HELLO, ${String(name).toUpperCase()}!`;\n",
+  });
+  await completePacket(merged, 'pass');
+  await mergeIntoBase(bus, repo, MERGED_TASK, dataDir);
+
+  await claim(bus, COMMITTED_TASK);
+  appendProgress(bus, COMMITTED_TASK, 'farewell(name) written; asking to commit', 'demo-host_4242');
+  await commitApprovedChange(bus, repo, root, dataDir, {
+    task: COMMITTED_TASK, file: 'src/farewell.js', subject: 'Demo: say goodbye too',
+    text: 'exports.farewell = (name) => `Goodbye, ${name}!`;\n',
+  });
+
+  await claim(bus, FAILED_RUN_TASK);
+  failedRun(bus, repo, FAILED_RUN_TASK, dataDir);
+
+  await claim(bus, RUNNING_TASK);
+  appendProgress(bus, RUNNING_TASK, 'Reading src/greeting.js', 'demo-host_4242');
+  appendProgress(bus, RUNNING_TASK, 'Writing test/greeting.test.js', 'demo-host_4242');
 }
 
 async function claim(bus: string, expected: string): Promise<string> {

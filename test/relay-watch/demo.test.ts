@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { CommanderRecord } from '../../protocol/commander';
 import { readEvents } from '../../bus/event-log';
 import { DEMO_COMMANDER_ID } from '../../relay/demo/commander';
+import { REVIEW_TASK } from '../../relay/demo/packets';
 import { demoRoot, ensureDemo } from '../../relay/demo/workspace';
 import { demoRelay } from './fixture';
 
@@ -30,7 +31,8 @@ describe('demo workspace', () => {
     expect(tasks.some((t) => t.state === 'inbox' && t.blockedBy.length > 0)).toBe(true);
     expect(tasks.some((t) => t.state === 'done' && t.result === 'pass')).toBe(true);
     expect(tasks.some((t) => t.state === 'done' && t.result === 'fail')).toBe(true);
-    const review = tasks.find((t) => t.state === 'claimed')!;
+    const review = byId.get(REVIEW_TASK)!;
+    expect(review.state).toBe('claimed');
     expect(review.lastNote).toBeTruthy();
     expect(review.pendingApproval).not.toBeNull();
     expect(review.verdict?.votes).toHaveLength(3);

@@ -6,7 +6,7 @@ import { PacketType } from '../bus/packet';
 import { AnyBusEvent, Sha256Digest } from '../bus/events';
 import { DiffSource } from '../bus/diff';
 import { LiveEvent } from '../live-events';
-import { PhotoData } from '../photos';
+import { PhotoData, PhotoList, PhotoName } from '../photos';
 import { WireError } from './errors';
 import { JobFailureFields } from './job-failure';
 import { DeviceName } from './device-name';
@@ -50,6 +50,11 @@ export const TaskTimelineRequest = z.object({ type: z.literal('task.timeline'), 
 export const TaskNoteRequest = z.object({ type: z.literal('task.note'), ...read, repo: RepoId, task: TaskId, cursor: Cursor });
 export const DeviceListRequest = z.object({ type: z.literal('device.list'), ...read });
 export const CommanderOutputRequest = z.object({ type: z.literal('commander.output'), ...read, commander: CommanderId });
+/** A kept photo back to a paired device (PHOTO-9): a note's (repo + task) or a commander message's (commander), by the relay's own name. */
+export const PhotoRead = z.object({
+  type: z.literal('photo.read'), ...read, name: PhotoName,
+  repo: z.optional(RepoId), task: z.optional(TaskId), commander: z.optional(CommanderId),
+});
 /** The app reports whether it is open and visible (then it gets live updates, not pushes). */
 export const ClientVisibility = z.object({ type: z.literal('client.visibility'), ...read, visible: z.boolean() });
 
@@ -80,6 +85,7 @@ export const TaskAnnotate = z.object({
   type: z.literal('task.annotate'), ...act, repo: RepoId, task: TaskId,
   turn: z.int().check(z.minimum(0), z.maximum(9999)), anchor: text(1100), body: text(64 * 1024),
   photo: z.optional(PhotoData), // PHOTO-n: base64, checked and stripped by the relay
+  photos: z.optional(PhotoList), // PHOTO-8: up to four, with `photo` counted among them
 });
 export const TaskCouncil = z.object({ type: z.literal('task.council'), ...act, repo: RepoId, task: TaskId });
 /** Finishing a committed task (protocol/spec/finish.md): merge agent/<task> into `base` (the repo's default branch when absent). */
@@ -101,7 +107,7 @@ export const CommanderCreate = z.object({
   /** A member machine to create it on (FLEETX-5); the home's own when absent. */
   machine: z.optional(MachineId),
 });
-export const CommanderMessage = z.object({ type: z.literal('commander.message'), ...act, commander: CommanderId, text: text(64 * 1024).check(z.minLength(1)), photo: z.optional(PhotoData) });
+export const CommanderMessage = z.object({ type: z.literal('commander.message'), ...act, commander: CommanderId, text: text(64 * 1024).check(z.minLength(1)), photo: z.optional(PhotoData), photos: z.optional(PhotoList) });
 export const CommanderReplace = z.object({ type: z.literal('commander.replace'), ...act, commander: CommanderId });
 export const CommanderAddReference = z.object({ type: z.literal('commander.addReference'), ...act, commander: CommanderId, path: text(4096) });
 export const CommanderDelete = z.object({ type: z.literal('commander.delete'), ...act, commander: CommanderId });
@@ -147,6 +153,7 @@ export const ReadFrame = z.discriminatedUnion('type', [
   Subscribe, TaskDiffRequest, TaskDetailRequest, TaskTimelineRequest, TaskNoteRequest, DeviceListRequest, CommanderOutputRequest, ClientVisibility,
   RepoDoneRequest,
   ArtifactOpen,
+  PhotoRead,
 ]);
 export type ReadFrame = z.infer<typeof ReadFrame>;
 

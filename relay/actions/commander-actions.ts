@@ -9,7 +9,7 @@ import type {
 } from '../../protocol/wire/frames';
 import type { CommanderView } from '../../protocol/wire/views';
 import { commandersOf } from '../commanders';
-import { cleanPhoto, withPhotoLine, writePhoto } from '../photos/keep';
+import { cleanPhotos, removeCreated, withPhotoLines, writePhotos } from '../photos/keep';
 import type { TaskActionContext } from './task-common';
 
 type Ctx = TaskActionContext;
@@ -21,16 +21,16 @@ export async function commanderCreate(ctx: Ctx, f: z.infer<typeof CommanderCreat
 
 export async function commanderMessage(ctx: Ctx, f: z.infer<typeof CommanderMessage>): Promise<{ queued: number }> {
   const commanders = commandersOf(ctx.services);
-  if (f.photo === undefined) return commanders.message(f.commander, f.text);
-  const photo = cleanPhoto(f.photo); // refused before anything is written (PHOTO-2..4)
+  if (f.photo === undefined && f.photos === undefined) return commanders.message(f.commander, f.text);
+  const photos = cleanPhotos(f); // refused before anything is written (PHOTO-2..4, PHOTO-8)
   commanders.get(f.commander); // E_NOT_FOUND before a directory is made
   const dir = path.join(commanders.store.dir(f.commander), 'photos');
   fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
-  const kept = writePhoto(dir, photo);
+  const kept = writePhotos(dir, photos);
   try {
-    return commanders.message(f.commander, withPhotoLine(f.text, kept.file));
+    return commanders.message(f.commander, withPhotoLines(f.text, kept.map((k) => k.file)));
   } catch (error) {
-    if (kept.created) fs.rmSync(kept.file, { force: true });
+    removeCreated(kept);
     throw error;
   }
 }

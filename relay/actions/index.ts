@@ -27,6 +27,7 @@ import { taskCreate } from './task-create';
 import { permissionDecide, withPermissionList } from './permission-decide';
 import { questionAnswer, questionDecide, withQuestionList } from '../questions/actions';
 import { artifactOpen } from '../artifacts/open';
+import { photoRead } from '../photos/serve';
 import { viaFleet, withFleetState } from '../fleet/route';
 import { createOnMember, viaMember } from '../fleet/forward-objects';
 
@@ -62,6 +63,7 @@ export const reads: { [K in ReadType]: Handler<Extract<ReadFrame, { type: K }>> 
     return { visible: frame.visible };
   },
   'artifact.open': artifactOpen,
+  'photo.read': photoRead,
 };
 
 export const actions: { [K in ActionType]: Handler<Extract<ActionFrame, { type: K }>> } = {

@@ -1,7 +1,6 @@
 // `task.annotate` (ANNOTATE-WIRE-n): a person's note for the agent's next turn,
 // written by bus/annotations (file first, then the task_annotation event). Hostile anchors write nothing.
 // An attached photo (PHOTO-n) is kept beside the note first and named by the note's last line.
-import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type * as z from 'zod/mini';
 import { writeAnnotation } from '../../bus/annotations';
@@ -10,27 +9,27 @@ import { annotationsDir, assertBus } from '../../bus/layout';
 import { Anchor } from '../../protocol/bus/annotation';
 import { CommandrError } from '../../protocol/wire/errors';
 import type { TaskAnnotate } from '../../protocol/wire/frames';
-import { cleanPhoto, withPhotoLine, writePhoto } from '../photos/keep';
+import { cleanPhotos, removeCreated, withPhotoLines, writePhotos } from '../photos/keep';
 import { type TaskActionContext, taskPlace, wireError } from './task-common';
 
 export async function taskAnnotate(ctx: TaskActionContext, frame: z.infer<typeof TaskAnnotate>): Promise<{ file: string; seq: number }> {
   checkAnchor(frame.anchor);
   const place = taskPlace(ctx.services, frame.repo, frame.task);
-  const photo = frame.photo === undefined ? undefined : cleanPhoto(frame.photo); // refused before anything is written
-  let kept: { file: string; created: boolean } | undefined;
+  const photos = cleanPhotos(frame); // refused before anything is written (PHOTO-2..4, PHOTO-8)
+  let kept: { file: string; created: boolean }[] = [];
   try {
     let body = frame.body;
-    if (photo) {
+    if (photos.length > 0) {
       assertBus(place.bus);
       const dir = annotationsDir(place.bus, frame.task);
       ensureBusDir(place.bus, dir); // ID-SAFE-4: never through a link out of the bus
-      kept = writePhoto(dir, photo);
-      body = withPhotoLine(body, kept.file);
+      kept = writePhotos(dir, photos);
+      body = withPhotoLines(body, kept.map((k) => k.file));
     }
     const written = writeAnnotation(place.bus, { task: frame.task, turn: frame.turn, anchor: frame.anchor, author: ctx.device.name, body });
     return { file: path.basename(written.path), seq: written.seq };
   } catch (error) {
-    if (kept?.created) fs.rmSync(kept.file, { force: true }); // no photo without its note
+    removeCreated(kept); // no photo without its note
     throw wireError(error);
   }
 }

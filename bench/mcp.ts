@@ -1,10 +1,10 @@
 // `commandr mcp` figures (issue 14), through the SDK client over stdio, a real bus, a
 // real relay and a paired `ws` device:
 //   ready            spawn `bin/commandr mcp` as an agent does → `tools/list` answered
-//                    (process start, initialize included; the shell responder, MCP-FAST-1)
-//   ready, Node      the same with `node bin/commandr mcp`: the Node server from the start (as before MCP-FAST)
-//   first call       after that handshake, the session's first `progress` call, request → result:
-//                    the handover to the Node server (its start) included, paid once a session
+//                    (process start, initialize included; the pipe to the relay's server, MCP-ONE-2)
+//   ready, Node      the same with `node bin/commandr mcp`: the Node server (what a session gets with no relay, MCP-ONE-6)
+//   first call       after that handshake, the session's first `progress` call, request → result,
+//                    served by the relay through the pipe
 //   progress         one later `progress` call, request → result (bus append included)
 //   ask → device     `ask` called → the device receives `question.request`
 //   ready, HTTP      the same server (createMcpServer) in an already running process, reached over
@@ -79,7 +79,7 @@ async function main(): Promise<void> {
       await viaNode.close();
     }
     const client = await world.connect({ env, asAgent: true });
-    await client.callTool({ name: 'progress', arguments: { note: 'handed over' } });
+    await client.callTool({ name: 'progress', arguments: { note: 'first call' } });
     for (let i = 0; i < PROGRESS_RUNS; i++) {
       const t0 = performance.now();
       const result = await client.callTool({ name: 'progress', arguments: { note: `step ${i} done` } });
@@ -118,8 +118,8 @@ async function main(): Promise<void> {
   console.log(`${'figure (ms)'.padEnd(22)} ${'n'.padStart(4)} ${'p50'.padStart(8)} ${'p95'.padStart(8)} ${'max'.padStart(8)}   target`);
   console.log(row('node -e 0 (floor)', bare, '—'));
   console.log(row('ready (tools/list)', ready, '≤ 300 ms'));
-  console.log(row('ready, Node from start', readyNode, '(before MCP-FAST)'));
-  console.log(row('first call (handover)', firstCall, 'once a session'));
+  console.log(row('ready, Node (no relay)', readyNode, 'MCP-ONE-6'));
+  console.log(row('first call (relay)', firstCall, 'MCP-ONE-1'));
   console.log(row('progress round trip', progress, '≤ 20 ms'));
   console.log(row('ask → device', asked, '≤ 50 ms'));
   console.log(row('ready, HTTP (running)', readyHttp, 'no process a session'));

@@ -35,6 +35,7 @@ import { QuestionService, startQuestions } from './questions';
 import { type RelayOptions, type ResolvedOptions, resolveOptions } from './options';
 import { FLEET_PATH } from '../protocol/wire/fleet';
 import { startFleet } from './fleet';
+import { MCP_PIPE_PATH, type McpHost, startMcpHost } from './mcp/pipe';
 import { processStarted, readRelayInfo, relayAlive } from '../protocol/relay-info';
 
 export const RELAY_VERSION = version;
@@ -48,6 +49,8 @@ export interface Relay {
   dataDir: string;
   services: RelayServices;
   options: ResolvedOptions;
+  /** The MCP server sessions `commandr mcp` pipes to (MCP-ONE-1). */
+  mcp: McpHost;
   close(): Promise<void>;
 }
 
@@ -84,6 +87,8 @@ export async function createRelay(opts: RelayOptions = {}): Promise<Relay> {
   services.checks = new CheckResults({ ...process.env, COMMANDR_HOME: options.dataDir });
   services.push = startPush(services); // keep last: it listens to the services above
   const fleet = startFleet(services, version);
+  let url = '';
+  const mcp = startMcpHost({ hookToken, dataDir: options.dataDir, url: () => url, log: options.logger });
 
   const dedupe = new DedupeStore(path.join(options.dataDir, 'dedupe'));
   const dispatcher = createDispatcher(services, dedupe);
@@ -110,6 +115,7 @@ export async function createRelay(opts: RelayOptions = {}): Promise<Relay> {
     const { pathname } = new URL(req.url ?? '/', 'http://relay');
     // Member relays link at FLEET_PATH; they are not browsers, so any Origin is refused (FLEET-1).
     if (pathname === FLEET_PATH) return req.headers.origin ? refuse(socket, 403, 'E_FORBIDDEN_ORIGIN', 'the fleet link is not for browsers') : fleet.upgrade(req, socket, head);
+    if (pathname === MCP_PIPE_PATH) return mcp.upgrade(req, socket, head); // MCP-ONE-1
     if (pathname !== WS_PATH) return refuse(socket, 404, 'E_NOT_FOUND', `the socket is at ${WS_PATH}`);
     if (!originAllowed(policy, req)) return refuse(socket, 403, 'E_FORBIDDEN_ORIGIN', "the socket only accepts the relay's own origin");
     wss.handleUpgrade(req, socket, head, (ws) => acceptSocket({ services, connections, dispatcher, version }, ws, req));
@@ -147,7 +153,7 @@ export async function createRelay(opts: RelayOptions = {}): Promise<Relay> {
   }
   if (services.questions instanceof QuestionService) services.questions.listening(); // askers from before a restart may ask again now (ASK-7)
   const port = (server.address() as net.AddressInfo).port;
-  const url = `${options.tls ? 'https' : 'http'}://${urlHost(options.host)}:${port}`;
+  url = `${options.tls ? 'https' : 'http'}://${urlHost(options.host)}:${port}`;
   policy.boundOrigin = new URL(url).origin;
   const origin = options.publicOrigin ?? policy.boundOrigin;
   // Atomic, with this process's start time, so a hook can tell this relay from a later squatter (HOOKCRED-1).
@@ -158,6 +164,7 @@ export async function createRelay(opts: RelayOptions = {}): Promise<Relay> {
   async function shutdown(): Promise<void> {
     devices.close();
     fleet.close();
+    await mcp.close();
     connections.closeAll(1001, 'relay stopping');
     for (const client of wss.clients) client.terminate();
     await closeServices(services);
@@ -169,7 +176,7 @@ export async function createRelay(opts: RelayOptions = {}): Promise<Relay> {
     wss.close();
     removeInfoFile(options.dataDir);
   }
-  return { url, port, origin, dataDir: options.dataDir, services, options, close };
+  return { url, port, origin, dataDir: options.dataDir, services, options, mcp, close };
 }
 
 function refuse(socket: net.Socket, status: number, code: string, message: string): void {

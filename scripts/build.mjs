@@ -1,8 +1,7 @@
 // Bundles every CLI entry (cli/*.ts) and adapter entry (adapters/*/src/*.ts)
 // into dist/ as CommonJS, minified: one file per tool keeps cold start small.
 import { build } from 'esbuild';
-import { readdirSync, existsSync, rmSync, mkdirSync, writeFileSync, renameSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { readdirSync, existsSync, rmSync, mkdirSync } from 'node:fs';
 import { join, basename, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -44,21 +43,6 @@ if (Object.keys(entries).length > 0) {
   });
 }
 
-// `commandr mcp` answers initialize, ping and tools/list from a shell responder until
-// the first tool call (MCP-FAST-1): its answers are the real server's, captured here
-// from this build's own code, so they cannot drift. Written after dist/mcp.cjs: the
-// responder trusts the listing only when it is not older than the server.
-const listingBundle = join(root, 'dist', `.mcp-listing.${process.pid}.cjs`);
-await build({
-  entryPoints: [join(root, 'adapters', 'mcp', 'listing.ts')], outfile: listingBundle,
-  bundle: true, platform: 'node', target: 'node20', format: 'cjs', logLevel: 'warning',
-});
-try {
-  const { buildListing, listingScript } = createRequire(import.meta.url)(listingBundle);
-  const tmp = join(root, 'dist', `mcp-listing.sh.${process.pid}.tmp`);
-  writeFileSync(tmp, listingScript(await buildListing()));
-  renameSync(tmp, join(root, 'dist', 'mcp-listing.sh'));
-} finally {
-  rmSync(listingBundle, { force: true });
-}
-console.log(`build: ${Object.keys(entries).length} entries -> dist/ (+ dist/mcp-listing.sh)`);
+// The build no longer captures an MCP listing: `commandr mcp` is the one server (MCP-ONE-1).
+rmSync(join(root, 'dist', 'mcp-listing.sh'), { force: true });
+console.log(`build: ${Object.keys(entries).length} entries -> dist/`);

@@ -133,31 +133,42 @@ describe('a question whose asker is gone', () => {
 });
 
 describe('commandr mcp stops waiting when the call is cancelled', () => {
-  it('ASK-8: notifications/cancelled from the client: the server stops waiting and withdraws the question at once; the bus closes it', async () => {
-    const client = await fx.world.connect({ env: sessionEnv });
-    const controller = new AbortController();
-    const call = client.callTool({ name: 'ask', arguments: { question: 'Which port?', choices: ['80', '443'], timeout_s: 600 } }, undefined, { signal: controller.signal });
-    call.catch(() => {});
-    const request = await pendingRequest();
-    controller.abort('the person pressed Esc');
-    await expect(call).rejects.toThrow();
-    // Withdrawn by the server's explicit cancel, well before the relay's grace period would do it.
-    expect(await settledRequest(request.id)).toMatchObject({ status: 'expired', withdrawn: 'cancelled' });
-    await expect(fx.phone.request({ type: 'question.answer', request: request.id, via: 'choice', choice: 1 })).rejects.toMatchObject({ code: 'E_EXPIRED' });
-    expect(fx.world.events().filter((e) => String(e.event).startsWith('question_'))).toEqual([
-      expect.objectContaining({ event: 'question_asked', question: request.id }),
-      expect.objectContaining({ event: 'question_answered', question: request.id, via: 'timeout' }),
-    ]);
-    // The server is still there for the next call.
-    expect((await client.callTool({ name: 'progress', arguments: { note: 'went on without an answer' } })).structuredContent).toMatchObject({ note: 'went on without an answer' });
-  }, 60_000);
+  for (const [how, asAgent] of [['the Node server', false], ['the relay through the pipe (MCP-ONE-4)', true]] as const) {
+    it(`ASK-8: notifications/cancelled from the client: the server stops waiting and withdraws the question at once; the bus closes it — ${how}`, async () => {
+      const client = await fx.world.connect({ env: sessionEnv, asAgent });
+      const controller = new AbortController();
+      const call = client.callTool({ name: 'ask', arguments: { question: 'Which port?', choices: ['80', '443'], timeout_s: 600 } }, undefined, { signal: controller.signal });
+      call.catch(() => {});
+      const request = await pendingRequest();
+      controller.abort('the person pressed Esc');
+      await expect(call).rejects.toThrow();
+      // Withdrawn by the server's explicit cancel, well before the relay's grace period would do it.
+      expect(await settledRequest(request.id)).toMatchObject({ status: 'expired', withdrawn: 'cancelled' });
+      await expect(fx.phone.request({ type: 'question.answer', request: request.id, via: 'choice', choice: 1 })).rejects.toMatchObject({ code: 'E_EXPIRED' });
+      expect(fx.world.events().filter((e) => String(e.event).startsWith('question_'))).toEqual([
+        expect.objectContaining({ event: 'question_asked', question: request.id }),
+        expect.objectContaining({ event: 'question_answered', question: request.id, via: 'timeout' }),
+      ]);
+      // The server is still there for the next call.
+      expect((await client.callTool({ name: 'progress', arguments: { note: 'went on without an answer' } })).structuredContent).toMatchObject({ note: 'went on without an answer' });
+    }, 60_000);
 
-  it('ASK-8: the agent closes the server (its stdin) while request_approval waits: the request is withdrawn before the server exits', async () => {
-    const client = await fx.world.connect({ env: sessionEnv });
-    const call = client.callTool({ name: 'request_approval', arguments: { action: 'drop the table', reason: 'unused', timeout_s: 600 } });
+    it(`ASK-8: the agent closes the server (its stdin) while request_approval waits: the request is withdrawn before the server exits — ${how}`, async () => {
+      const client = await fx.world.connect({ env: sessionEnv, asAgent });
+      const call = client.callTool({ name: 'request_approval', arguments: { action: 'drop the table', reason: 'unused', timeout_s: 600 } });
+      call.catch(() => {});
+      const request = await pendingRequest();
+      await client.close();
+      expect(await settledRequest(request.id)).toMatchObject({ status: 'expired', withdrawn: 'cancelled' });
+    }, 60_000);
+  }
+
+  it('ASK-8 MCP-ONE-4: the pipe is killed while ask waits: the relay ends the session and withdraws the question at once (cancelled, not after the grace period)', async () => {
+    const client = await fx.world.connect({ env: sessionEnv, asAgent: true });
+    const call = client.callTool({ name: 'ask', arguments: { question: 'Still piped?', timeout_s: 600 } });
     call.catch(() => {});
     const request = await pendingRequest();
-    await client.close();
+    process.kill((client.transport as { pid?: number | null } | undefined)!.pid!, 'SIGKILL');
     expect(await settledRequest(request.id)).toMatchObject({ status: 'expired', withdrawn: 'cancelled' });
   }, 60_000);
 

@@ -25,12 +25,12 @@ afterEach(async () => {
   await world.close();
 });
 
-function claude(prompt: string) {
+function claude(prompt: string, extra: Record<string, string | undefined> = {}) {
   return runProcess(CLAUDE_BIN, ['-p', prompt, '--output-format', 'stream-json', '--verbose'], {
     cwd: world.worktree,
     env: {
       // The wired .mcp.json names `commandr` through PATH (WIREPATH-2), as after `npm link`.
-      ...world.env({ AGENTS_TASK_ID: TASK, PATH: `${path.dirname(COMMANDR_BIN)}${path.delimiter}${process.env.PATH}` }),
+      ...world.env({ AGENTS_TASK_ID: TASK, PATH: `${path.dirname(COMMANDR_BIN)}${path.delimiter}${process.env.PATH}`, ...extra }),
       ANTHROPIC_BASE_URL: api.url, ANTHROPIC_API_KEY: 'sk-test',
       DISABLE_TELEMETRY: '1', DISABLE_AUTOUPDATER: '1', DISABLE_ERROR_REPORTING: '1',
       CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1', CLAUDE_CODE_MAX_RETRIES: '0',
@@ -57,6 +57,8 @@ describe('the real Claude Code calling commandr mcp', () => {
     const next = requestText(api, before);
     expect(next).toContain('\\"answer\\":\\"use 7077, 8080 is taken\\"');
     expect(next).toContain('\\"via\\":\\"text\\",');
+    // The relay served the session (MCP-ONE-1): `commandr mcp` was only the pipe.
+    expect(world.relay.mcp.stats().served).toBeGreaterThan(0);
   });
 
   it('ACTAPPROVE-2 ARTIFACT-1 MCP-5: request_approval denied comes back denied, an emitted PNG is registered, complete moves the packet', async () => {
@@ -81,5 +83,33 @@ describe('the real Claude Code calling commandr mcp', () => {
     expect(events.filter((e) => e.event === 'artifact_emitted')).toHaveLength(1);
     expect(events).toContainEqual(expect.objectContaining({ event: 'task_complete', task: TASK, result: 'pass' }));
     expect(fs.existsSync(path.join(world.bus, 'done', `host_1_${TASK}.md`))).toBe(true);
+  });
+
+  it('MCP-ONE-6: with the relay stopped, the wired server still starts and progress and notes work (the Node server here)', async () => {
+    const url = world.relay.url;
+    await phone.close();
+    await world.relay.close();
+    planTurn(api, [
+      { name: 'mcp__commandr__progress', input: { note: 'working without a relay' } },
+      { name: 'mcp__commandr__notes', input: {} },
+    ]);
+    const before = api.messageRequests().length;
+    const ran = await claude('carry on', { COMMANDR_URL: url });
+    expect(ran.code, ran.stderr).toBe(0);
+    expect(world.events()).toContainEqual(expect.objectContaining({ event: 'task_progress', task: TASK, note: 'working without a relay' }));
+    const text = requestText(api, before);
+    expect(text).toContain('\\"note\\":\\"working without a relay\\"');
+    expect(text).toContain('\\"notes\\":[]');
+  });
+
+  it('MCP-ONE-3 MCP-ONE-6: a hook credential the relay refuses serves nothing through it; the session gets the Node server here', async () => {
+    const other = path.join(world.dir, 'other-home');
+    fs.mkdirSync(other, { mode: 0o700 });
+    fs.writeFileSync(path.join(other, 'hook-token'), `${'b'.repeat(43)}\n`, { mode: 0o600 });
+    planTurn(api, [{ name: 'mcp__commandr__progress', input: { note: 'refused by the relay, served here' } }]);
+    const ran = await claude('carry on', { COMMANDR_HOME: other, COMMANDR_URL: world.relay.url });
+    expect(ran.code, ran.stderr).toBe(0);
+    expect(world.events()).toContainEqual(expect.objectContaining({ event: 'task_progress', note: 'refused by the relay, served here' }));
+    expect(world.relay.mcp.stats().served).toBe(0);
   });
 });

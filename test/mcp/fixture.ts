@@ -70,8 +70,8 @@ export class McpWorld {
 
   /**
    * Starts the server in `cwd` and connects the SDK client to it over stdio: `node bin/commandr mcp`
-   * (the Node server from the start), or with `asAgent` the file itself as `.mcp.json` starts it
-   * (sh, the shell responder until the first tool call: MCP-FAST-n).
+   * (the Node server), or with `asAgent` the file itself as `.mcp.json` starts it (sh, then the
+   * pipe to the relay's server when a relay runs, else the Node server: MCP-ONE-2, MCP-ONE-6).
    */
   async connect(options: { cwd?: string; env?: Record<string, string | undefined>; asAgent?: boolean } = {}): Promise<Client> {
     const [command, args] = options.asAgent ? [COMMANDR_BIN, ['mcp']] : [process.execPath, [COMMANDR_BIN, 'mcp']];

@@ -53,5 +53,34 @@ describe('the real OpenCode calling commandr mcp', () => {
     expect(events).toContainEqual(expect.objectContaining({ event: 'task_progress', note: 'drafted the plan' }));
     expect(events).toContainEqual(expect.objectContaining({ event: 'artifact_emitted', path: 'shot.png', kind: 'image' }));
     expect(events).toContainEqual(expect.objectContaining({ event: 'task_complete', task: TASK, result: 'pass' }));
+    // The relay served the session (MCP-ONE-1): `commandr mcp --node=…` was only the pipe.
+    expect(world.relay.mcp.stats().served).toBeGreaterThan(0);
+  }, 240_000);
+
+  it('MCP-ONE-6 MCP-ONE-3: with the relay stopped, or refusing the credential, progress and notes still work (the Node server here)', async () => {
+    const url = world.relay.url;
+    const other = path.join(world.dir, 'other-home');
+    fs.mkdirSync(other, { mode: 0o700 });
+    fs.writeFileSync(path.join(other, 'hook-token'), `${'b'.repeat(43)}\n`, { mode: 0o600 });
+    planChat(api, [{ name: 'commandr_progress', arguments: { note: 'refused by the relay, served here' } }]);
+    const refused = await runProcess(OPENCODE_BIN, ['run', 'carry on', '--format', 'json'], {
+      cwd: world.worktree, env: { ...world.env({ AGENTS_TASK_ID: TASK, COMMANDR_HOME: other, COMMANDR_URL: url }), ...opencodeModelEnv(api.url) }, timeoutMs: 180_000,
+    });
+    expect(refused.code, refused.stderr).toBe(0);
+    expect(world.relay.mcp.stats().served).toBe(0);
+    await phone.close();
+    await world.relay.close();
+    planChat(api, [
+      { name: 'commandr_progress', arguments: { note: 'working without a relay' } },
+      { name: 'commandr_notes', arguments: {} },
+    ]);
+    const ran = await runProcess(OPENCODE_BIN, ['run', 'carry on', '--format', 'json'], {
+      cwd: world.worktree, env: { ...world.env({ AGENTS_TASK_ID: TASK, COMMANDR_URL: url }), ...opencodeModelEnv(api.url) }, timeoutMs: 180_000,
+    });
+    expect(ran.code, ran.stderr).toBe(0);
+    // (The plugin's own checkpoint notes come between: CKPT-n.)
+    const notes = world.events().filter((e) => e.event === 'task_progress' && !String(e.note).startsWith('checkpoint:')).map((e) => e.note);
+    expect(notes).toEqual(['refused by the relay, served here', 'working without a relay']);
+    expect(chatText(api)).toContain('No new notes on task T-1.');
   }, 240_000);
 });

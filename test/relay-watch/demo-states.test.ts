@@ -72,7 +72,7 @@ describe('the demo shows every later state, made for real', () => {
     const job = await fx.client.next('job.state', (f) => f.task === FAILED_RUN_TASK);
     expect(job).toMatchObject({ repo: t.repo, status: 'failed', exitCode: 1, agent: 'claude', mode: 'work', reason });
     expect(job.details).toContain('Not logged in · Please run /login');
-    expect(`claude-${job.job}`).toBe((failed[0] as { agent: string }).agent);
+    expect(`claude-${job.job}`).toBe(failed[0]!.agent);
     const kept = JSON.parse(fs.readFileSync(path.join(fx.dataDir, 'jobs', 'failed.json'), 'utf8')) as Record<string, unknown>;
     expect(Object.keys(kept)).toEqual([`${t.repo}\t${FAILED_RUN_TASK}`]);
   });

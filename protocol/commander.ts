@@ -23,5 +23,13 @@ export const CommanderRecord = z.object({
   adapter: z.string(),
   /** True for the demo workspace's sample commander. */
   demo: z.optional(z.boolean()),
+  /** CMDRFAIL-1: why its start failed (one sentence) and the CLI's raw output; absent once a turn succeeds. */
+  failure: z.optional(z.object({
+    reason: z.string().check(z.maxLength(1000)), details: z.string().check(z.maxLength(8000)),
+    /** The failed start was the commander's very first turn: Retry runs that first turn again (CMDRFAIL-2). */
+    first: z.optional(z.boolean()),
+  })),
+  /** CMDRFAIL-2: the person's first message, kept so Retry starts the same first turn again. */
+  firstMessage: z.optional(z.string().check(z.maxLength(64 * 1024))),
 });
 export type CommanderRecord = z.infer<typeof CommanderRecord>;

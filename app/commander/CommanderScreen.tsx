@@ -4,6 +4,7 @@
 // waiting-for-you state, a new session for a dead one, and the composer pinned at the bottom.
 import { useSearchParams } from 'next/navigation';
 import { useCallback, useEffect, useState, type FormEvent } from 'react';
+import type { CommanderView } from '../../protocol/wire/views';
 import { Button } from '../components/Button';
 import { EmptyState } from '../components/EmptyState';
 import { CommanderSandboxWarning } from '../components/SandboxWarning';
@@ -12,7 +13,7 @@ import { VoiceInput } from '../components/voice/VoiceInput';
 import { act, read, type ActResult } from '../lib/actions';
 import { sentence } from '../lib/errors';
 import { useRelay, type AppState } from '../lib/store';
-import { agentName } from '../lib/words';
+import { agentName, COMMANDER_FAILURE } from '../lib/words';
 import { STATUS_LABEL, STATUS_TONE } from '../commanders/status';
 import { Conversation } from './Conversation';
 import { CommanderMenu } from './CommanderMenu';
@@ -61,13 +62,15 @@ export function CommanderScreen() {
       {commander.status === 'waiting' ? (
         <p className="card notice" role="status" data-testid="cmdr-waiting">Waiting for you{commander.waitingFor ? `: ${commander.waitingFor}` : '.'}</p>
       ) : null}
-      {commander.status === 'dead' ? (
+      {commander.status === 'dead' && commander.failure ? (
+        <StartFailure failure={commander.failure} onRetry={() => act('commander.replace', { commander: id }).then(report('retry'))} />
+      ) : commander.status === 'dead' ? (
         <div className="card notice row" data-tone="danger" data-testid="cmdr-dead">
           <span>This commander’s session is gone (the agent stopped or lost its transcript). Start a new session in the same folder; everything it wrote is kept.</span>
           <Button variant="primary" onClick={() => void act('commander.replace', { commander: id }).then(report('new session'))} data-testid="cmdr-replace">Start a new session</Button>
         </div>
       ) : null}
-      <Conversation text={output?.text ?? ''} running={commander.status === 'running' || commander.status === 'starting'} />
+      <Conversation commander={id} text={output?.text ?? ''} running={commander.status === 'running' || commander.status === 'starting'} />
       {/* Pinned at the bottom like a chat; what happened to the last message shows right above it (UX-1, UX-10). */}
       <div className="cmdr-dock">
         {notice ? <p className="action-status" data-tone="danger" role="alert" data-testid="cmdr-notice">{notice}</p> : null}
@@ -75,6 +78,26 @@ export function CommanderScreen() {
       </div>
       {sheet === 'reference' ? <AddReferenceSheet id={id} onClose={() => setSheet(null)} onOutcome={report('reference path')} /> : null}
       {sheet === 'delete' ? <DeleteSheet commander={commander} onClose={() => setSheet(null)} onOutcome={report('deletion')} /> : null}
+    </div>
+  );
+}
+
+/** CMDRFAIL-1, CMDRFAIL-2: why the start failed in one sentence, the CLI's output under Details, and Retry (the same start again). */
+function StartFailure({ failure, onRetry }: { failure: NonNullable<CommanderView['failure']>; onRetry(): Promise<void> }) {
+  const [busy, setBusy] = useState(false);
+  return (
+    <div className="card notice" data-tone="danger" role="alert" data-testid="cmdr-failure">
+      <p className="cmdr-failure-title"><strong>{COMMANDER_FAILURE.title}</strong></p>
+      <p data-testid="cmdr-failure-reason">{failure.reason}</p>
+      {failure.details ? (
+        <details data-testid="cmdr-failure-details">
+          <summary>{COMMANDER_FAILURE.details}</summary>
+          <pre className="chat-tool-detail" data-testid="cmdr-failure-output">{failure.details}</pre>
+        </details>
+      ) : null}
+      <Button variant="primary" disabled={busy} onClick={() => { setBusy(true); void onRetry().finally(() => setBusy(false)); }} data-testid="cmdr-retry">
+        {busy ? COMMANDER_FAILURE.retrying : COMMANDER_FAILURE.retry}
+      </Button>
     </div>
   );
 }
@@ -88,21 +111,21 @@ function folderName(p: string): string {
 function MessageForm({ id, onOutcome }: { id: string; onOutcome(outcome: ActResult): void }) {
   const [text, setText] = useState('');
   const [busy, setBusy] = useState(false);
-  const [photo, setPhoto] = useState<AttachedPhoto | null>(null); // PHOTO-1
+  const [photos, setPhotos] = useState<AttachedPhoto[]>([]); // PHOTO-1, PHOTO-8
   async function submit(e: FormEvent) {
     e.preventDefault();
     const message = text.trim();
     if (!message) return;
     setBusy(true);
-    const outcome = await act('commander.message', { commander: id, text: message, ...(photo ? { photo: photo.base64 } : {}) });
+    const outcome = await act('commander.message', { commander: id, text: message, ...(photos.length > 0 ? { photos: photos.map((p) => p.base64) } : {}) });
     setBusy(false);
-    if (outcome.status !== 'refused') { setText(''); setPhoto(null); }
+    if (outcome.status !== 'refused') { setText(''); setPhotos([]); }
     onOutcome(outcome);
   }
   return (
     <form onSubmit={submit} className="composer cmdr-composer">
       <VoiceInput id="cmdr-message" label="Message" value={text} onChange={setText} rows={2} testId="cmdr-message" hideLabel />
-      <PhotoAttach value={photo} onChange={setPhoto} testId="cmdr-photo" />
+      <PhotoAttach value={photos} onChange={setPhotos} testId="cmdr-photo" />
       <Button type="submit" variant="primary" disabled={busy || !text.trim()} data-testid="cmdr-send">Send</Button>
     </form>
   );

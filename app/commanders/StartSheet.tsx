@@ -9,7 +9,7 @@ import { Button } from '../components/Button';
 import { Sheet } from '../components/Sheet';
 import { act } from '../lib/actions';
 import { AGENTS } from '../lib/agents';
-import { START_COMMANDER } from '../lib/words';
+import { AGENT_RUN_FAILURE, START_COMMANDER } from '../lib/words';
 import { VoiceInput } from '../components/voice/VoiceInput';
 import { sentence } from '../lib/errors';
 import { useRelay, type AppState } from '../lib/store';
@@ -38,15 +38,22 @@ export function StartSheet({ roots, onClose }: { roots: string[]; onClose(): voi
   const [message, setMessage] = useState('');
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  // CMDRFAIL-3: the start the agent was not ready for, sent again as it was by Retry.
+  const [refused, setRefused] = useState<Parameters<typeof send>[0] | null>(null);
 
   async function submit(e: FormEvent) {
     e.preventDefault();
     if (!path || !name.trim() || memberProblem) return;
-    setBusy(true);
-    const outcome = await act('commander.create', {
+    await send({
       name: name.trim(), referencePath: path, ...(agent ? { agent } : {}), ...(message.trim() ? { message: message.trim() } : {}),
       ...(machine ? { machine } : {}),
     });
+  }
+
+  async function send(request: { name: string; referencePath: string; agent?: string; message?: string; machine?: string }) {
+    setBusy(true);
+    setRefused(null);
+    const outcome = await act('commander.create', request);
     setBusy(false);
     if (outcome.status === 'applied') {
       const created = (outcome.result as { commander?: CommanderView } | undefined)?.commander;
@@ -56,8 +63,9 @@ export function StartSheet({ roots, onClose }: { roots: string[]; onClose(): voi
       setError('You are offline: the commander will be started when the connection is back.');
     } else {
       // RUNREADY-2: a not-ready agent's sentence already says what to do, once.
-      const said = outcome.error.code === 'E_NOT_READY' ? '' : outcome.error.message ? ` (${outcome.error.message})` : '';
+      const said = outcome.error.code === 'E_NOT_READY' ? ` ${AGENT_RUN_FAILURE.notStarted}` : outcome.error.message ? ` (${outcome.error.message})` : '';
       setError(sentence(outcome.error) + said);
+      if (outcome.error.code === 'E_NOT_READY') setRefused(request);
     }
   }
 
@@ -97,6 +105,7 @@ export function StartSheet({ roots, onClose }: { roots: string[]; onClose(): voi
         </div>
         <VoiceInput id="cmdr-first-message" label="First message (optional)" value={message} onChange={setMessage} rows={3} testId="cmdr-first-message" />
         {error ? <p role="alert" data-testid="start-error">{error}</p> : null}
+        {refused ? <Button variant="primary" disabled={busy} onClick={() => void send(refused)} data-testid="start-retry">{AGENT_RUN_FAILURE.retry}</Button> : null}
         <div className="row">
           <Button type="submit" variant="primary" disabled={busy || !path || !name.trim() || !!memberProblem} data-testid="cmdr-start">{START_COMMANDER}</Button>
           <Button onClick={onClose}>Cancel</Button>

@@ -57,9 +57,10 @@ interface Entry extends TurnRuntime {
 }
 
 export function viewOf(record: CommanderRecord, sandbox?: SandboxPolicy): CommanderView {
-  const { id, name, referencePaths, created, session, status, waitingFor, adapter } = record;
+  const { id, name, referencePaths, created, session, status, waitingFor, adapter, failure } = record;
   // SANDBOX-WARN-1: the phone warns when this relay runs the commander's turns unsandboxed.
-  return { id, name, referencePaths, created, session, status, waitingFor, adapter, sandbox: sandbox?.enabled === false ? 'off' : 'on' };
+  // CMDRFAIL-1: why its start failed, while it has not started since.
+  return { id, name, referencePaths, created, session, status, waitingFor, adapter, sandbox: sandbox?.enabled === false ? 'off' : 'on', ...(failure ? { failure } : {}) };
 }
 
 export class Commanders extends EventEmitter<CommandersEvents> {
@@ -112,6 +113,7 @@ export class Commanders extends EventEmitter<CommandersEvents> {
     const record: CommanderRecord = {
       id, name: cleanName, referencePaths: [reference], created: new Date().toISOString(),
       session: null, status: 'starting', waitingFor: null, adapter,
+      ...(start.message?.trim() ? { firstMessage: start.message } : {}), // CMDRFAIL-2: Retry sends it again
     };
     try {
       this.store.writeRecord(record);
@@ -124,7 +126,7 @@ export class Commanders extends EventEmitter<CommandersEvents> {
     const entry = this.newEntry(record);
     this.entries.set(id, entry);
     this.publish(entry);
-    this.startTurn(entry, firstPrompt(record, dir, start.message), null, start.message?.trim() || undefined);
+    this.startTurn(entry, firstPrompt(record, dir, start.message), null, start.message?.trim() || undefined, true);
     return this.view(record);
   }
 
@@ -148,10 +150,15 @@ export class Commanders extends EventEmitter<CommandersEvents> {
     entry.generation += 1;
     entry.queue = [];
     await this.stopTurn(entry);
-    this.store.writeDoc(id, withSessionKind(this.store.readDoc(id), 'replacement'));
-    entry.record = { ...entry.record, session: null, status: 'starting', waitingFor: null, adapter: entry.record.demo ? entry.record.adapter : this.opts.adapter(entry.record.adapter).name };
+    // CMDRFAIL-2: Retry of a commander whose very first turn failed runs that first turn again, first message and all.
+    const retryFirst = entry.record.failure?.first === true;
+    if (!retryFirst) this.store.writeDoc(id, withSessionKind(this.store.readDoc(id), 'replacement'));
+    const { failure: _failed, ...rest } = entry.record;
+    entry.record = { ...rest, session: null, status: 'starting', waitingFor: null, adapter: entry.record.demo ? entry.record.adapter : this.opts.adapter(entry.record.adapter).name };
     this.save(entry);
-    this.startTurn(entry, replacementPrompt(entry.record, this.store.dir(id)), null);
+    const dir = this.store.dir(id);
+    if (retryFirst) this.startTurn(entry, firstPrompt(entry.record, dir, entry.record.firstMessage), null, undefined, true);
+    else this.startTurn(entry, replacementPrompt(entry.record, dir), null);
     return this.view(entry.record);
   }
 
@@ -218,7 +225,7 @@ export class Commanders extends EventEmitter<CommandersEvents> {
     return { record, queue: [], current: null, generation: 0, output: new OutputBuffer(this.store.logFile(record.id)) };
   }
 
-  private startTurn(entry: Entry, prompt: string, resume: string | null, said?: string): void {
+  private startTurn(entry: Entry, prompt: string, resume: string | null, said?: string, first = false): void {
     // A commander keeps the agent it was started with: sessions do not cross agent CLIs (UX-6).
     // The demo's commander has no real session behind it: a script answers (DEMO-7).
     const adapter = entry.record.demo ? DEMO_COMMANDER_ADAPTER : this.opts.adapter(entry.record.adapter);
@@ -230,6 +237,7 @@ export class Commanders extends EventEmitter<CommandersEvents> {
       // SANDBOX-6: no sandbox, no turn; the person reads why in the conversation.
       this.opts.broadcast({ type: 'commander.output', commander: id, ...entry.output.append(entry.record.session, noticeLine((error as Error).message)) }, true);
       entry.record = { ...entry.record, status: entry.record.session === null ? 'dead' : 'idle', waitingFor: null };
+      if (resume === null) entry.record = { ...entry.record, failure: { reason: (error as Error).message, details: '', ...(first ? { first: true } : {}) } }; // CMDRFAIL-1
       this.save(entry);
       return;
     }
@@ -240,7 +248,7 @@ export class Commanders extends EventEmitter<CommandersEvents> {
     const env = { ...this.agentEnv(id), COMMANDR_HOOK_TOKEN: token };
     // The commander works in its directory; its record (which names its edit roots) is the relay's.
     const spec = sandbox ? { cwd: dir, dataDir: this.opts.dataDir, shown: [path.join(this.opts.dataDir, 'adapters')], readOnly: [path.join(dir, RECORD_FILE)], hidden: sandbox.hidden } : undefined;
-    void runTurn(entry, { prompt, said, resume, store: this.store, adapter, env, sandbox: spec, onEnd: () => tokens.revoke(token) }, {
+    void runTurn(entry, { prompt, said, resume, first, store: this.store, adapter, env, sandbox: spec, onEnd: () => tokens.revoke(token) }, {
       save: () => this.save(entry),
       output: (chunk) => {
         this.opts.broadcast({ type: 'commander.output', commander: entry.record.id, ...chunk }, true);

@@ -5,6 +5,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { CommanderRecord } from '../../protocol/commander';
 import { startAdapterRun, type AdapterRun } from '../jobs/adapter-run';
+import { explainFailure } from '../jobs/failure';
 import type { SandboxSpec } from '../../adapters/sandbox';
 import type { OutputBuffer, OutputChunk } from './output';
 import { turnOutcome } from './outcome';
@@ -40,6 +41,8 @@ export interface TurnInput {
   sandbox?: SandboxSpec;
   /** The turn is over (its credential is revoked here, JOBTOKEN-1). */
   onEnd?: () => void;
+  /** The commander's very first turn (CMDRFAIL-2). */
+  first?: boolean;
 }
 
 export interface TurnCallbacks {
@@ -93,8 +96,14 @@ export async function runTurn(rt: TurnRuntime, input: TurnInput, cb: TurnCallbac
   if (outcome.status === 'dead') {
     cb.output(rt.output.append(rt.record.session, noticeLine(`session ended (${outcome.reason}); this commander needs a new session.`)));
     rt.record = { ...rt.record, status: 'dead', waitingFor: null };
+    // CMDRFAIL-1: a start (a first or a new session) that fails says why in one sentence, the CLI's output beside it.
+    if (input.resume === null) {
+      const { reason, details } = explainFailure(input.adapter.name, result, [stdout, result.stderrTail].filter((s) => s.trim()).join('\n'));
+      rt.record = { ...rt.record, failure: { reason, details, ...(input.first ? { first: true } : {}) } };
+    }
   } else {
-    rt.record = { ...rt.record, status: outcome.status, waitingFor: outcome.status === 'waiting' ? outcome.waitingFor : null };
+    const { failure: _failed, firstMessage: _first, ...rest } = rt.record; // a turn that worked forgets the failed start
+    rt.record = { ...rest, status: outcome.status, waitingFor: outcome.status === 'waiting' ? outcome.waitingFor : null };
   }
   cb.save();
   cb.finished(outcome.status === 'waiting');

@@ -1,0 +1,71 @@
+// A commander whose start failed (CMDRFAIL-n, protocol/spec/failures.md), on the phone and the desktop,
+// with a fake `claude` that prints what the real Claude Code printed when its login was gone: not logged
+// in at all, the Start commander sheet says what to do and offers Retry (the same start, sent again);
+// a saved login the CLI refuses, the commander's screen says why in one sentence with the CLI's output
+// under Details, keeps it after a reload, and Retry starts the same first turn again.
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { hostname, tmpdir } from 'node:os';
+import path from 'node:path';
+import { notLoggedInSentence } from '../adapters/lib/readiness';
+import { loggedOutClaude } from '../test/stand-ins/logged-out-claude';
+import { test, expect } from './fixtures';
+
+const KEYS = ['HOME', 'COMMANDR_CLAUDE_BIN', 'COMMANDR_AGENT_ADAPTER', 'ANTHROPIC_API_KEY', 'ANTHROPIC_AUTH_TOKEN', 'CLAUDE_CODE_OAUTH_TOKEN'] as const;
+const saved = Object.fromEntries(KEYS.map((k) => [k, process.env[k]]));
+let home = '';
+
+test.beforeEach(() => {
+  home = realpathSync(mkdtempSync(path.join(tmpdir(), 'cmdr-fail-e2e-home-')));
+  for (const k of KEYS) delete process.env[k];
+  process.env.HOME = home;
+  process.env.COMMANDR_CLAUDE_BIN = loggedOutClaude(home);
+});
+test.afterEach(() => {
+  for (const [k, v] of Object.entries(saved)) {
+    if (v === undefined) delete process.env[k];
+    else process.env[k] = v;
+  }
+  rmSync(home, { recursive: true, force: true });
+});
+
+test('CMDRFAIL-3, CMDRFAIL-1, CMDRFAIL-2: a refused start offers Retry; a first turn that fails shows one sentence and Details, is kept after a reload, and Retry starts it again', async ({ paired: page }, info) => {
+  const sentence = notLoggedInSentence(hostname());
+  await page.getByTestId('nav-commanders').click();
+  await page.getByTestId('cmdr-new').click();
+  await page.getByTestId('cmdr-name').fill('Notes keeper');
+  await page.getByTestId('cmdr-agent').selectOption('claude');
+  await page.getByTestId('cmdr-first-message').fill('Sort my notes');
+  await page.getByTestId('cmdr-start').click();
+
+  // Not logged in at all: refused before anything is made, in the sheet, with Retry.
+  await expect(page.getByTestId('start-error')).toHaveText(`${sentence} Nothing was started.`);
+  await expect(page.getByTestId('start-sheet')).toBeVisible();
+  await expect(page).not.toHaveURL(/\/commander\?id=/);
+
+  // A saved login the CLI no longer accepts: readiness passes, the first turn fails.
+  mkdirSync(path.join(home, '.claude'), { recursive: true });
+  writeFileSync(path.join(home, '.claude', '.credentials.json'), '{"claudeAiOauth":{"accessToken":"expired"}}\n');
+  await page.getByTestId('start-retry').click();
+  await expect(page).toHaveURL(/\/commander\?id=c-/);
+
+  const failure = page.getByTestId('cmdr-failure');
+  await expect(page.getByTestId('cmdr-failure-reason')).toHaveText(sentence, { timeout: 30_000 });
+  await expect(failure).toContainText('This commander could not start.');
+  await expect(page.getByTestId('cmdr-dead')).toHaveCount(0); // one message, not two
+  const raw = page.getByTestId('cmdr-failure-output');
+  await expect(raw).toBeHidden();
+  await page.getByTestId('cmdr-failure-details').getByText('Details').click();
+  await expect(raw).toContainText('Not logged in · Please run /login');
+  await page.getByTestId('cmdr-failure-details').getByText('Details').click();
+  if (info.project.name === 'phone') await page.screenshot({ path: info.outputPath('commander-failed-start-phone.png') });
+
+  await page.reload();
+  await expect(page.getByTestId('cmdr-failure-reason')).toHaveText(sentence);
+  await expect(raw).toBeHidden();
+
+  writeFileSync(path.join(home, 'logged-in'), '');
+  await page.getByTestId('cmdr-retry').click();
+  await expect(page.getByTestId('cmdr-status')).toHaveText(/idle|waiting for you/, { timeout: 30_000 });
+  await expect(page.getByTestId('cmdr-failure')).toHaveCount(0);
+  await expect(page.getByTestId('chat-commander').last()).toContainText('All done.');
+});

@@ -52,7 +52,10 @@ test('PHOTO-1 PHOTO-6: a photo picked in the note sheet (camera or gallery) is s
   await page.getByTestId('task-card').first().click();
   const shown = page.getByTestId('annotation');
   await expect(shown).toContainText('The button on this screen is cut off');
-  await expect(shown.getByTestId('note-photo-attached')).toHaveText(/Photo attached/);
+  const thumb = shown.getByTestId('note-thumb');
+  await expect(thumb).toHaveAttribute('data-photo', photo!);
+  await expect(thumb).toHaveAttribute('data-state', 'shown');
+  await expect(thumb.getByRole('img')).toHaveAttribute('alt', 'Photo attached');
   await expect(shown).not.toContainText('/annotations/');
   await expect(page.getByTestId('timeline-item').filter({ hasText: 'Note from' })).toHaveCount(1);
 });
@@ -71,6 +74,80 @@ test('PHOTO-1: a file that is not a picture is refused in the sheet with a sente
   await expect(page.getByTestId('note-photo-preview')).toHaveCount(0);
   await expect(page.getByTestId('note-send')).toBeDisabled();
   expect(relayEnv.annotationFiles('T-nopic')).toEqual([]);
+});
+
+/** Opens the note sheet of the first card (the note may sit in the card's menu). */
+async function openNoteSheet(page: import('@playwright/test').Page): Promise<void> {
+  const menu = page.getByTestId('task-menu').first();
+  if (await menu.count()) await menu.click();
+  await page.getByTestId('task-note').first().click();
+}
+
+/** Every thumbnail shown, in a fixed 72 px box (nothing moves when the picture arrives), with its alt text. */
+async function expectThumbs(list: import('@playwright/test').Locator, names: string[]): Promise<void> {
+  await expect(list).toHaveCount(names.length);
+  for (const [i, name] of names.entries()) {
+    const thumb = list.nth(i);
+    await expect(thumb).toHaveAttribute('data-photo', name);
+    await expect(thumb).toHaveAttribute('data-state', 'shown');
+    await expect(thumb.getByRole('img')).toHaveAttribute('alt', `Photo ${i + 1} of ${names.length} attached`);
+    const box = await thumb.boundingBox();
+    expect([Math.round(box!.width), Math.round(box!.height)]).toEqual([72, 72]);
+    // The picture really decoded (an object URL of the bytes the relay served back).
+    expect(await thumb.getByRole('img').evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).toBe(true);
+  }
+}
+
+test('PHOTO-8 PHOTO-10: two photos attached to a note are kept, and the task screen shows both as thumbnails after a reload; a tap opens one larger', async ({ paired: page, relayEnv }) => {
+  const first = await photoFile('before.jpg', 1200, 900);
+  const second = await photoFile('after.jpg', 640, 960);
+  relayEnv.addPacket('T-two', 'Two photos');
+  await expect(page.getByTestId('task-card')).toHaveCount(1);
+  await openNoteSheet(page);
+  await page.getByTestId('note-photo-input').setInputFiles([first, second]);
+  await expect(page.getByTestId('note-photo-preview')).toHaveCount(2);
+  await expect(page.getByTestId('note-photo-add')).toHaveText('Add another photo');
+  await page.getByTestId('note-body').fill('Before and after');
+  await page.getByTestId('note-send').click();
+  await expect(page.getByTestId('note-sheet')).toHaveCount(0);
+
+  await expect.poll(() => relayEnv.annotationFiles('T-two').length).toBe(3);
+  const note = JSON.parse(readFileSync(path.join(relayEnv.bus, 'annotations', 'T-two', relayEnv.annotationFiles('T-two').find((n) => n.endsWith('.json'))!), 'utf8')) as { body: string };
+  const names = note.body.split('\n').slice(2).map((l) => path.basename(l));
+  expect(names).toHaveLength(2);
+  expect(note.body.split('\n').slice(2)).toEqual(names.map((n) => `Photo attached: ${path.join(relayEnv.bus, 'annotations', 'T-two', n)}`));
+
+  await page.getByTestId('task-card').first().click();
+  await page.reload();
+  const shown = page.getByTestId('annotation');
+  await expect(shown).toContainText('Before and after');
+  await expectThumbs(shown.getByTestId('note-thumb'), names);
+  await expect(shown).not.toContainText('Photo attached:');
+
+  await shown.getByTestId('note-thumb').nth(1).click();
+  const viewer = page.getByTestId('note-thumb-viewer');
+  await expect(viewer).toBeVisible();
+  await expect(viewer).toHaveAttribute('aria-label', 'Photo 2 of 2, full size');
+  const big = viewer.getByTestId('note-thumb-viewer-image');
+  await expect(big).toHaveAttribute('alt', 'Photo 2 of 2, full size');
+  const box = await big.boundingBox();
+  expect(box!.height).toBeGreaterThan(200); // larger than the 72 px thumbnail
+  await page.keyboard.press('Escape');
+  await expect(viewer).toHaveCount(0);
+});
+
+test('PHOTO-8: a fifth photo is not taken; the sheet says at most four', async ({ paired: page, relayEnv }) => {
+  const files = await Promise.all([1, 2, 3, 4, 5].map((i) => photoFile(`p${i}.jpg`, 200 + i, 150)));
+  relayEnv.addPacket('T-five', 'Five photos');
+  await expect(page.getByTestId('task-card')).toHaveCount(1);
+  await openNoteSheet(page);
+  await page.getByTestId('note-photo-input').setInputFiles(files);
+  await expect(page.getByTestId('note-photo-preview')).toHaveCount(4);
+  await expect(page.getByTestId('note-photo-error')).toHaveText('At most 4 photos. Remove one to add another.');
+  await expect(page.getByTestId('note-photo-add')).toHaveCount(0);
+  await page.getByTestId('note-photo-remove').first().click();
+  await expect(page.getByTestId('note-photo-preview')).toHaveCount(3);
+  await expect(page.getByTestId('note-photo-add')).toBeVisible();
 });
 
 test.describe('a commander message', () => {
@@ -110,7 +187,39 @@ test.describe('a commander message', () => {
     await expect(page.getByTestId('commander')).toContainText(`echo: Photo attached: ${path.join(dir, name)}`);
     // The person's own bubble says so without the relay's path (PHOTO-6).
     const mine = page.getByTestId('chat-person').filter({ hasText: 'What is on this shelf?' });
-    await expect(mine.getByTestId('chat-photo-attached')).toHaveAttribute('data-photo', name);
+    await expect(mine.getByTestId('chat-thumb')).toHaveAttribute('data-photo', name);
     await expect(mine).not.toContainText(dir);
+  });
+
+  test('PHOTO-8 PHOTO-10: two photos sent to a commander show as thumbnails in the person\'s bubble after a reload', async ({ paired: page, relayEnv }) => {
+    const files = [await photoFile('left.jpg', 800, 600), await photoFile('right.jpg', 600, 800)];
+    await page.getByTestId('nav-commanders').click();
+    await page.getByTestId('cmdr-new').click();
+    await page.getByTestId('cmdr-name').fill('Photo pair');
+    await page.getByTestId('cmdr-start').click();
+    await expect(page).toHaveURL(/\/commander\?id=c-/);
+    const id = new URL(page.url()).searchParams.get('id')!;
+    await expect(page.getByTestId('cmdr-status')).toHaveText(/idle|waiting for you/);
+    await page.getByTestId('cmdr-photo-input').setInputFiles(files);
+    await expect(page.getByTestId('cmdr-photo-preview')).toHaveCount(2);
+    await page.getByTestId('cmdr-message').fill('Which shelf is tidier?');
+    await page.getByTestId('cmdr-send').click();
+    await expect(page.getByTestId('cmdr-photo-preview')).toHaveCount(0);
+    const dir = path.join(relayEnv.relay.dataDir, 'commanders', id, 'photos');
+    await expect.poll(() => { try { return readdirSync(dir).length; } catch { return 0; } }).toBe(2);
+    await expect(page.getByTestId('cmdr-status')).toHaveText(/idle|waiting for you/);
+
+    await page.reload();
+    const mine = page.getByTestId('chat-person').filter({ hasText: 'Which shelf is tidier?' });
+    const thumbs = mine.getByTestId('chat-thumb');
+    await expect(thumbs).toHaveCount(2);
+    const names = await thumbs.evaluateAll((els) => els.map((e) => e.getAttribute('data-photo')!));
+    expect([...names].sort()).toEqual(readdirSync(dir).sort());
+    await expectThumbs(thumbs, names);
+    await expect(mine).not.toContainText(dir);
+    await thumbs.first().click();
+    await expect(page.getByTestId('chat-thumb-viewer-image')).toHaveAttribute('alt', 'Photo 1 of 2, full size');
+    await page.getByTestId('chat-thumb-viewer-close').click();
+    await expect(page.getByTestId('chat-thumb-viewer')).toHaveCount(0);
   });
 });

@@ -7,10 +7,11 @@
 import { useEffect, useLayoutEffect, useMemo, useRef } from 'react';
 import { parseConversation, type ConversationEntry } from '../../protocol/commander-transcript';
 import { renderMarkdown } from '../task/markdown';
-import { COMMANDER_CHAT, PHOTO } from '../lib/words';
-import { splitPhotoLine } from '../lib/photo-line';
+import { COMMANDER_CHAT } from '../lib/words';
+import { splitPhotoLines } from '../lib/photo-line';
+import { PhotoThumbs } from '../components/PhotoThumbs';
 
-export function Conversation({ text, running }: { text: string; running: boolean }) {
+export function Conversation({ commander, text, running }: { commander: string; text: string; running: boolean }) {
   const entries = useMemo(() => parseConversation(text), [text]);
   // The page scrolls, the composer stays pinned under the conversation: the newest entry is on
   // screen at the page's end. Followed as it grows unless the person scrolled up to read.
@@ -38,21 +39,21 @@ export function Conversation({ text, running }: { text: string; running: boolean
   return (
     <section ref={chat} aria-label={COMMANDER_CHAT.title} className="chat" aria-live="polite" data-testid="cmdr-output">
       {entries.length === 0 && !running ? <p className="muted chat-empty">{COMMANDER_CHAT.empty}</p> : null}
-      {entries.map((entry, i) => <Entry key={i} entry={entry} />)}
+      {entries.map((entry, i) => <Entry key={i} entry={entry} commander={commander} />)}
       {running ? <p className="chat-working muted" data-testid="cmdr-working">{COMMANDER_CHAT.working}</p> : null}
     </section>
   );
 }
 
-function Entry({ entry }: { entry: ConversationEntry }) {
+function Entry({ entry, commander }: { entry: ConversationEntry; commander: string }) {
   switch (entry.kind) {
     case 'person': {
-      // The relay's photo line (PHOTO-6) reads "Photo attached", never the path on the relay's machine.
-      const { text, photo } = splitPhotoLine(entry.text);
+      // The relay's photo lines (PHOTO-6) show as thumbnails (PHOTO-10), never the path on the relay's machine.
+      const { text, photos } = splitPhotoLines(entry.text);
       return (
         <div className="bubble" data-side="person" data-testid="chat-person">
           {text ? <p>{text}</p> : null}
-          {photo ? <p data-testid="chat-photo-attached" data-photo={photo}>📷 {PHOTO.attached}</p> : null}
+          <PhotoThumbs names={photos} source={{ commander }} testId="chat-thumb" />
         </div>
       );
     }

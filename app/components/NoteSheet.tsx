@@ -15,12 +15,12 @@ export function NoteSheet({ task, onClose }: { task: TaskSummary; onClose: () =>
   const [body, setBody] = useState('');
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
-  const [photo, setPhoto] = useState<AttachedPhoto | null>(null);
+  const [photos, setPhotos] = useState<AttachedPhoto[]>([]);
 
   async function submit(e: FormEvent) {
     e.preventDefault();
     setBusy(true);
-    const outcome = await act('task.annotate', { repo: task.repo, task: task.id, turn: 0, anchor: 'general', body, ...(photo ? { photo: photo.base64 } : {}) });
+    const outcome = await act('task.annotate', { repo: task.repo, task: task.id, turn: 0, anchor: 'general', body, ...(photos.length > 0 ? { photos: photos.map((p) => p.base64) } : {}) });
     setBusy(false);
     if (outcome.status === 'refused') setError(sentence(outcome.error));
     else onClose();
@@ -30,10 +30,10 @@ export function NoteSheet({ task, onClose }: { task: TaskSummary; onClose: () =>
     <Sheet title={NOTE.addTo(task.id)} onClose={onClose} testId="note-sheet">
       <form onSubmit={submit}>
         <VoiceInput id="note-body" label="What should the agent know?" value={body} onChange={setBody} rows={4} testId="note-body" />
-        <PhotoAttach value={photo} onChange={setPhoto} testId="note-photo" />
+        <PhotoAttach value={photos} onChange={setPhotos} testId="note-photo" />
         {error ? <p role="alert" data-testid="note-error">{error}</p> : null}
         <div className="row">
-          <Button type="submit" variant="primary" disabled={busy || (!body.trim() && !photo)} data-testid="note-send">{NOTE.send}</Button>
+          <Button type="submit" variant="primary" disabled={busy || (!body.trim() && photos.length === 0)} data-testid="note-send">{NOTE.send}</Button>
           <Button onClick={onClose}>Cancel</Button>
         </div>
       </form>

@@ -1,12 +1,14 @@
 'use client';
-// "Add photo" for a note or a commander message (PHOTO-1): a file input for images with
-// no `capture`, so a phone offers camera and gallery. The picture is drawn onto a canvas
-// and re-encoded as JPEG (long side at most 2048 px, smaller or lower quality until it fits
-// the relay's cap), which also leaves its metadata behind; the relay strips again anyway.
-import { useEffect, useState, type ChangeEvent } from 'react';
-import { MAX_PHOTO_BYTES, PHOTO_MAX_SIDE } from '../../protocol/photos';
-import { PHOTO } from '../lib/words';
+// "Add photo" for a note or a commander message (PHOTO-1, PHOTO-8): a file input for images with
+// no `capture`, so a phone offers camera and gallery, taking up to MAX_PHOTOS. Each picture is drawn
+// onto a canvas and re-encoded as JPEG (long side at most 2048 px, smaller or lower quality until it
+// fits its share of the relay's total cap), which also leaves its metadata behind; the relay strips
+// again anyway.
+import { useEffect, useRef, useState, type ChangeEvent } from 'react';
+import { MAX_PHOTOS, MAX_PHOTOS_TOTAL_BYTES, PHOTO_MAX_SIDE } from '../../protocol/photos';
+import { PHOTO, PHOTOS } from '../lib/words';
 import { Button } from './Button';
+import './photos.css';
 
 /** A photo ready to send: base64 for the action, an object URL for the preview. */
 export interface AttachedPhoto {
@@ -14,46 +16,64 @@ export interface AttachedPhoto {
   url: string;
 }
 
-export function PhotoAttach({ value, onChange, testId = 'photo' }: { value: AttachedPhoto | null; onChange(photo: AttachedPhoto | null): void; testId?: string }) {
+/** Each photo's share of the total, so any MAX_PHOTOS of them fit one action (PHOTO-8). */
+export const PHOTO_SHARE_BYTES = Math.floor(MAX_PHOTOS_TOTAL_BYTES / MAX_PHOTOS);
+
+export function PhotoAttach({ value, onChange, testId = 'photo' }: { value: AttachedPhoto[]; onChange(photos: AttachedPhoto[]): void; testId?: string }) {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
-  useEffect(() => () => { if (value) URL.revokeObjectURL(value.url); }, [value]);
+  // Object URLs are freed when their photo leaves the list (removed or sent) and when the sheet closes.
+  const shown = useRef<AttachedPhoto[]>([]);
+  useEffect(() => {
+    for (const old of shown.current) if (!value.includes(old)) URL.revokeObjectURL(old.url);
+    shown.current = value;
+  }, [value]);
+  useEffect(() => () => { for (const p of shown.current) URL.revokeObjectURL(p.url); }, []);
 
   async function picked(e: ChangeEvent<HTMLInputElement>) {
-    const file = e.target.files?.[0];
+    const files = [...(e.target.files ?? [])];
     e.target.value = ''; // the same file can be picked again after a remove
-    if (!file) return;
+    if (files.length === 0) return;
+    const room = MAX_PHOTOS - value.length;
+    setError(files.length > room ? PHOTOS.tooMany(MAX_PHOTOS) : null);
     setBusy(true);
-    setError(null);
+    const added: AttachedPhoto[] = [];
     try {
-      onChange(await prepare(file));
+      for (const file of files.slice(0, room)) added.push(await prepare(file));
     } catch (err) {
       setError(err instanceof Error ? err.message : PHOTO.notAPicture);
     } finally {
       setBusy(false);
     }
+    if (added.length > 0) onChange([...value, ...added]);
   }
 
+  const n = value.length;
   return (
-    <div className="photo-attach" data-testid={testId}>
-      {value ? (
-        <figure className="photo-attach-preview">
-          {/* eslint-disable-next-line @next/next/no-img-element -- a local object URL, nothing to optimise */}
-          <img src={value.url} alt={PHOTO.preview} data-testid={`${testId}-preview`} style={{ maxWidth: 96, maxHeight: 96, borderRadius: 8, objectFit: 'cover' }} />
-          <Button onClick={() => onChange(null)} data-testid={`${testId}-remove`}>{PHOTO.remove}</Button>
-        </figure>
-      ) : (
+    <div className="photo-attach" data-testid={testId} data-count={n}>
+      {n > 0 ? (
+        <ul className="photo-attach-list" aria-label={PHOTO.preview}>
+          {value.map((photo, i) => (
+            <li key={photo.url} className="photo-attach-preview">
+              {/* eslint-disable-next-line @next/next/no-img-element -- a local object URL, nothing to optimise */}
+              <img src={photo.url} alt={`${PHOTO.preview} ${i + 1}`} width={64} height={64} data-testid={`${testId}-preview`} />
+              <button type="button" className="photo-attach-remove" onClick={() => onChange(value.filter((p) => p !== photo))} aria-label={PHOTOS.removeOne(i + 1, n)} title={PHOTOS.removeOne(i + 1, n)} data-testid={`${testId}-remove`}>×</button>
+            </li>
+          ))}
+        </ul>
+      ) : null}
+      {n < MAX_PHOTOS ? (
         <label className="btn" data-testid={`${testId}-add`} aria-disabled={busy || undefined}>
-          {busy ? PHOTO.preparing : PHOTO.add}
-          <input type="file" accept="image/*" className="visually-hidden" onChange={picked} disabled={busy} data-testid={`${testId}-input`} />
+          {busy ? PHOTO.preparing : n === 0 ? PHOTO.add : PHOTOS.addMore}
+          <input type="file" accept="image/*" multiple className="visually-hidden" onChange={picked} disabled={busy} data-testid={`${testId}-input`} />
         </label>
-      )}
+      ) : null}
       {error ? <p role="alert" data-testid={`${testId}-error`}>{error}</p> : null}
     </div>
   );
 }
 
-/** Decodes the picked file and re-encodes it as a JPEG that fits MAX_PHOTO_BYTES. */
+/** Decodes the picked file and re-encodes it as a JPEG that fits PHOTO_SHARE_BYTES. */
 async function prepare(file: File): Promise<AttachedPhoto> {
   let bitmap: ImageBitmap;
   try {
@@ -65,7 +85,7 @@ async function prepare(file: File): Promise<AttachedPhoto> {
     for (let side = PHOTO_MAX_SIDE; side >= 256; side = Math.round(side * 0.75)) {
       for (const quality of [0.85, 0.7, 0.55]) {
         const blob = await encode(bitmap, side, quality);
-        if (blob.size <= MAX_PHOTO_BYTES) return { base64: await base64Of(blob), url: URL.createObjectURL(blob) };
+        if (blob.size <= PHOTO_SHARE_BYTES) return { base64: await base64Of(blob), url: URL.createObjectURL(blob) };
       }
     }
   } finally {

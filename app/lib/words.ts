@@ -29,7 +29,7 @@ export const STAGE_WORD: Record<TaskStage, string> = {
   inbox: 'Inbox',
   running: 'Running',
   approval: 'Awaiting approval',
-  approved: 'Approved, waiting for the commit',
+  approved: 'Approved, waiting for the agent’s commit',
   committed: 'Committed',
   merged: 'Merged',
   done: 'Done',
@@ -106,3 +106,49 @@ export const PHOTO = {
 } as const;
 
 // ---- H6 (first screen, pairing): add words below this line ----
+
+// ---- H7 (a task's story: demo states, approved-waiting, job line): add words below this line ----
+
+/**
+ * Approved and waiting for the agent's commit, said one way (VOCAB-2): the stage (STAGE_WORD.approved,
+ * the header and the Approve button's tooltip), the bar's line and the Changes line say the same words.
+ */
+export const APPROVED_WAITING = {
+  stage: STAGE_WORD.approved,
+  line: `${STAGE_WORD.approved}.`,
+  change: (digest: string) => `Approved change, waiting for the agent’s commit · ${digest}`,
+} as const;
+
+/** What a job was started to do, beside its status pill (VOCAB-2). */
+export const JOB_MODE = { work: 'Working', review: 'Reviewing' } as const;
+
+/** A failed job's exit status beside its pill. */
+export const jobExit = (code: number): string => `exit ${code}`;
+
+/** The job's output box before the first line and after none. */
+export const JOB_OUTPUT = { starting: 'Starting the agent…', none: 'No output.' } as const;
+
+// ---- H-photos-retry (several photos, thumbnails, a commander's failed start): add words below this line ----
+
+/** Several photos on a note or message and their thumbnails (PHOTO-8, PHOTO-10). */
+export const PHOTOS = {
+  /** A thumbnail's alt text: which photo of how many, and what tapping does. */
+  thumb: (i: number, n: number): string => (n > 1 ? `Photo ${i} of ${n} attached` : 'Photo attached'),
+  open: (i: number, n: number): string => (n > 1 ? `Open photo ${i} of ${n}` : 'Open photo'),
+  large: (i: number, n: number): string => (n > 1 ? `Photo ${i} of ${n}, full size` : 'Photo, full size'),
+  close: 'Close',
+  /** The relay could not send the photo back (offline, or gone from its machine). */
+  unavailable: 'Photo not available',
+  group: 'Photos attached',
+  tooMany: (max: number): string => `At most ${max} photos. Remove one to add another.`,
+  removeOne: (i: number, n: number): string => (n > 1 ? `Remove photo ${i} of ${n}` : 'Remove photo'),
+  addMore: 'Add another photo',
+} as const;
+
+/** A commander whose start failed (CMDRFAIL-n), said as a failed run is (RUNFAIL-1). */
+export const COMMANDER_FAILURE = {
+  title: 'This commander could not start.',
+  retry: AGENT_RUN_FAILURE.retry,
+  details: AGENT_RUN_FAILURE.details,
+  retrying: 'Starting again…',
+} as const;

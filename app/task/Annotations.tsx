@@ -5,7 +5,7 @@ import { anchorLabel } from './anchor';
 import { NOTE } from '../lib/words';
 import { NoteBody } from '../components/NoteBody';
 
-export function Annotations({ annotations }: { annotations: AnnotationView[] }) {
+export function Annotations({ annotations, repo }: { annotations: AnnotationView[]; repo?: string }) {
   if (annotations.length === 0) return null;
   return (
     <section className="task-section" aria-labelledby="notes-title">
@@ -22,7 +22,7 @@ export function Annotations({ annotations }: { annotations: AnnotationView[] }) 
                     <span className="pill" data-tone={a.consumed ? 'ok' : 'warn'}>{a.consumed ? 'read by the agent' : 'not read yet'}</span>
                   </>}
             </div>
-            <NoteBody body={a.body} />
+            <NoteBody body={a.body} source={repo ? { repo, task: a.task } : undefined} />
           </li>
         ))}
       </ul>

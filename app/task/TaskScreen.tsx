@@ -112,14 +112,14 @@ function TaskReview({ repo, id }: { repo: string; id: string }) {
               data-commit={diff.value.commit?.tip} data-arrived-at={diff.value.arrivedAt}>
               {line!.text}
             </p>
-            {stage === 'done' ? null : <p className="muted diff-hint" data-testid="diff-hint">Tap a line number to leave the agent a note on that line.</p>}
+            {stage === 'done' || stage === 'merged' ? null : <p className="muted diff-hint" data-testid="diff-hint">Tap a line number to leave the agent a note on that line.</p>}
             <DiffView patch={diff.value.patch} stats={diff.value.files} onAnnotate={annotate} notes={lineNotes} />
           </>
         ) : null}
       </section>
       {reviewFirst ? agentRun : null}
       {reviewFirst ? <Artifacts repo={repo} task={id} items={timeline.items} /> : null}
-      {detail.status === 'ready' ? <Annotations annotations={detail.value.annotations} /> : null}
+      {detail.status === 'ready' ? <Annotations annotations={detail.value.annotations} repo={repo} /> : null}
       <Timeline repo={repo} items={timeline.items} running={timeline.running} />
       <ActionBar repo={repo} id={id} stage={stage} life={life} freshCommit={freshCommit} onRunAgent={() => setChoosingAgent(true)} diff={diff} reloadDiff={reloadDiff} timeline={timeline.items} sheet={sheet} setSheet={setSheet} confirmApprove={confirmApprove} />
     </div>

@@ -10,7 +10,7 @@ test('APPROVAL-9: after Approve the task waits for the agent’s commit with App
   await openTask(page, relayEnv, task);
   await page.getByTestId('approve').click();
   await expect(page.getByTestId('approval-state')).toHaveAttribute('data-state', 'waiting');
-  await expect(page.getByTestId('approval-state')).toContainText('Approved — waiting for the agent’s commit');
+  await expect(page.getByTestId('approval-state')).toContainText('Approved, waiting for the agent’s commit');
   await expect(page.getByTestId('approve')).toBeDisabled();
   await expect(page.getByTestId('deny')).toBeDisabled();
   const commit = task.commit();

@@ -63,7 +63,7 @@ test('TSTATE-2 TSTATE-4 TSTATE-5 TSTATE-6: on the open page the task goes from a
 
   await page.getByTestId('approve').click();
   await expect(stageOf(page)).toHaveAttribute('data-stage', 'approved');
-  await expect(page.getByTestId('task-stage')).toHaveText('Approved, waiting for the commit');
+  await expect(page.getByTestId('task-stage')).toHaveText('Approved, waiting for the agent’s commit');
   await expect(page.getByTestId('diff-digest')).toContainText('Approved change, waiting for the agent’s commit · ');
   await expect(page.getByTestId('approve')).toBeDisabled();
   await expect(page.getByTestId('deny')).toBeDisabled();

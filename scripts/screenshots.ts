@@ -8,7 +8,7 @@ import path from 'node:path';
 import { devices, type Page } from '@playwright/test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { REVIEW_TASK } from '../relay/demo/packets';
+import { COMMITTED_TASK, FAILED_RUN_TASK, MERGED_TASK, REVIEW_TASK, RUNNING_TASK } from '../relay/demo/packets';
 import type { Relay } from '../relay/server';
 import { startAppSession } from './app-session';
 import { startMember, type Member } from './fleet-member';
@@ -36,6 +36,58 @@ async function firstInboxTask(page: Page, url: string): Promise<string> {
   return `${url}/task?repo=${await card.getAttribute('data-repo')}&id=${await card.getAttribute('data-task')}`;
 }
 
+/** The demo task `id`'s screen (the repo id read from the Inbox: the demo's path makes it). */
+async function demoTask(page: Page, url: string, id: string): Promise<string> {
+  await page.goto(`${url}/`);
+  const card = page.getByTestId('task-card').first();
+  await card.waitFor();
+  return `${url}/task?repo=${await card.getAttribute('data-repo')}&id=${id}`;
+}
+
+/** Scrolls `testId` to the top, clear of the sticky header. */
+async function scrollToTop(page: Page, testId: string): Promise<void> {
+  await page.getByTestId(testId).first().evaluate((el) => el.scrollIntoView({ block: 'start' }));
+  await page.evaluate(() => scrollBy(0, -70));
+}
+
+/** A task screen once its stage and its change are on screen (no loading line left). */
+async function openTaskAt(page: Page, url: string, id: string, stage: string, changes?: string): Promise<void> {
+  await page.goto(await demoTask(page, url, id));
+  await page.locator(`[data-testid="task-stage"][data-stage="${stage}"]`).waitFor({ timeout: 20_000 });
+  if (changes) await page.getByTestId(changes).waitFor({ timeout: 20_000 });
+  await page.getByTestId('changes').waitFor();
+  await page.waitForFunction(() => !document.querySelector('[data-testid="diff-loading"]'), undefined, { timeout: 20_000 });
+}
+
+// A task's later life in the demo (DEMO-STATES-n): running, committed, merged, a failed run.
+const TASK_STATES: Screen[] = [
+  {
+    name: 'inbox-later',
+    open: async (page, url) => {
+      await page.goto(`${url}/`);
+      await page.getByTestId('group-in-progress').getByTestId('task-card').first().waitFor();
+      await scrollToTop(page, 'group-in-progress');
+    },
+  },
+  { name: 'task-running', open: (page, url) => openTaskAt(page, url, RUNNING_TASK, 'running') },
+  { name: 'task-committed', open: (page, url) => openTaskAt(page, url, COMMITTED_TASK, 'committed', 'diff-committed') },
+  {
+    name: 'task-committed-diff',
+    open: async (page, url) => {
+      await openTaskAt(page, url, COMMITTED_TASK, 'committed', 'diff-committed');
+      await scrollToTop(page, 'diff-committed');
+    },
+  },
+  { name: 'task-merged', open: (page, url) => openTaskAt(page, url, MERGED_TASK, 'merged', 'diff-committed') },
+  {
+    name: 'task-failed',
+    open: async (page, url) => {
+      await openTaskAt(page, url, FAILED_RUN_TASK, 'failed');
+      await page.getByTestId('job-reason').waitFor({ timeout: 20_000 }); // Details stay folded
+    },
+  },
+];
+
 const SCREENS: Screen[] = [
   { name: 'inbox', open: async (page, url) => { await page.goto(`${url}/`); await page.getByTestId('task-card').first().waitFor(); } },
   { name: 'new-task', open: async (page, url) => { await page.goto(`${url}/`); await page.getByTestId('new-task').click(); await page.getByTestId('new-task-sheet').waitFor(); } },
@@ -61,6 +113,7 @@ const SCREENS: Screen[] = [
       await verdict.evaluate((el) => el.scrollIntoView({ block: 'center' }));
     },
   },
+  ...TASK_STATES,
   { name: 'run-agent', open: async (page, url) => { await page.goto(await firstInboxTask(page, url)); await page.getByTestId('run-agent').click(); await page.getByTestId('run-agent-sheet').waitFor(); } },
   { name: 'commanders', open: async (page, url) => { await page.goto(`${url}/commanders`); await page.getByTestId('cmdr-card').first().waitFor({ timeout: 10_000 }).catch(() => undefined); } },
   { name: 'start-commander', open: async (page, url) => { await page.goto(`${url}/commanders`); await page.getByTestId('cmdr-new').click(); await page.getByTestId('start-sheet').waitFor(); } },

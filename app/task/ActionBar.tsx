@@ -18,7 +18,7 @@ import { sentence } from '../lib/errors';
 import { ActionStatus, type ActionNotice } from './ActionStatus';
 import { AnnotateSheet, ConfirmApproveSheet, DenySheet } from './sheets';
 import { useRepoPlace } from '../components/MachineLabel';
-import { mergeInto, NOTE, STAGE_WORD } from '../lib/words';
+import { APPROVED_WAITING, mergeInto, NOTE } from '../lib/words';
 import type { DiffResult, Loadable } from './use-task';
 
 export type SheetRequest = { kind: 'deny' } | { kind: 'annotate'; anchor: string } | { kind: 'confirm-approve' };
@@ -191,7 +191,7 @@ export function ActionBar({ repo, id, stage, life, freshCommit, onRunAgent, diff
     'run-agent': { label: 'Run agent', testId: 'run-agent', disabled: !!offline, onPress: onRunAgent },
     approve: {
       label: 'Approve', testId: 'approve', disabled: decide, onPress: () => (confirmApprove ? setSheet({ kind: 'confirm-approve' }) : void approve()),
-      extra: { 'aria-describedby': described, title: offline ?? (waiting ? STAGE_WORD.approved : undefined) },
+      extra: { 'aria-describedby': described, title: offline ?? (waiting ? APPROVED_WAITING.stage : undefined) },
     },
     deny: { label: 'Deny', variant: 'danger', testId: 'deny', disabled: decide, onPress: () => setSheet({ kind: 'deny' }), extra: { 'aria-describedby': described } },
     annotate: { label: NOTE.add, testId: 'annotate', disabled: off, onPress: () => setSheet({ kind: 'annotate', anchor: 'general' }) },
@@ -213,7 +213,7 @@ export function ActionBar({ repo, id, stage, life, freshCommit, onRunAgent, diff
   };
   // One line on the bar says why the buttons are as they are: offline machine, approved and waiting, nothing staged.
   const line = offline ? <p className="muted task-missing" role="status" data-testid="machine-offline-notice">{offline}. Actions on its tasks are off until it is back.</p>
-    : waiting && offers('approve') ? <p className="muted task-missing" role="status" data-testid="approval-state" data-state="waiting">Approved — waiting for the agent’s commit.</p>
+    : waiting && offers('approve') ? <p className="muted task-missing" role="status" data-testid="approval-state" data-state="waiting">{APPROVED_WAITING.line}</p>
       : missing ? <p className="muted task-missing" id="task-missing" data-testid="approve-missing">{missing}</p> : null;
 
   return (

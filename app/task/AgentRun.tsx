@@ -13,7 +13,7 @@ import { act, type ActResult } from '../lib/actions';
 import { AGENTS, agentLabel } from '../lib/agents';
 import { sentence } from '../lib/errors';
 import { useRelay, type AppState, type JobView } from '../lib/store';
-import { AGENT_RUN_FAILURE, JOB_STATUS } from '../lib/words';
+import { AGENT_RUN_FAILURE, JOB_MODE, JOB_OUTPUT, JOB_STATUS, jobExit } from '../lib/words';
 import type { ServerFrameOf } from '../../protocol/wire/frames';
 
 /** A job as the relay last described it: a failed one carries its reason and details (RUNFAIL-1). */
@@ -110,13 +110,13 @@ function JobOutput({ job }: { job: ShownJob }) {
     <div data-testid="job" data-job={job.job} data-status={job.status}>
       <div className="task-meta" style={{ marginTop: 6 }}>
         <span>{agentLabel(job.agent)}</span>
-        <span>{job.mode === 'work' ? 'working' : 'reviewing'}</span>
+        <span>{JOB_MODE[job.mode]}</span>
         <span className="pill" data-tone={TONE[job.status]} data-testid="job-status">
-          {job.stopped ? JOB_STATUS.stopped : JOB_STATUS[job.status]}{job.status === 'failed' && !job.stopped && job.exitCode !== null ? ` (exit ${job.exitCode})` : ''}
+          {job.stopped ? JOB_STATUS.stopped : JOB_STATUS[job.status]}{job.status === 'failed' && !job.stopped && job.exitCode !== null ? ` (${jobExit(job.exitCode)})` : ''}
         </span>
       </div>
       <pre ref={ref} className="card job-output mono" aria-live="polite" data-testid="job-output">
-        {job.output.text || (running ? 'Starting the agent…' : 'No output.')}
+        {job.output.text || (running ? JOB_OUTPUT.starting : JOB_OUTPUT.none)}
       </pre>
     </div>
   );

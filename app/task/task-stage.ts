@@ -3,7 +3,7 @@
 // screen. Pure, unit-tested; the stage itself is the relay's (TaskSummary.life).
 import type { TaskLife, TaskStage, TaskSummary } from '../../protocol/wire/views';
 import type { DiffResult } from './use-task';
-import { STAGE_WORD } from '../lib/words';
+import { APPROVED_WAITING, STAGE_WORD } from '../lib/words';
 
 /** The stage's words: one per stage, from app/lib/words.ts (VOCAB-2). */
 export const STAGE_LABEL: Record<TaskStage, string> = STAGE_WORD;
@@ -73,7 +73,7 @@ export function changesLine(diff: DiffResult, life: TaskLife | undefined): Chang
   }
   if (diff.digest) {
     const short = diff.digest.slice(7, 19);
-    if (life?.stage === 'approved' && life.digest === diff.digest) return { testId: 'diff-digest', text: `Approved change, waiting for the agent’s commit · ${short}` };
+    if (life?.stage === 'approved' && life.digest === diff.digest) return { testId: 'diff-digest', text: APPROVED_WAITING.change(short) };
     return { testId: 'diff-digest', text: `Staged change to approve · ${short}` };
   }
   return { testId: 'diff-nothing', text: 'Nothing staged yet: the agent has not asked to commit, so there is nothing to approve.' };

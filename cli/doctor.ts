@@ -20,7 +20,7 @@ import { publicKeyFile } from '../bus/approval/keys';
 import { missingSandboxSettings } from '../policy/sandbox';
 import { sandboxState } from '../policy/sandboxed';
 import { runTool } from './_shared/tool';
-import { agentBinary, agentInstalled, claudeLoggedIn, NOT_LOGGED_IN } from '../adapters/lib/readiness';
+import { agentBinary, agentInstalled, claudeLoggedIn, NOT_LOGGED_IN, opencodeHasProvider } from '../adapters/lib/readiness';
 
 const USAGE = 'usage: commandr doctor   check agent CLIs, git, the relay, push keys and wired repos; prints a fix for each problem';
 
@@ -70,6 +70,11 @@ function agentChecks(env: Env): Check[] {
   checks.push(opencode
     ? { name: 'OpenCode installed', ok: true, needed: adapter === 'opencode', detail: opencode }
     : { name: 'OpenCode installed', ok: false, needed: adapter === 'opencode', detail: 'OpenCode is not installed on this machine', fix: 'npm install -g opencode-ai' });
+  if (opencode) {
+    // RUNREADY-6: the same check the relay makes before it starts OpenCode.
+    const ok = opencodeHasProvider(env, process.cwd());
+    checks.push({ name: 'OpenCode model provider', ok, needed: adapter === 'opencode', detail: ok ? 'a provider key, a saved login or a configured provider' : 'OpenCode has no model provider on this machine', fix: ok ? undefined : 'run `opencode auth login`, or export a provider\'s API key (e.g. ANTHROPIC_API_KEY) for the relay' });
+  }
   return checks;
 }
 

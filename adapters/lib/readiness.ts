@@ -8,7 +8,7 @@ import { findBinary } from './run-job';
 
 type Env = Record<string, string | undefined>;
 
-export type NotReadyReason = 'cli-missing' | 'not-logged-in' | 'no-council-key';
+export type NotReadyReason = 'cli-missing' | 'not-logged-in' | 'no-provider' | 'no-council-key';
 
 export type Readiness = { ok: true } | { ok: false; reason: NotReadyReason; sentence: string };
 
@@ -61,6 +61,66 @@ export const notInstalledSentence = (agent: KnownAgent, machine: string): string
 export const councilKeySentence = (machine: string): string =>
   `The council needs an Anthropic API key on ${machine}. Set ANTHROPIC_API_KEY (and ANTHROPIC_BASE_URL for a proxy) where the relay runs, or COUNCIL_EVALUATOR_CMD.`;
 
+/**
+ * The environment variables OpenCode takes a provider's key from (its providers come from
+ * models.dev, each naming its key's variable); one of them set is a provider it can use.
+ */
+export const OPENCODE_KEY_VARS = [
+  'ANTHROPIC_API_KEY', 'OPENAI_API_KEY', 'GEMINI_API_KEY', 'GOOGLE_GENERATIVE_AI_API_KEY', 'OPENROUTER_API_KEY', 'GROQ_API_KEY',
+  'XAI_API_KEY', 'DEEPSEEK_API_KEY', 'MISTRAL_API_KEY', 'TOGETHER_AI_API_KEY', 'FIREWORKS_API_KEY', 'CEREBRAS_API_KEY', 'AZURE_API_KEY',
+] as const;
+
+/** RUNREADY-6: what to do when OpenCode has no model provider, naming the machine. */
+export const noProviderSentence = (machine: string): string =>
+  `OpenCode has no model provider on ${machine}. Run \`opencode auth login\` there, or set a provider's API key (e.g. ANTHROPIC_API_KEY) for the relay.`;
+
+/** A config object (opencode.json, OPENCODE_CONFIG_CONTENT) that configures at least one provider. */
+function configuresProvider(text: string): boolean {
+  let config: unknown;
+  try {
+    config = JSON.parse(text.replace(/^\s*\/\/.*$/gm, '')); // opencode.jsonc: whole-line comments
+  } catch {
+    return false;
+  }
+  const provider = (config as { provider?: unknown } | null)?.provider;
+  return typeof provider === 'object' && provider !== null && Object.keys(provider).length > 0;
+}
+
+function fileConfiguresProvider(file: string): boolean {
+  try {
+    return configuresProvider(fs.readFileSync(file, 'utf8'));
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * RUNREADY-6: OpenCode has a model provider it can use: a provider's API key in the environment
+ * (OPENCODE_KEY_VARS), a login saved by `opencode auth login` (`~/.local/share/opencode/auth.json`),
+ * or a provider configured in OPENCODE_CONFIG_CONTENT, the OPENCODE_CONFIG file, the global
+ * `~/.config/opencode/opencode.json(c)`, or the project's `opencode.json(c)` in `cwd` or a folder above it.
+ * Cheap: files are read, no process is started.
+ */
+export function opencodeHasProvider(env: Env, cwd?: string): boolean {
+  if (OPENCODE_KEY_VARS.some((k) => env[k]?.trim())) return true;
+  if (env.OPENCODE_CONFIG_CONTENT && configuresProvider(env.OPENCODE_CONFIG_CONTENT)) return true;
+  if (env.OPENCODE_CONFIG?.trim() && fileConfiguresProvider(env.OPENCODE_CONFIG.trim())) return true;
+  const home = env.HOME?.trim() || os.homedir();
+  const data = env.XDG_DATA_HOME?.trim() || path.join(home, '.local', 'share');
+  try {
+    const auth = JSON.parse(fs.readFileSync(path.join(data, 'opencode', 'auth.json'), 'utf8')) as unknown;
+    if (typeof auth === 'object' && auth !== null && Object.keys(auth).length > 0) return true;
+  } catch {
+    // no saved login
+  }
+  const config = env.XDG_CONFIG_HOME?.trim() || path.join(home, '.config');
+  if (['opencode.json', 'opencode.jsonc', 'config.json'].some((f) => fileConfiguresProvider(path.join(config, 'opencode', f)))) return true;
+  for (let dir = cwd ? path.resolve(cwd) : undefined; dir; dir = path.dirname(dir) === dir ? undefined : path.dirname(dir)) {
+    if (['opencode.json', 'opencode.jsonc', path.join('.opencode', 'opencode.json'), path.join('.opencode', 'opencode.jsonc')].some((f) => fileConfiguresProvider(path.join(dir!, f)))) return true;
+  }
+  return false;
+}
+
 /** Whether the vendor CLI of `agent` is installed here. */
 export function agentInstalled(agent: KnownAgent, env: Env): boolean {
   return isExecutableFile(agentBinary(agent, env));
@@ -68,12 +128,13 @@ export function agentInstalled(agent: KnownAgent, env: Env): boolean {
 
 /**
  * RUNREADY-1: the checks `commandr doctor` makes for an agent, as one answer: the CLI installed
- * and, for Claude Code, logged in or given a key. OpenCode's providers are its own config: only
- * its presence is checked (as doctor does). Cheap: no process is started.
+ * and, for Claude Code, logged in or given a key; for OpenCode, a model provider it can use
+ * (RUNREADY-6; `cwd` is the project whose opencode.json counts too). Cheap: no process is started.
  */
-export function agentReadiness(agent: KnownAgent, env: Env, machine: string = machineName()): Readiness {
+export function agentReadiness(agent: KnownAgent, env: Env, machine: string = machineName(), cwd?: string): Readiness {
   if (!agentInstalled(agent, env)) return { ok: false, reason: 'cli-missing', sentence: notInstalledSentence(agent, machine) };
   if (agent === 'claude' && !claudeLoggedIn(env)) return { ok: false, reason: 'not-logged-in', sentence: notLoggedInSentence(machine) };
+  if (agent === 'opencode' && !opencodeHasProvider(env, cwd)) return { ok: false, reason: 'no-provider', sentence: noProviderSentence(machine) };
   return { ok: true };
 }
 

@@ -104,7 +104,7 @@ export class Commanders extends EventEmitter<CommandersEvents> {
     const resolved = this.opts.adapter(start.agent);
     // RUNREADY-3: an agent CLI that cannot run here refuses the start before anything is made.
     if (resolved.source === 'shipped' && isKnownAgent(resolved.name)) {
-      const ready = agentReadiness(resolved.name, this.agentEnv(''));
+      const ready = agentReadiness(resolved.name, this.agentEnv(''), undefined, reference); // its folder's opencode.json counts (RUNREADY-6)
       if (!ready.ok) throw new CommandrError('E_NOT_READY', ready.sentence);
     }
     const adapter = resolved.name;

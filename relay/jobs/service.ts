@@ -89,7 +89,7 @@ export class Jobs extends EventEmitter<JobsEvents> {
       if (r.state.repo === req.repoId && r.state.task === req.task) throw new CommandrError('E_CONFLICT', `task ${req.task} already has a running job (${r.state.job})`);
     }
     const adapter = this.opts.adapter(req.agent);
-    this.assertReady(adapter);
+    this.assertReady(adapter, req.repo);
     const sandbox = checkSandbox(this.opts.sandbox); // refuses before anything is created (SANDBOX-6)
     const cwd = req.mode === 'work' ? await ensureTaskWorktree(req.repo, req.task, path.join(this.opts.dataDir, 'worktrees', req.repoId)) : req.repo;
     const job = `j-${crypto.randomBytes(6).toString('hex')}`;
@@ -149,9 +149,9 @@ export class Jobs extends EventEmitter<JobsEvents> {
   }
 
   /** RUNREADY-1: a shipped adapter's CLI must be installed and able to authenticate, as `commandr doctor` checks. */
-  private assertReady(adapter: JobAdapter): void {
+  private assertReady(adapter: JobAdapter, repo: string): void {
     if (adapter.source !== 'shipped' || !isKnownAgent(adapter.name)) return;
-    const ready = agentReadiness(adapter.name, this.env({}));
+    const ready = agentReadiness(adapter.name, this.env({}), undefined, repo); // the repo's opencode.json counts (RUNREADY-6)
     if (!ready.ok) throw new CommandrError('E_NOT_READY', ready.sentence);
   }
 

@@ -26,7 +26,7 @@ function world() {
   // A saved login the CLI no longer accepts: readiness passes, the first turn fails.
   fs.mkdirSync(path.join(home, '.claude'));
   fs.writeFileSync(path.join(home, '.claude', '.credentials.json'), '{"claudeAiOauth":{"accessToken":"expired"}}\n');
-  const env = { HOME: home, COMMANDR_CLAUDE_BIN: bin, ANTHROPIC_API_KEY: undefined, ANTHROPIC_AUTH_TOKEN: undefined, CLAUDE_CODE_OAUTH_TOKEN: undefined };
+  const env = { HOME: home, COMMANDR_CLAUDE_BIN: bin, ANTHROPIC_API_KEY: '', ANTHROPIC_AUTH_TOKEN: '', CLAUDE_CODE_OAUTH_TOKEN: '' };
   const frames: ServerFrame[] = [];
   const make = () => new Commanders({
     dataDir: path.join(tmp, 'data'), allowedRoots: () => [root],

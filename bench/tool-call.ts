@@ -6,7 +6,9 @@
 // Variants (every one a real repo with a bus, the same prompt and the same scripted model):
 //   plain       not wired
 //   wired       `adapters/claude/wire`: the hooks and the `commandr` MCP server, as shipped
-//   mcp only    wired, hooks removed: what the MCP server alone costs
+//   mcp only    wired, hooks removed: what the MCP server alone costs (a pipe to the relay's
+//               server, MCP-ONE-2: bash and two `cat`s, no node)
+//   mcp, no relay  the same with no relay (a data dir without relay.json): the Node server (MCP-ONE-6)
 //   floor       the same hooks each a no-op (`dd of=/dev/null`) and an MCP server with no tools
 //               (a few lines of node, no SDK): what Claude Code itself spends on any hook or server
 //   no-op hooks only the floor's hooks: the part of the floor hooks are
@@ -73,13 +75,13 @@ async function main(): Promise<void> {
   try {
     const calls = scriptToolCalls(api);
     const variants: Record<string, string> = {};
-    for (const name of ['plain', 'wired', 'mcp only', 'floor', 'no-op hooks only', 'empty MCP', 'empty HTTP MCP']) variants[name] = makeBenchRepo(base, name.replace(/ /g, '-'));
+    for (const name of ['plain', 'wired', 'mcp only', 'mcp, no relay', 'floor', 'no-op hooks only', 'empty MCP', 'empty HTTP MCP']) variants[name] = makeBenchRepo(base, name.replace(/[ ,]+/g, '-'));
     for (const [name, repo] of Object.entries(variants)) {
       if (name === 'plain') continue;
       execFileSync(path.join(ROOT, 'adapters', 'claude', 'wire'), [repo], { stdio: 'ignore' });
       const local = path.join(repo, '.claude', 'settings.local.json');
       const settings = JSON.parse(fs.readFileSync(local, 'utf8'));
-      if (name === 'mcp only' || name === 'empty MCP' || name === 'empty HTTP MCP') fs.writeFileSync(local, JSON.stringify({ ...settings, hooks: {} }, null, 2));
+      if (name === 'mcp only' || name === 'mcp, no relay' || name === 'empty MCP' || name === 'empty HTTP MCP') fs.writeFileSync(local, JSON.stringify({ ...settings, hooks: {} }, null, 2));
       if (name === 'floor' || name === 'no-op hooks only') everyHookANoop(local);
       if (name === 'no-op hooks only') fs.rmSync(path.join(repo, '.mcp.json'));
       if (name === 'floor' || name === 'empty MCP') {
@@ -88,6 +90,10 @@ async function main(): Promise<void> {
       if (name === 'empty HTTP MCP') fs.writeFileSync(path.join(repo, '.mcp.json'), JSON.stringify({ mcpServers: { commandr: { type: 'http', url: httpUrl } } }, null, 2));
     }
     const env = claudeTurnEnv(ROOT, { home, dataDir: data, api: api.url });
+    // No relay for this one: a data dir no relay ever wrote relay.json into.
+    const noRelayData = path.join(base, 'data-no-relay');
+    fs.mkdirSync(noRelayData, { mode: 0o700 });
+    const envOf = (name: string) => (name === 'mcp, no relay' ? { ...env, COMMANDR_HOME: noRelayData } : env);
     const claude = path.join(ROOT, 'node_modules', '.bin', 'claude');
     const args = ['-p', 'go', '--output-format', 'stream-json', '--verbose'];
     const times: Record<number, Record<string, number[]>> = {};
@@ -95,12 +101,12 @@ async function main(): Promise<void> {
     for (const n of [1, CALLS]) {
       calls.n = n;
       times[n] = Object.fromEntries(Object.keys(variants).map((v) => [v, [] as number[]]));
-      for (const repo of Object.values(variants)) await timed(claude, args, repo, env); // warm the CLI and the code caches
+      for (const [name, repo] of Object.entries(variants)) await timed(claude, args, repo, envOf(name)); // warm the CLI and the code caches
       for (let i = 0; i < TURNS; i++) {
         // Alternating, so load drifts hit every variant alike.
         for (const [name, repo] of Object.entries(variants)) {
           const from = api.requests.length;
-          times[n]![name]!.push(await timed(claude, args, repo, env));
+          times[n]![name]!.push(await timed(claude, args, repo, envOf(name)));
           // Claude Code connects MCP servers without blocking (MCP_CONNECTION_NONBLOCKING): a server
           // not ready in time is simply missing from the model's first request. Counted, so a variant
           // cannot look cheap by losing its tools.
@@ -130,7 +136,8 @@ async function main(): Promise<void> {
     for (const v of Object.keys(variants)) {
       if (v !== 'plain') console.log(row(v, over(1, v), over(CALLS, v), perCall(v)));
     }
-    console.log(`\ncommandr tools in the model's first request: wired ${toolsListed.wired ?? 0} of ${2 * TURNS} turns, mcp only ${toolsListed['mcp only'] ?? 0} of ${2 * TURNS}`);
+    console.log(`\ncommandr tools in the model's first request: wired ${toolsListed.wired ?? 0} of ${2 * TURNS} turns, mcp only ${toolsListed['mcp only'] ?? 0} of ${2 * TURNS}, mcp, no relay ${toolsListed['mcp, no relay'] ?? 0} of ${2 * TURNS}`);
+    console.log(`MCP sessions the relay served (wired and mcp only, through the pipe): ${relay.mcp.stats().served}`);
     const wired1 = over(1, 'wired');
     const wiredEach = perCall('wired');
     const floor1 = over(1, 'floor');

@@ -95,9 +95,11 @@ function StartFailure({ failure, onRetry }: { failure: NonNullable<CommanderView
           <pre className="chat-tool-detail" data-testid="cmdr-failure-output">{failure.details}</pre>
         </details>
       ) : null}
-      <Button variant="primary" disabled={busy} onClick={() => { setBusy(true); void onRetry().finally(() => setBusy(false)); }} data-testid="cmdr-retry">
-        {busy ? COMMANDER_FAILURE.retrying : COMMANDER_FAILURE.retry}
-      </Button>
+      <div className="row" style={{ marginTop: 12 }}>
+        <Button variant="primary" disabled={busy} onClick={() => { setBusy(true); void onRetry().finally(() => setBusy(false)); }} data-testid="cmdr-retry">
+          {busy ? COMMANDER_FAILURE.retrying : COMMANDER_FAILURE.retry}
+        </Button>
+      </div>
     </div>
   );
 }

@@ -12,7 +12,7 @@ import { loadOrCreateSigningKey } from '../../bus/approval/keys';
 import { repoKeyOf, signApproval } from '../../bus/approval/sign';
 import { appendEvent } from '../../bus/event-log';
 import { runGate, writeSignedToken } from '../../bus/gate';
-import { gitSync } from '../../bus/git/run';
+import { git as gitRun } from '../../bus/git/run';
 import { appendProgress } from '../../bus/progress';
 import type { JobState } from '../../protocol/wire/frames';
 import type * as z from 'zod/mini';
@@ -31,7 +31,8 @@ export function demoGitEnv(): NodeJS.ProcessEnv {
   };
 }
 
-const git = (cwd: string, ...args: string[]): string => gitSync(args, { cwd, env: demoGitEnv() }).toString('utf8');
+/** git in `cwd`, not blocking the event loop, so the demo's tasks are made side by side. */
+export const gitAsync = async (cwd: string, ...args: string[]): Promise<string> => (await gitRun(args, { cwd, env: demoGitEnv() })).toString('utf8');
 
 /**
  * The agent's commit, as its hooks make it: the gate allows it (a signed token for exactly this
@@ -47,7 +48,7 @@ export async function commitThroughGate(worktree: string, subject: string): Prom
     const message = path.join(scratch, 'message');
     fs.writeFileSync(message, `${subject}\n`);
     await addApprovalTrailer(message, worktree, env);
-    gitSync(['commit', '-q', '--no-verify', '-F', message], { cwd: worktree, env });
+    await gitRun(['commit', '-q', '--no-verify', '-F', message], { cwd: worktree, env });
   } finally {
     fs.rmSync(scratch, { recursive: true, force: true });
   }
@@ -67,15 +68,15 @@ export async function approveStaged(bus: string, task: string, worktree: string,
   return state.digest;
 }
 
-export interface DemoChange { task: string; file: string; text: string; subject: string }
+export interface DemoChange { task: string; file: string; text: string; subject: string; /** The commit agent/<task> starts from. */ from: string }
 
 /** agent/<task> in its own worktree: the change staged, blocked by the gate, approved, committed. */
 export async function commitApprovedChange(bus: string, repo: string, root: string, dataDir: string, change: DemoChange): Promise<void> {
   const worktree = path.join(root, 'worktrees', change.task);
-  git(repo, 'worktree', 'add', '-q', '-b', `agent/${change.task}`, worktree);
+  await gitAsync(repo, 'worktree', 'add', '-q', '-b', `agent/${change.task}`, worktree, change.from);
   fs.mkdirSync(path.dirname(path.join(worktree, change.file)), { recursive: true });
   fs.writeFileSync(path.join(worktree, change.file), change.text);
-  git(worktree, 'add', '--', change.file);
+  await gitAsync(worktree, 'add', '--', change.file);
   const blocked = await runGate(worktree, demoGitEnv());
   if (blocked.allow) throw new Error(`demo: the gate let ${change.task}'s unapproved commit through`);
   await approveStaged(bus, change.task, worktree, dataDir);

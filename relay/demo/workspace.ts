@@ -15,7 +15,8 @@ import { gitSync } from '../../bus/git/run';
 import { appendProgress } from '../../bus/progress';
 import { PACKAGE_ROOT } from '../options';
 import { writeDemoCommander } from './commander';
-import { commitApprovedChange, failedRun, mergeIntoBase } from './later-states';
+import { loadOrCreateSigningKey } from '../../bus/approval/keys';
+import { commitApprovedChange, failedRun, gitAsync, mergeIntoBase } from './later-states';
 import { BLOCKED_TASK, COMMITTED_TASK, DEMO_PACKETS, FAIL_TASK, FAILED_RUN_TASK, INBOX_TASK, MERGED_TASK, PASS_TASK, REVIEW_TASK, RUNNING_TASK } from './packets';
 
 export const DEMO_REPO_NAME = 'commandr-demo';
@@ -69,40 +70,49 @@ async function buildDemo(root: string, repo: string, dataDir: string): Promise<v
   // clean and "Merge into main" works there (FINISH-4). The inbox one comes last: claims take
   // the first claimable packet by name.
   for (const p of DEMO_PACKETS) if (p.id !== INBOX_TASK) fs.writeFileSync(path.join(bus, 'inbox', p.file), p.text);
+  const first = git(repo, 'rev-parse', 'HEAD').trim();
   await claimedWithNotes(bus);
   await finished(bus);
-  await blockedCommit(bus, repo, root);
-  await laterStates(bus, repo, root, dataDir);
-  await councilVerdict(bus, root);
+  // Claims in name order, then the slow parts (git worktrees, gates, commits, the council's
+  // evaluators) side by side: each works on its own task, branch and worktree.
+  const later = await claimLater(bus);
+  await Promise.all([blockedCommit(bus, repo, root), laterStates(bus, repo, root, dataDir, first, later), councilVerdict(bus, root)]);
   annotations(bus);
   const inbox = DEMO_PACKETS.find((p) => p.id === INBOX_TASK)!;
   fs.writeFileSync(path.join(bus, 'inbox', inbox.file), inbox.text);
 }
 
-/** DEMO-STATES-1..4: merged, committed, a failed run, running — made for real (later-states.ts). */
-async function laterStates(bus: string, repo: string, root: string, dataDir: string): Promise<void> {
+/** DEMO-STATES-1..4: the later tasks claimed in name order, with the agent's first notes. */
+async function claimLater(bus: string): Promise<{ merged: string }> {
   const merged = await claim(bus, MERGED_TASK);
   appendProgress(bus, MERGED_TASK, 'shout(name) written next to greet', 'demo-host_4242');
-  await commitApprovedChange(bus, repo, root, dataDir, {
-    task: MERGED_TASK, file: 'src/shout.js', subject: 'Demo: add a loud greeting',
-    text: "exports.shout = (name) => `HELLO, ${String(name).toUpperCase()}!`;\n",
-  });
-  await completePacket(merged, 'pass');
-  await mergeIntoBase(bus, repo, MERGED_TASK, dataDir);
-
   await claim(bus, COMMITTED_TASK);
   appendProgress(bus, COMMITTED_TASK, 'farewell(name) written; asking to commit', 'demo-host_4242');
-  await commitApprovedChange(bus, repo, root, dataDir, {
-    task: COMMITTED_TASK, file: 'src/farewell.js', subject: 'Demo: say goodbye too',
-    text: 'exports.farewell = (name) => `Goodbye, ${name}!`;\n',
-  });
-
   await claim(bus, FAILED_RUN_TASK);
-  failedRun(bus, repo, FAILED_RUN_TASK, dataDir);
-
   await claim(bus, RUNNING_TASK);
   appendProgress(bus, RUNNING_TASK, 'Reading src/greeting.js', 'demo-host_4242');
   appendProgress(bus, RUNNING_TASK, 'Writing test/greeting.test.js', 'demo-host_4242');
+  return { merged };
+}
+
+/** DEMO-STATES-1..3: merged, committed, a failed run — made for real (later-states.ts); both branches start at `from`. */
+async function laterStates(bus: string, repo: string, root: string, dataDir: string, from: string, claimed: { merged: string }): Promise<void> {
+  failedRun(bus, repo, FAILED_RUN_TASK, dataDir);
+  loadOrCreateSigningKey(dataDir); // once, before the two approvals below sign with it
+  await Promise.all([
+    (async () => {
+      await commitApprovedChange(bus, repo, root, dataDir, {
+        task: MERGED_TASK, file: 'src/shout.js', subject: 'Demo: add a loud greeting', from,
+        text: "exports.shout = (name) => `HELLO, ${String(name).toUpperCase()}!`;\n",
+      });
+      await completePacket(claimed.merged, 'pass');
+      await mergeIntoBase(bus, repo, MERGED_TASK, dataDir);
+    })(),
+    commitApprovedChange(bus, repo, root, dataDir, {
+      task: COMMITTED_TASK, file: 'src/farewell.js', subject: 'Demo: say goodbye too', from,
+      text: 'exports.farewell = (name) => `Goodbye, ${name}!`;\n',
+    }),
+  ]);
 }
 
 async function claim(bus: string, expected: string): Promise<string> {
@@ -132,9 +142,9 @@ async function finished(bus: string): Promise<void> {
  */
 async function blockedCommit(bus: string, repo: string, root: string): Promise<void> {
   const worktree = path.join(root, 'worktrees', REVIEW_TASK);
-  git(repo, 'worktree', 'add', '-q', '-b', `agent/${REVIEW_TASK}`, worktree);
+  await gitAsync(repo, 'worktree', 'add', '-q', '-b', `agent/${REVIEW_TASK}`, worktree);
   fs.writeFileSync(path.join(worktree, 'src', 'greeting.js'), 'exports.greet = (name) => `Hello, ${name}!`;\n');
-  git(worktree, 'add', 'src/greeting.js');
+  await gitAsync(worktree, 'add', 'src/greeting.js');
   const outcome = await runGate(worktree, gitEnv());
   if (outcome.allow || !hasApprovalRequest(bus)) throw new Error('demo: the gate did not block the unapproved commit');
 }

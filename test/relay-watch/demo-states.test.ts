@@ -87,8 +87,14 @@ describe('the demo shows every later state, made for real', () => {
     expect(git('status', '--porcelain', '--untracked-files=no')).toBe('');
     const t = await task(COMMITTED_TASK);
     const merged = await fx.client.request({ type: 'task.merge', repo: t.repo, task: t.id });
-    expect(merged.result).toMatchObject({ base: 'main', mode: 'fast-forward', commit: t.life!.commit!.hash });
+    // main moved (the merged task) since agent/<id> branched: a merge commit that carries the relay's own approval (FINISH-1).
+    expect(merged.result).toMatchObject({ base: 'main', mode: 'merge' });
+    const commit = (merged.result as { commit: string }).commit;
+    expect(git('rev-parse', 'main')).toBe(commit);
+    expect(git('rev-list', '--parents', '-n', '1', 'main').split(' ')).toEqual([commit, expect.any(String), t.life!.commit!.hash]);
+    expect(await verifyRange(`main~1..main`, COMMITTED_TASK)).toMatchObject({ bad: [] });
     expect(fs.readFileSync(path.join(repoDir(), 'src', 'farewell.js'), 'utf8')).toContain('Goodbye');
+    expect(fs.readFileSync(path.join(repoDir(), 'src', 'shout.js'), 'utf8')).toContain('HELLO');
     const after = await fx.rec.task(t.repo, t.id, (s) => s.life?.stage === 'merged');
     expect(after.life?.merged).toMatchObject({ base: 'main' });
   });

@@ -201,7 +201,7 @@ describe('commandr mcp through the relay (MCP-ONE)', () => {
     expect(world.events().filter((e) => e.event === 'task_progress').map((e) => e.note)).toEqual(['no node needed']);
   });
 
-  it('MCP-ONE-1 MCP-FAST-1 MCP-FAST-2 MCP-FAST-3 MCP-FAST-4 MCP-FAST-5: (the FAST rules retired by MCP-ONE) the relay\'s answers are the Node server\'s, byte for byte; the build captures no listing', async () => {
+  it('MCP-ONE-1: the relay\'s answers are the Node server\'s, byte for byte (what the retired shell responder replayed: initialize, tools/list, an unknown method, ping); the build captures no listing', async () => {
     world = new McpWorld();
     await world.startRelay();
     expect(fs.existsSync(path.join(ROOT, 'dist', 'mcp-listing.sh'))).toBe(false);

@@ -2,6 +2,7 @@
 // project. Each test starts its own real relay (e2e/fixtures.ts) serving the built
 // app from out/ — build it first with `node scripts/build-app.mjs`.
 import { defineConfig, devices } from '@playwright/test';
+import { playwrightWorkers } from './test/suite-workers';
 
 const launchOptions = {
   executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
@@ -19,8 +20,10 @@ export default defineConfig({
   // pass with two CPU-bound processes beside it on 2 cores (SUITE-1, COMMANDR_TEST_HOGS=2).
   timeout: 120_000,
   expect: { timeout: 20_000 },
+  // Two browsers at once (SUITE-4): each test has its own relay, temp dirs and browser context, and
+  // most of a test's time is waiting on the relay and the page. A file's tests run in order.
   fullyParallel: false,
-  workers: 1, // 2 shared cores: one browser at a time
+  workers: playwrightWorkers(),
   reporter: [['list']],
   use: { trace: 'retain-on-failure', serviceWorkers: 'allow', launchOptions },
   projects: [

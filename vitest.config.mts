@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import { vitestWorkers } from './test/suite-workers';
 
 // Unit tests sit beside their code; integration suites live in test/.
 // Playwright specs (e2e/) are run by Playwright, not here.
@@ -6,9 +7,14 @@ export default defineConfig({
   test: {
     include: ['**/*.test.ts'],
     exclude: ['node_modules/**', 'dist/**', 'e2e/**', '.next/**', 'out/**'],
-    testTimeout: 60_000,
-    hookTimeout: 60_000,
+    // Hang bounds, not speed targets (SUITE-4): files run side by side and beside Playwright, and a
+    // real CLI's turn takes several times longer on a busy machine.
+    testTimeout: 120_000,
+    hookTimeout: 120_000,
     pool: 'forks',
+    // cores + 1 files at once (SUITE-4): a file keeps ~0.6 of a core busy, the rest is waiting on real
+    // processes; each has its own temp dirs, relays and ports. vitest's default (cores − 1) is 1 on 2 cores.
+    maxWorkers: vitestWorkers(),
     // Tests make real git commits: give them an identity on any machine.
     env: {
       GIT_AUTHOR_NAME: 'Commandr Test', GIT_AUTHOR_EMAIL: 'test@commandr.invalid',

@@ -1,6 +1,6 @@
 // What `npm test` (scripts/test.mjs) is made of, apart from its list of stages:
-// running the stages one after another (SUITE-1: with CPU-bound processes beside
-// them when COMMANDR_TEST_HOGS asks for a busy machine, always stopped at the end),
+// running the stages in order, some side by side (SUITE-3), with CPU-bound processes
+// beside them when COMMANDR_TEST_HOGS asks for a busy machine (SUITE-1, always stopped at the end),
 // and the timing report printed at the end of every run (SUITE-2): the time of each
 // stage and the slowest test files, from vitest's and Playwright's JSON reports.
 import { spawn } from 'node:child_process';
@@ -45,47 +45,87 @@ export async function startHogs(count) {
 }
 
 /**
- * Runs each stage `[label, cmd, args, { env? }]` in turn (`env` added to the run's), stdio inherited,
- * stopping at the first that fails. Hogs (if any) run beside every stage and are stopped
- * whatever happens: the end, a failed stage, or SIGINT / SIGTERM / SIGHUP to this run
- * (the running stage gets the same signal). Returns the exit code and the time per stage.
+ * Runs the stages in order, stdio inherited, and stops at the first that fails. A stage is
+ * `[label, cmd, args, { env? }]` (`env` added to the run's) or `{ together: [chain, chain, ...] }`:
+ * chains (each a list of stages run in turn) run side by side (SUITE-3), their output passed on
+ * line by line, each line prefixed with its stage's label. A failed stage ends its chain; the other
+ * chains run to their end; no stage after the group runs, and the run's exit code is that of the
+ * first stage that failed. Hogs (if any) run beside every stage and are stopped whatever happens:
+ * the end, a failed stage, or SIGINT / SIGTERM / SIGHUP to this run (every running stage gets the
+ * same signal). Returns the exit code, the time of each stage (`at`: its start, ms after the run's),
+ * and the run's wall time.
  */
 export async function runStages(stages, { cwd, env, hogs = 0, out = process.stdout } = {}) {
   const running = await startHogs(hogs);
   if (hogs > 0) out.write(`\n== ${hogs} CPU-bound process${hogs === 1 ? '' : 'es'} beside the suite (COMMANDR_TEST_HOGS): pid ${running.pids.join(', ')}\n`);
-  let child;
+  const children = new Set();
   const onSignal = (signal) => {
     running.stop();
-    child?.kill(signal);
+    for (const child of children) child.kill(signal);
     out.write(`\nnpm test: stopped by ${signal}\n`);
     process.exit(128 + ({ SIGHUP: 1, SIGINT: 2, SIGTERM: 15 }[signal] ?? 0));
   };
   const signals = ['SIGINT', 'SIGTERM', 'SIGHUP'];
   for (const s of signals) process.on(s, onSignal);
+  const begun = Date.now();
   const times = [];
   let code = 0;
-  try {
-    for (const [label, cmd, args, options = {}] of stages) {
-      out.write(`\n== ${label}\n`);
-      const started = Date.now();
-      const result = await new Promise((resolve) => {
-        child = spawn(cmd, args, { cwd, env: { ...env, ...options.env }, stdio: 'inherit' });
-        child.on('error', (error) => resolve({ status: 127, signal: null, error }));
-        child.on('exit', (status, signal) => resolve({ status, signal }));
+  const fail = (label, result) => {
+    out.write(`\nnpm test: ${label} failed (exit ${result.status ?? result.signal}${result.error ? `: ${result.error.message}` : ''})\n`);
+    if (code === 0) code = result.status || 1;
+  };
+  /** Runs one stage; `prefix` set: its output is piped and each line prefixed. Resolves whether it passed. */
+  const runOne = async ([label, cmd, args, options = {}], prefix) => {
+    out.write(prefix ? `\n== ${label} (started beside the other stages of its group)\n` : `\n== ${label}\n`);
+    const started = Date.now();
+    let child;
+    const result = await new Promise((resolve) => {
+      child = spawn(cmd, args, { cwd, env: { ...env, ...options.env }, stdio: prefix ? ['ignore', 'pipe', 'pipe'] : 'inherit' });
+      children.add(child);
+      if (prefix) for (const stream of [child.stdout, child.stderr]) prefixLines(stream, `[${label}] `, out);
+      child.on('error', (error) => resolve({ status: 127, signal: null, error }));
+      // 'close', not 'exit': every line of a piped stage is written before its time is taken. A process
+      // the stage left behind may hold its pipes open: 5 s after the exit only bounds that wait.
+      child.on('close', (status, signal) => resolve({ status, signal }));
+      child.on('exit', (status, signal) => {
+        if (prefix) setTimeout(() => { child.stdout.destroy(); child.stderr.destroy(); resolve({ status, signal }); }, 5_000).unref();
       });
-      child = undefined;
-      times.push({ label, ms: Date.now() - started, ok: result.status === 0 });
-      if (result.status !== 0) {
-        out.write(`\nnpm test: ${label} failed (exit ${result.status ?? result.signal}${result.error ? `: ${result.error.message}` : ''})\n`);
-        code = result.status || 1;
-        break;
+    });
+    children.delete(child);
+    times.push({ label, ms: Date.now() - started, ok: result.status === 0, at: started - begun });
+    if (result.status !== 0) fail(label, result);
+    else if (prefix) out.write(`\n== ${label} passed\n`);
+    return result.status === 0;
+  };
+  try {
+    for (const stage of stages) {
+      if (Array.isArray(stage)) {
+        if (!(await runOne(stage, false))) break;
+        continue;
       }
+      const results = await Promise.all(stage.together.map(async (chain) => {
+        for (const s of chain) if (!(await runOne(s, true))) return false;
+        return true;
+      }));
+      if (!results.every(Boolean)) break;
     }
   } finally {
     running.stop();
     for (const s of signals) process.off(s, onSignal);
   }
-  return { code, times };
+  return { code, times, wallMs: Date.now() - begun };
+}
+
+/** Copies `stream` to `out` line by line, each line prefixed (a last line without a newline too). */
+function prefixLines(stream, prefix, out) {
+  let rest = '';
+  stream.setEncoding('utf8');
+  stream.on('data', (chunk) => {
+    const lines = (rest + chunk).split('\n');
+    rest = lines.pop();
+    if (lines.length) out.write(lines.map((l) => prefix + l + '\n').join(''));
+  });
+  stream.on('end', () => { if (rest) out.write(prefix + rest + '\n'); });
 }
 
 /** Per-file durations from vitest's JSON reporter (`testResults[].name/startTime/endTime`; the file's tests and hooks, not its import). */
@@ -112,12 +152,17 @@ export function playwrightFiles(report, root) {
 
 const seconds = (ms) => `${(ms / 1000).toFixed(1)} s`;
 
-/** The report printed at the end of `npm test`: time per stage (and in all), then the `top` slowest test files. */
-export function timingReport(times, files, top = 15) {
+/**
+ * The report printed at the end of `npm test`: time per stage (and in all), then the `top` slowest
+ * test files. With `wallMs` (stages ran side by side) the total is the run's wall time and the stages
+ * that overlapped another are marked.
+ */
+export function timingReport(times, files, top = 15, wallMs) {
   const lines = ['', '== time per stage'];
   const width = Math.max(5, ...times.map((t) => t.label.length));
-  for (const t of times) lines.push(`${t.label.padEnd(width)}  ${seconds(t.ms).padStart(9)}${t.ok ? '' : '  (failed)'}`);
-  lines.push(`${'total'.padEnd(width)}  ${seconds(times.reduce((sum, t) => sum + t.ms, 0)).padStart(9)}`);
+  const overlaps = (t) => typeof t.at === 'number' && times.some((o) => o !== t && typeof o.at === 'number' && o.at < t.at + t.ms && t.at < o.at + o.ms);
+  for (const t of times) lines.push(`${t.label.padEnd(width)}  ${seconds(t.ms).padStart(9)}${t.ok ? '' : '  (failed)'}${wallMs !== undefined && overlaps(t) ? '  (side by side)' : ''}`);
+  lines.push(`${'total'.padEnd(width)}  ${seconds(wallMs ?? times.reduce((sum, t) => sum + t.ms, 0)).padStart(9)}${wallMs !== undefined ? '  (wall)' : ''}`);
   const slowest = [...files].sort((a, b) => b.ms - a.ms).slice(0, top);
   if (slowest.length) {
     lines.push('', `== slowest ${slowest.length} test files`);

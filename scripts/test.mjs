@@ -6,6 +6,9 @@
 // browser suite runs outside it: Chromium reports `navigator.onLine === false`
 // in such a namespace, which would test a different app than people use.
 //
+// vitest runs side by side with the app's build and then Playwright (SUITE-3): its
+// output lines are prefixed [vitest], theirs [build app] / [playwright].
+//
 // COMMANDR_TEST_HOGS=N runs N CPU-bound processes beside the whole run (the suite
 // must pass on a busy machine, SUITE-1); they are stopped at the end, on failure
 // and on Ctrl-C. Every run ends with the time per stage and the slowest 15 test
@@ -46,14 +49,21 @@ process.on('exit', () => rmSync(reports, { recursive: true, force: true })); // 
 const isolate = canIsolate();
 const vitestArgs = ['run', '--reporter=default', '--reporter=json', `--outputFile.json=${vitestJson}`];
 const vitest = isolate ? offline(bin('vitest'), vitestArgs) : [bin('vitest'), vitestArgs];
+process.stdout.write(`\n== vitest ${isolate ? 'offline (a network namespace with only loopback)' : 'without a network namespace here (tests use loopback only)'}, beside build app then playwright (SUITE-3)\n`);
+// Most of vitest's time is waiting (real CLIs, relays, git), not CPU: it runs beside the app's
+// build and the browser suite, which need neither its results nor the network namespace (SUITE-3).
 const steps = [
   ['typecheck', bin('tsc'), ['--noEmit', '-p', '.']],
   ['build tools', process.execPath, ['scripts/build.mjs']],
-  [`vitest${isolate ? ' (offline: network namespace with only loopback)' : ' (no network namespace here; tests use loopback only)'}`, ...vitest],
-  ['build app', process.execPath, ['scripts/build-app.mjs']],
-  ['playwright', bin('playwright'), ['test', '--reporter=list,json'], { env: { PLAYWRIGHT_JSON_OUTPUT_NAME: playwrightJson } }],
+  { together: [
+    [['vitest', ...vitest]],
+    [
+      ['build app', process.execPath, ['scripts/build-app.mjs']],
+      ['playwright', bin('playwright'), ['test', '--reporter=list,json'], { env: { PLAYWRIGHT_JSON_OUTPUT_NAME: playwrightJson } }],
+    ],
+  ] },
 ];
-const { code, times } = await runStages(steps, { cwd: root, env, hogs });
+const { code, times, wallMs } = await runStages(steps, { cwd: root, env, hogs });
 const files = [...vitestFiles(readReport(vitestJson), root), ...playwrightFiles(readReport(playwrightJson), root)];
-process.stdout.write(timingReport(times.map((t) => ({ ...t, label: t.label.replace(/ \(.*\)$/, '') })), files));
+process.stdout.write(timingReport(times, files, 15, wallMs));
 process.exit(code);

@@ -8,6 +8,10 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 // @ts-expect-error -- a plain .mjs script without types
 import { HOG_MARK, hogCount, playwrightFiles, runStages, timingReport, vitestFiles } from '../scripts/test-run.mjs';
+import playwrightConfig from '../playwright.config';
+// @ts-expect-error -- an .mts import (vitest's own config); its type is not needed here
+import vitestConfig from '../vitest.config.mts';
+import { playwrightWorkers, vitestWorkers } from './suite-workers';
 
 const ROOT = path.resolve(__dirname, '..');
 const RUNNER = path.join(ROOT, 'scripts', 'test-run.mjs');
@@ -148,6 +152,70 @@ describe('npm test runner', () => {
     expect(vitestFiles(undefined, ROOT)).toEqual([]);
     expect(playwrightFiles(undefined, ROOT)).toEqual([]);
     expect(timingReport([{ label: 'typecheck', ms: 1_000, ok: false }], [])).toBe('\n== time per stage\ntypecheck      1.0 s  (failed)\ntotal          1.0 s\n');
+  });
+});
+
+describe('side by side (SUITE-3) and the worker counts (SUITE-4)', () => {
+  /** A stage that says it started, then waits until `other` has started too (only bounded by a deadline). */
+  const meet = (label: string, dir: string, self: string, other: string) => nodeStage(label, `const fs = require('fs'); const [dir, self, other] = process.argv.slice(1);
+    fs.writeFileSync(dir + '/' + self, ''); console.log(self + ' started'); process.stderr.write(self + ' on stderr, no newline');
+    const end = Date.now() + 60000; const wait = () => { if (fs.existsSync(dir + '/' + other)) process.exit(0); if (Date.now() > end) process.exit(9); setTimeout(wait, 20); }; wait();`, dir, self, other);
+  const collector = () => { const chunks: string[] = []; return { chunks, write: (c: string) => chunks.push(c) > 0 }; };
+
+  it('SUITE-3: chains run side by side, each line prefixed with its stage, and the report gives the wall time and marks them', async () => {
+    const dir = tempDir();
+    const out = collector();
+    const { code, times, wallMs } = await runStages([
+      nodeStage('first', `require('fs').writeFileSync(${JSON.stringify(path.join(dir, 'first'))}, '')`),
+      { together: [[meet('left', dir, 'l', 'r')], [meet('right', dir, 'r', 'l'), nodeStage('after right', 'console.log("two\\nlines")')]] },
+    ], { cwd: dir, env: process.env, out });
+    // Each of left and right waits for the other to start: both pass only if they ran at the same time.
+    expect(code).toBe(0);
+    expect(times.map((t: { label: string; ok: boolean }) => [t.label, t.ok]).sort()).toEqual([['after right', true], ['first', true], ['left', true], ['right', true]]);
+    const lines = out.chunks.join('').split('\n');
+    for (const l of ['[left] l started', '[left] l on stderr, no newline', '[right] r started', '[after right] two', '[after right] lines']) expect(lines).toContain(l);
+    expect(lines.filter((l) => /started$/.test(l)).every((l) => l.startsWith('['))).toBe(true);
+    const report: string = timingReport(times, [], 15, wallMs);
+    expect(report).toMatch(/\nleft +\d+\.\d s  \(side by side\)\n/);
+    expect(report).toMatch(/\nfirst +\d+\.\d s\n/); // ran alone
+    const sum = times.reduce((n: number, t: { ms: number }) => n + t.ms, 0);
+    expect(wallMs).toBeLessThan(sum); // the total is wall time, not the sum
+    expect(report).toMatch(new RegExp(`\\ntotal +${(wallMs / 1000).toFixed(1)} s  \\(wall\\)\\n`));
+  });
+
+  it('SUITE-3: a failed stage ends its chain, the other chain runs to its end, no later stage runs, the exit code is the failed stage\'s', async () => {
+    const dir = tempDir();
+    const mark = (name: string) => `require('fs').writeFileSync(${JSON.stringify(path.join(dir, name))}, '')`;
+    const { code, times } = await runStages([
+      { together: [
+        [nodeStage('fails', `${mark('failed')}; process.exit(4)`), nodeStage('never in chain', mark('chain-ran'))],
+        // Runs on after its neighbour failed: waits for the failure, then a second stage.
+        [nodeStage('slow', `const fs = require('fs'); const end = Date.now() + 60000; const w = () => fs.existsSync(${JSON.stringify(path.join(dir, 'failed'))}) || Date.now() > end ? process.exit(0) : setTimeout(w, 20); w();`), nodeStage('then', mark('then-ran'))],
+      ] },
+      nodeStage('never after', mark('after-ran')),
+    ], { cwd: dir, env: process.env, hogs: 1, out: quiet });
+    expect(code).toBe(4);
+    expect(times.map((t: { label: string; ok: boolean }) => [t.label, t.ok]).sort()).toEqual([['fails', false], ['slow', true], ['then', true]]);
+    expect(existsSync(path.join(dir, 'then-ran'))).toBe(true);
+    expect(existsSync(path.join(dir, 'chain-ran'))).toBe(false);
+    expect(existsSync(path.join(dir, 'after-ran'))).toBe(false);
+    await until(() => hogsOf(process.pid).length === 0, 'the hogs are gone');
+  });
+
+  it('SUITE-4: vitest runs cores + 1 files at once (2 to 8), Playwright 2 workers; the variables set them and bad values are refused naming them', () => {
+    expect([1, 2, 3, 7, 16].map((cores) => vitestWorkers({}, cores))).toEqual([2, 3, 4, 8, 8]);
+    expect(vitestWorkers({ COMMANDR_VITEST_WORKERS: '1' }, 2)).toBe(1);
+    expect(vitestWorkers({ COMMANDR_VITEST_WORKERS: '12' }, 2)).toBe(12);
+    expect(playwrightWorkers({})).toBe(2);
+    expect(playwrightWorkers({ COMMANDR_PLAYWRIGHT_WORKERS: '1' })).toBe(1);
+    for (const bad of ['0', '17', 'many', '2.5', ' 3']) expect(() => vitestWorkers({ COMMANDR_VITEST_WORKERS: bad }, 2), bad).toThrow(`COMMANDR_VITEST_WORKERS must be a whole number of workers from 1 to 16, not ${JSON.stringify(bad)}`);
+    for (const bad of ['0', '9', 'x']) expect(() => playwrightWorkers({ COMMANDR_PLAYWRIGHT_WORKERS: bad }), bad).toThrow('COMMANDR_PLAYWRIGHT_WORKERS must be a whole number of workers from 1 to 8');
+    // The real configs use them.
+    expect(vitestConfig.test?.maxWorkers).toBe(vitestWorkers());
+    expect(vitestConfig.test?.pool).toBe('forks');
+    expect(playwrightConfig.workers).toBe(playwrightWorkers());
+    expect(playwrightConfig.fullyParallel).toBe(false);
+    expect([vitestConfig.test?.testTimeout, vitestConfig.test?.hookTimeout, playwrightConfig.timeout]).toEqual([120_000, 120_000, 120_000]);
   });
 });
 

@@ -1,0 +1,26 @@
+// How many worker processes the suites use (SUITE-4), read by vitest.config.mts and
+// playwright.config.ts. The suite's time goes to waiting on real processes (agent CLIs,
+// relays, git, a browser) as much as to CPU: a vitest file alone keeps about 0.6 of a core
+// busy (measured: 3 slow files, 121 s of CPU in 351 s), so vitest runs one file more than
+// there are cores, and Playwright two browsers, beside it (SUITE-3).
+import { availableParallelism } from 'node:os';
+
+type Env = Record<string, string | undefined>;
+
+function fromEnv(name: string, value: string | undefined, max: number): number | undefined {
+  if (value === undefined || value === '') return undefined;
+  if (!/^\d+$/.test(value) || Number(value) < 1 || Number(value) > max) {
+    throw new Error(`${name} must be a whole number of workers from 1 to ${max}, not ${JSON.stringify(value)}`);
+  }
+  return Number(value);
+}
+
+/** vitest's workers: COMMANDR_VITEST_WORKERS (1–16), else cores + 1, at least 2 and at most 8. */
+export function vitestWorkers(env: Env = process.env, cores = availableParallelism()): number {
+  return fromEnv('COMMANDR_VITEST_WORKERS', env.COMMANDR_VITEST_WORKERS, 16) ?? Math.min(8, Math.max(2, cores + 1));
+}
+
+/** Playwright's workers: COMMANDR_PLAYWRIGHT_WORKERS (1–8), else 2. */
+export function playwrightWorkers(env: Env = process.env): number {
+  return fromEnv('COMMANDR_PLAYWRIGHT_WORKERS', env.COMMANDR_PLAYWRIGHT_WORKERS, 8) ?? 2;
+}

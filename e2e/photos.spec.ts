@@ -98,7 +98,7 @@ async function expectThumbs(list: import('@playwright/test').Locator, names: str
   }
 }
 
-test('PHOTO-8 PHOTO-10: two photos attached to a note are kept, and the task screen shows both as thumbnails after a reload; a tap opens one larger', async ({ paired: page, relayEnv }) => {
+test('PHOTO-8 PHOTO-10: two photos attached to a note are kept, and the task screen shows both as thumbnails after a reload; a tap opens one larger', async ({ paired: page, relayEnv }, info) => {
   const first = await photoFile('before.jpg', 1200, 900);
   const second = await photoFile('after.jpg', 640, 960);
   relayEnv.addPacket('T-two', 'Two photos');
@@ -123,6 +123,8 @@ test('PHOTO-8 PHOTO-10: two photos attached to a note are kept, and the task scr
   await expect(shown).toContainText('Before and after');
   await expectThumbs(shown.getByTestId('note-thumb'), names);
   await expect(shown).not.toContainText('Photo attached:');
+  await shown.scrollIntoViewIfNeeded();
+  if (info.project.name === 'phone') await page.screenshot({ path: info.outputPath('note-thumbnails-phone.png') });
 
   await shown.getByTestId('note-thumb').nth(1).click();
   const viewer = page.getByTestId('note-thumb-viewer');
@@ -130,8 +132,9 @@ test('PHOTO-8 PHOTO-10: two photos attached to a note are kept, and the task scr
   await expect(viewer).toHaveAttribute('aria-label', 'Photo 2 of 2, full size');
   const big = viewer.getByTestId('note-thumb-viewer-image');
   await expect(big).toHaveAttribute('alt', 'Photo 2 of 2, full size');
-  const box = await big.boundingBox();
-  expect(box!.height).toBeGreaterThan(200); // larger than the 72 px thumbnail
+  // Larger than the 72 px thumbnail, once the picture has decoded (until then the image has no height).
+  await expect.poll(async () => (await big.boundingBox())?.height ?? 0).toBeGreaterThan(200);
+  if (info.project.name === 'phone') await page.screenshot({ path: info.outputPath('photo-viewer-phone.png') });
   await page.keyboard.press('Escape');
   await expect(viewer).toHaveCount(0);
 });

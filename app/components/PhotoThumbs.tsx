@@ -3,6 +3,7 @@
 // (a paired device's socket, the relay's own name, PHOTO-9), shown in a fixed box that does not
 // change size when the picture arrives, with alt text; a tap opens it larger over the screen.
 import { useEffect, useState } from 'react';
+import { createPortal } from 'react-dom';
 import { read } from '../lib/actions';
 import { useRelay } from '../lib/store';
 import { PHOTOS } from '../lib/words';
@@ -84,11 +85,13 @@ function Viewer({ name, source, label, onClose, testId }: { name: string; source
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
   }, [onClose]);
-  return (
+  // Over everything: a portal to the body, out of the card's and the page's stacking contexts (the action bar, the nav).
+  return createPortal(
     <div className="photo-viewer" role="dialog" aria-modal="true" aria-label={label} data-testid={testId} onClick={(e) => { if (e.target === e.currentTarget) onClose(); }}>
       {/* eslint-disable-next-line @next/next/no-img-element -- an object URL of bytes read over the socket */}
       {url ? <img src={url} alt={label} data-testid={`${testId}-image`} /> : null}
       <Button onClick={onClose} autoFocus data-testid={`${testId}-close`}>{PHOTOS.close}</Button>
-    </div>
+    </div>,
+    document.body,
   );
 }

@@ -118,6 +118,7 @@ test('PHOTO-8 PHOTO-10: two photos attached to a note are kept, and the task scr
   expect(note.body.split('\n').slice(2)).toEqual(names.map((n) => `Photo attached: ${path.join(relayEnv.bus, 'annotations', 'T-two', n)}`));
 
   await page.getByTestId('task-card').first().click();
+  await expect(page).toHaveURL(/\/task\?.*id=T-two/); // on the task screen before reloading it
   await page.reload();
   const shown = page.getByTestId('annotation');
   await expect(shown).toContainText('Before and after');

@@ -22,7 +22,7 @@ const refusal = (p: Promise<unknown>): Promise<Refusal | undefined> => p.then(()
 
 const jpeg = (r: number): Promise<Buffer> => sharp({ create: { width: 24, height: 16, channels: 3, background: { r, g: 90, b: 30 } } }).jpeg().toBuffer();
 /** A PNG of noise: it does not compress, so its size is about width × height × 3. */
-const noisyPng = (side: number): Promise<Buffer> => sharp({ create: { width: side, height: side, channels: 3, noise: { type: 'gaussian', mean: 128, sigma: 60 } } }).png({ compressionLevel: 0 }).toBuffer();
+const noisyPng = (side: number): Promise<Buffer> => sharp({ create: { width: side, height: side, channels: 3, background: '#808080', noise: { type: 'gaussian', mean: 128, sigma: 60 } } }).png({ compressionLevel: 0 }).toBuffer();
 
 describe('several photos on one note (PHOTO-8)', () => {
   it('PHOTO-8: a note with two photos keeps both beside it and names each on its own line, in the order attached', async () => {

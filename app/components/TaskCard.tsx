@@ -10,7 +10,7 @@ import { ageText, useNow } from '../lib/age';
 import { clockFull } from '../lib/clock';
 import { plural } from '../lib/plural';
 import { MachineLabel, useRepoPlace } from './MachineLabel';
-import { AWAITING_APPROVAL, NOTE, verdictWord } from '../lib/words';
+import { AWAITING_APPROVAL, NOTE, STAGE_WORD, verdictWord } from '../lib/words';
 
 export function taskHref(task: Pick<TaskSummary, 'repo' | 'id'>): string {
   return `/task?repo=${encodeURIComponent(task.repo)}&id=${encodeURIComponent(task.id)}`;
@@ -34,7 +34,7 @@ export function TaskCard({ task, repoName, onNote }: { task: TaskSummary; repoNa
           {task.owner ? <span className="wrap-anywhere">by {task.owner}</span> : null}
           {task.pendingApproval ? <span className="pill" data-tone="warn">{AWAITING_APPROVAL} · {plural(task.pendingApproval.files, 'file')}</span> : null}
           {council ? <span className="pill" data-tone={council.tone}>{council.text}</span> : null}
-          {task.result ? <span className="pill" data-tone={task.result === 'pass' ? 'ok' : 'danger'}>{verdictWord(task.result)}</span> : null}
+          {task.result ? <span className="pill" data-tone={task.result === 'pass' ? 'ok' : 'danger'}>{task.result === 'failed' ? STAGE_WORD.failed : verdictWord(task.result)}</span> : null}
           {task.annotations.unconsumed > 0 ? <span>{plural(task.annotations.unconsumed, 'unread note')}</span> : null}
         </div>
         {task.lastNote ? <p className="muted" style={{ margin: '6px 0 0' }} data-testid="task-last-note">{task.lastNote}</p> : null}

@@ -64,6 +64,14 @@ describe('store reducer', () => {
     expect(s.commanderOutput['c-abcdef'].text).toBe('hello');
   });
 
+  it('CHAT-9: a first turn\'s output before the CLI names its session and after it is one conversation; another session starts afresh', () => {
+    const out = (session: string | null, seq: number, chunk: string): StoreInput => ({ type: 'commander.output', commander: 'c-abcdef', session, seq, chunk });
+    let s = reduce(reduce(initialState(), out(null, 0, '› fix the build\n')), out('sess-1', 1, 'Looking at it.\n'));
+    expect(s.commanderOutput['c-abcdef'].text).toBe('› fix the build\nLooking at it.\n');
+    s = reduce(s, out('sess-2', 2, '› again\n'));
+    expect(s.commanderOutput['c-abcdef'].text).toBe('› again\n');
+  });
+
   it('APP-9: the persisted part of the state round-trips through hydrate (so the last data shows offline)', () => {
     const s = reduce(reduce(initialState(), snapshot), claimed);
     const fresh = reduce(initialState(), { type: 'local.hydrate', snapshot: structuredClone(persistable(s)) });

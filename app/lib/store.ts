@@ -187,7 +187,9 @@ function reduceLive(s: AppState, f: ServerFrameOf<'live.event'>): AppState {
 }
 
 function appendStream(prev: Stream | undefined, session: string | null, seq: number, chunk: string): Stream {
-  const base = !prev || prev.session !== session ? { session, seq: -1, text: '' } : prev;
+  // A first turn's output starts before the CLI names its session: the id arriving continues the
+  // same conversation (the person's first message stays). Only another session starts afresh.
+  const base = !prev || (prev.session !== null && prev.session !== session) ? { session, seq: -1, text: '' } : prev;
   if (seq <= base.seq) return base; // already have it
   return { session, seq, text: (base.text + chunk).slice(-OUTPUT_MAX_CHARS) };
 }

@@ -234,7 +234,10 @@ export function ActionBar({ repo, id, stage, life, freshCommit, onRunAgent, diff
             <div className="task-row">
               {layout.row.map((a, i) => button(a, i === 0, false))}
               {layout.more.length > 0 ? (
-                <Button disabled={busy} aria-haspopup="menu" aria-expanded={more} aria-controls="finish-more" onClick={() => setMore(!more)} data-testid="finish-more-toggle">More</Button>
+                // Beside two actions it is a small "⋯" (its name is still More), so a phone's row reads as
+                // two buttons (ROOM-1); beside one (ROOM-2) there is room for the word.
+                <Button disabled={busy} aria-haspopup="menu" aria-expanded={more} aria-controls="finish-more" onClick={() => setMore(!more)} data-testid="finish-more-toggle"
+                  {...(layout.row.length > 1 ? { 'aria-label': 'More', className: 'btn task-more-icon' } : {})}>{layout.row.length > 1 ? <span aria-hidden="true">⋯</span> : 'More'}</Button>
               ) : null}
             </div>
           </div>

@@ -56,18 +56,31 @@ relay_fields() {
 }
 
 # relay_post PATH SECONDS: POSTs `fields` (NUL-terminated), an empty field and `payload` to PATH on
-# the relay (relay_target first) and reads the status line within SECONDS. Sets `status` (the
-# code) and leaves fd 3 open for the caller to read the rest; fails when no status line came.
+# the relay (relay_target first) and reads its whole answer within SECONDS; fd 3 is closed after.
+# Sets `status` (the code, once a status line came) and `body`; fails when no complete answer came
+# (no status line, no `content-length`, fewer body bytes than it says): a relay that answers only
+# part is hung (`status` may then be set: the relay took the request).
+# The answer comes in with `read -N`, a few reads of up to 64 KiB: a line-by-line `read` of a
+# socket makes one system call per byte, ~600 for the relay's headers (HOOKCOST-1).
 relay_post() {
-  local length=$(( 1 + ${#payload} )) field line
+  local length=$(( 1 + ${#payload} )) field answer= chunk head clen
   for field in "${fields[@]}"; do length=$(( length + ${#field} + 1 )); done
+  status= body=
   { exec 3<>"/dev/tcp/$address/$port"; } 2>/dev/null || return 1
   {
     printf 'POST %s HTTP/1.1\r\nHost: %s:%s\r\nAuthorization: Bearer %s\r\nContent-Type: application/octet-stream\r\nContent-Length: %d\r\nConnection: close\r\n\r\n' "$1" "$host" "$port" "$token" "$length"
     (( ${#fields[@]} )) && printf '%s\0' "${fields[@]}"
     printf '\0%s' "$payload"
-  } >&3 2>/dev/null || return 1
-  IFS= read -r -t "$2" line <&3 || return 1
-  [[ $line =~ ^HTTP/1\.[01]\ ([0-9]{3}) ]] || return 1
+  } >&3 2>/dev/null || { { exec 3>&-; } 2>/dev/null; return 1; }
+  # The relay closes the connection after its answer (`Connection: close`): read to the end.
+  while IFS= read -r -d '' -N 65536 -t "$2" chunk <&3; do answer+=$chunk; done
+  answer+=$chunk
+  { exec 3>&-; } 2>/dev/null
+  [[ $answer =~ ^HTTP/1\.[01]\ ([0-9]{3}) ]] || return 1
   status=${BASH_REMATCH[1]}
+  [[ $answer == *$'\r\n\r\n'* ]] || return 1
+  head=${answer%%$'\r\n\r\n'*} body=${answer#*$'\r\n\r\n'}
+  [[ ${head,,} =~ $'\n'content-length:\ *([0-9]{1,9})$'\r'?($'\n'|$) ]] || return 1
+  clen=${BASH_REMATCH[1]}
+  (( ${#body} == 10#$clen )) || return 1
 }

@@ -33,17 +33,20 @@ export async function postPermissionCheck(services: RelayServices, hookToken: st
   const { env, payload, at } = await readHookRecord(services, req, hookToken, DECISION_ENV_KEYS, CHECK_BODY_LIMIT, 'permission check');
   // The relay's own data dir is the hook's $COMMANDR_HOME: the hook found this relay's credential there.
   env.COMMANDR_HOME = services.dataDir;
-  // The call's start is reported here, so PreToolUse needs no second hook (REPORT-4).
-  reportStart(services, payload, env, at);
   let loader = loaders.get(services);
   if (!loader) loaders.set(services, (loader = cachedPolicyLoader()));
   const outcome = decidePermission(payload, env, env.PWD || '/', loader);
   // Not a tool call, or nothing decided here: the node hook judges (and asks a person) as before.
   if (!outcome || outcome.kind === 'person' || (outcome.kind === 'answer' && outcome.decision === 'ask')) {
     sendJson(res, 202, { slow: true, why: 'a person must decide, or the policy cannot be read here: the permission hook runs its slow path' });
-    return;
+  } else {
+    const text = outcome.kind === 'answer' ? hookAnswer(outcome.decision, outcome.reason) : '';
+    res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(text), 'cache-control': 'no-store' });
+    res.end(text);
   }
-  const text = outcome.kind === 'answer' ? hookAnswer(outcome.decision, outcome.reason) : '';
-  res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(text), 'cache-control': 'no-store' });
-  res.end(text);
+  // The call's start is reported here, so PreToolUse needs no second hook (REPORT-4): once the
+  // answer is on its way (the hook waits on nothing it does), in this same turn of the event loop,
+  // so before anything the agent does after the answer. Only with a 200 or 202, which is what tells
+  // the hook the start was taken: an error here leaves it to the hook's spool, not to both.
+  reportStart(services, payload, env, at);
 }

@@ -1,5 +1,7 @@
 // The header's connection badge says what the connection is doing.
 import { test, expect } from './fixtures';
+// The service worker is what this spec tests (or needs: push, offline, updates); the others run without it (SUITE-5).
+test.use({ serviceWorkers: 'allow' });
 
 test('APP-8: the badge shows live, offline with the queued count, and live again', async ({ paired: page, relayEnv, context }) => {
   const badge = page.getByTestId('connection-badge');

@@ -2,6 +2,8 @@
 // walked through every screen of the demo workspace on a real relay.
 import type { Page } from '@playwright/test';
 import { test, expect } from './fixtures';
+// The service worker is what this spec tests (or needs: push, offline, updates); the others run without it (SUITE-5).
+test.use({ serviceWorkers: 'allow' });
 
 test.use({ demo: true });
 

@@ -9,6 +9,8 @@ import type { Page } from '@playwright/test';
 import { savedState, test, expect } from './fixtures';
 // @ts-expect-error -- a plain .mjs build script without types
 import { loadedScripts } from '../scripts/paint-first.mjs';
+// The service worker is what this spec tests (or needs: push, offline, updates); the others run without it (SUITE-5).
+test.use({ serviceWorkers: 'allow' });
 
 /** The scripts an exported page loads by itself: its paint-first loader's list (FIRST-10), plus any `<script src>` left in it (not `nomodule`). */
 function ownScripts(html: string): string[] {

@@ -12,6 +12,8 @@ import { test, expect, controlledByWorker, type RelayFixture } from './fixtures'
 import { startAgent, textOf, type Agent } from './mcp-agent';
 import { deliverPush, deliverUntilShown, hideApp, showApp, usePushStandIn, shown, subscribeThroughSettings, tap } from './notifications';
 import { startTask } from './task-setup';
+// The service worker is what this spec tests (or needs: push, offline, updates); the others run without it (SUITE-5).
+test.use({ serviceWorkers: 'allow' });
 
 const pushService = usePushStandIn('e2e-mcp-push-ca-');
 let agent: Agent | undefined;

@@ -2,6 +2,8 @@
 // service worker opens the app and its last data with no network at all.
 import { readFileSync } from 'node:fs';
 import { test, expect, controlledByWorker, savedState } from './fixtures';
+// The service worker is what this spec tests (or needs: push, offline, updates); the others run without it (SUITE-5).
+test.use({ serviceWorkers: 'allow' });
 
 test('APP-4: a note written offline is queued, then applied exactly once when the connection is back', async ({ paired: page, relayEnv, context }) => {
   relayEnv.addPacket('T-note', 'Note me');

@@ -10,6 +10,8 @@ import { readAudit } from '../relay/permissions/audit';
 import type { PermissionAsk } from '../protocol/wire/http';
 import { test, expect, controlledByWorker, type RelayFixture } from './fixtures';
 import { deliverUntilShown, shown, tap } from './notifications';
+// The service worker is what this spec tests (or needs: push, offline, updates); the others run without it (SUITE-5).
+test.use({ serviceWorkers: 'allow' });
 
 let counter = 0;
 

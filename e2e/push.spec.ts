@@ -10,6 +10,8 @@ import type { TestSubscription } from '../test/stand-ins/push-service';
 import { test, expect, controlledByWorker, type RelayFixture } from './fixtures';
 import { approvalToken, requestApproval, startTask } from './task-setup';
 import { deliverUntilShown, hideApp, usePushStandIn, shown, tap } from './notifications';
+// The service worker is what this spec tests (or needs: push, offline, updates); the others run without it (SUITE-5).
+test.use({ serviceWorkers: 'allow' });
 
 const pushService = usePushStandIn('e2e-push-ca-');
 

@@ -8,6 +8,8 @@ import { test, expect } from '@playwright/test';
 import { createRelay } from '../relay/server';
 import { createPairingCode } from '../relay/devices/pairing';
 import { makeTestCertificate } from '../test/helpers/certificate';
+// The service worker is what this spec tests (or needs: push, offline, updates); the others run without it (SUITE-5).
+test.use({ serviceWorkers: 'allow' });
 
 test('SERVE-1: over the relay\'s own TLS a cold load gets the page and every script over HTTP/2; pairing and the live socket work beside it', async ({ browser }) => {
   const tmp = mkdtempSync(path.join(tmpdir(), 'commandr-e2e-tls-'));

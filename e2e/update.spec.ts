@@ -3,6 +3,8 @@ import { appendFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Page } from '@playwright/test';
 import { test, expect, controlledByWorker } from './fixtures';
+// The service worker is what this spec tests (or needs: push, offline, updates); the others run without it (SUITE-5).
+test.use({ serviceWorkers: 'allow' });
 
 /** Whether the page requested the workbox-window chunk, and if so only after its load event started (FASTPAIR-3). */
 function workboxAfterLoad(page: Page): Promise<'after load' | 'before load' | 'not requested'> {

@@ -214,7 +214,7 @@ describe('commandr mcp through the relay (MCP-ONE)', () => {
     ].map((m) => `${JSON.stringify(m)}\n`);
     const exchange = (command: string, args: string[]) =>
       new Promise<string[]>((resolve, reject) => {
-        const child = spawn(command, args, { cwd: world.worktree, env: world.env({ AGENTS_TASK_ID: TASK }), stdio: ['pipe', 'pipe', 'ignore'] });
+        const child = spawn(command, args, { cwd: world.worktree, env: world.env({ AGENTS_TASK_ID: TASK }) as unknown as NodeJS.ProcessEnv, stdio: ['pipe', 'pipe', 'ignore'] });
         let out = '';
         child.stdout.on('data', (d: Buffer) => {
           out += d.toString('utf8');

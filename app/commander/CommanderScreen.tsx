@@ -14,7 +14,7 @@ import { act, read, type ActResult } from '../lib/actions';
 import { sentence } from '../lib/errors';
 import { useRelay, type AppState } from '../lib/store';
 import { agentName, COMMANDER_FAILURE } from '../lib/words';
-import { STATUS_LABEL, STATUS_TONE } from '../commanders/status';
+import { statusLabel, STATUS_TONE } from '../commanders/status';
 import { Conversation } from './Conversation';
 import { CommanderMenu } from './CommanderMenu';
 import { AddReferenceSheet, DeleteSheet } from './sheets';
@@ -51,7 +51,7 @@ export function CommanderScreen() {
           <CommanderMenu onAddReference={() => setSheet('reference')} onDelete={() => setSheet('delete')} />
         </div>
         <div className="task-meta">
-          <span className="pill" data-tone={STATUS_TONE[commander.status]} data-testid="cmdr-status">{STATUS_LABEL[commander.status]}</span>
+          <span className="pill" data-tone={STATUS_TONE[commander.status]} data-testid="cmdr-status">{statusLabel(commander)}</span>
           <span>{agentName(commander.adapter)}</span>
         </div>
         <ul className="cmdr-refs muted wrap-anywhere" aria-label="Folders it works on" data-testid="cmdr-references">

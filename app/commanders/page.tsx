@@ -8,7 +8,7 @@ import { useRelay, type AppState } from '../lib/store';
 import { StartSheet } from './StartSheet';
 import { MachineLabel } from '../components/MachineLabel';
 import { commanderPlace } from '../lib/machine-list';
-import { STATUS_LABEL, STATUS_TONE } from './status';
+import { statusLabel, STATUS_TONE } from './status';
 import { START_COMMANDER } from '../lib/words';
 
 const selectCommanders = (s: AppState) => s.commanders;
@@ -37,7 +37,7 @@ export default function CommandersPage() {
               <Link href={`/commander?id=${encodeURIComponent(c.id)}`} className="card task-card" data-testid="cmdr-card" data-id={c.id} data-status={c.status}>
                 <h3>{c.name}</h3>
                 <div className="task-meta">
-                  <span className="pill" data-tone={STATUS_TONE[c.status]}>{STATUS_LABEL[c.status]}</span>
+                  <span className="pill" data-tone={STATUS_TONE[c.status]}>{statusLabel(c)}</span>
                   {place ? <MachineLabel place={place} /> : null}
                   <span className="mono wrap-anywhere">{c.referencePaths[0]}</span>
                   {c.referencePaths.length > 1 ? <span>+{c.referencePaths.length - 1} more</span> : null}

@@ -1,11 +1,17 @@
 // Reference paths from the Start sheet (CMDR-UI-2).
 import { describe, expect, it } from 'vitest';
-import { joinReference, referenceProblem, STATUS_LABEL, typedPathProblem, folderChoice } from './status';
+import { joinReference, referenceProblem, STATUS_LABEL, statusLabel, typedPathProblem, folderChoice } from './status';
 
 describe('commander UI helpers', () => {
   it('CMDR-UI-1: every status has words, a dead session reads as needing a new one', () => {
     expect(STATUS_LABEL.dead).toBe('needs a new session');
     expect(STATUS_LABEL.waiting).toBe('waiting for you');
+  });
+
+  it('CMDRFAIL-1: a commander whose start failed reads "could not start", not "needs a new session"', () => {
+    expect(statusLabel({ status: 'dead', failure: { reason: 'Claude Code is not logged in on vm.', details: '' } })).toBe('could not start');
+    expect(statusLabel({ status: 'dead' })).toBe('needs a new session');
+    expect(statusLabel({ status: 'idle' })).toBe('idle');
   });
 
   it('CMDR-UI-2: a reference path is an allowed root plus an optional folder inside it, never ..', () => {

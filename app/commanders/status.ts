@@ -1,9 +1,14 @@
 // How a commander's status reads to a person (CMDR-UI-1).
-import type { CommanderStatus } from '../../protocol/wire/views';
+import type { CommanderStatus, CommanderView } from '../../protocol/wire/views';
 
 export const STATUS_LABEL: Record<CommanderStatus, string> = {
   starting: 'starting', running: 'running', idle: 'idle', waiting: 'waiting for you', dead: 'needs a new session',
 };
+/** The pill's word: a commander whose start failed (CMDRFAIL-1) could not start; it does not need "a new session". */
+export function statusLabel(c: Pick<CommanderView, 'status' | 'failure'>): string {
+  return c.status === 'dead' && c.failure ? 'could not start' : STATUS_LABEL[c.status];
+}
+
 export const STATUS_TONE: Record<CommanderStatus, string | undefined> = {
   starting: undefined, running: 'ok', idle: undefined, waiting: 'warn', dead: 'danger',
 };

@@ -112,7 +112,8 @@ describe('reporting hooks straight to the relay', () => {
 
     // A relay that takes the connection and never answers.
     const sockets: net.Socket[] = [];
-    const hung = net.createServer((s) => { sockets.push(s); s.on('error', () => {}); });
+    let received = '';
+    const hung = net.createServer((s) => { sockets.push(s); s.on('error', () => {}); s.on('data', (d) => { received += d.toString('latin1'); }); });
     await new Promise<void>((r) => hung.listen(0, '127.0.0.1', r));
     const hungEnv = hookEnv({ COMMANDR_URL: `http://127.0.0.1:${(hung.address() as net.AddressInfo).port}` });
     // The poster posting the refused records gone, and with it the mark it left.
@@ -124,9 +125,18 @@ describe('reporting hooks straight to the relay', () => {
     expect(sockets.length).toBeGreaterThanOrEqual(1);
     expect(Number(fs.readFileSync(path.join(w.h.commandrHome, 'hook-state', 'relay-down'), 'utf8'))).toBeGreaterThan(Date.now() / 1000 - 60);
     // Within 5 s a Stop does not try it at all (it would wait 2 s): its bus part runs here and it spools.
+    const tried = sockets.length;
     const second = await runProcess(path.join(HOOKS, 'report'), ['Stop', path.join(HOOKS, 'stop')], { cwd: w.repo, env: hungEnv, input: payload('Stop', 's-hung') });
     expect(second.code).toBe(0);
-    expect(second.ms).toBeLessThan(1500);
+    // It never sent the Stop there: a probe's bytes, sent now, arrive after anything the hook sent on
+    // a connection made before it; the spool's poster is still stuck on the first record (the
+    // records behind it wait), so a Stop payload at the hung relay can only be the hook's own.
+    const probe = net.connect((hung.address() as net.AddressInfo).port, '127.0.0.1', () => probe.write('PROBE'));
+    probe.on('error', () => {});
+    await eventually(() => received.includes('PROBE') || undefined, 20_000, 'the probe received');
+    expect(received.includes('"hook_event_name":"Stop"'), 'the Stop hook tried the relay marked down').toBe(false);
+    expect(sockets.length).toBeGreaterThan(tried);
+    probe.destroy();
     for (const s of sockets) s.destroy();
     await new Promise((r) => hung.close(r));
   }, 60_000);

@@ -43,9 +43,12 @@ describe('claude hook order', () => {
       await eventually(() => w.relay.live().some((e) => e.session === session && e.kind === 'end') || undefined, 20_000, `turn ${i}: the end event`);
       const expected = [`command:${touch}:running`, `command:${touch}`, `command:${denied}:running`, `command:${denied}:failed`, 'idle', 'end'];
       const show = (e: { kind: string; cmd?: string; running?: boolean; ok?: boolean }) => `${e.kind}${e.cmd ? `:${e.cmd}` : ''}${e.running ? ':running' : ''}${e.ok === false ? ':failed' : ''}`;
-      expect(w.relay.live().filter((e) => e.session === session).map(show), `turn ${i}: arrival order`).toEqual(expected);
+      // REPORT-1: a relay that answers a Stop after the hook gave up on it (2 s, a loaded machine) may
+      // also get the spooled record, so only that turn's idle and its session_end may then show twice, one after the other.
+      const idleOnce = (xs: string[]) => xs.filter((x, k) => !(k > 0 && x === xs[k - 1] && /(^|:)(idle|session_end)$/.test(x)));
+      expect(idleOnce(w.relay.live().filter((e) => e.session === session).map(show)), `turn ${i}: arrival order`).toEqual(expected);
       const stored = w.relay.relay.services.live.recent(session);
-      expect(stored.map((s) => show(s.event)), `turn ${i}: stored order`).toEqual(expected);
+      expect(idleOnce(stored.map((s) => show(s.event))), `turn ${i}: stored order`).toEqual(expected);
       const seqs = stored.map((s) => s.event.seq!);
       expect(seqs.every((s, k) => Number.isInteger(s) && (k === 0 || s > seqs[k - 1]!)), `turn ${i}: seq rises`).toBe(true);
 
@@ -53,7 +56,7 @@ describe('claude hook order', () => {
       const timeline = mergeTimeline(busItems(entries.map((event) => ({ event }))), [], { [session]: stored }, TASK).items
         .filter((item) => item.kind === 'live' ? item.event.session === session : (item.event.event === 'session_end' ? item.event.session === session : item.event === progress.at(-1)))
         .map(label);
-      expect(timeline, `turn ${i}: timeline order`).toEqual([`live:command:${touch}`, `live:command:${denied}:failed`, 'bus:task_progress', 'live:idle', 'bus:session_end', 'live:end']);
+      expect(idleOnce(timeline), `turn ${i}: timeline order`).toEqual([`live:command:${touch}`, `live:command:${denied}:failed`, 'bus:task_progress', 'live:idle', 'bus:session_end', 'live:end']);
     }
   }, 600_000);
 });

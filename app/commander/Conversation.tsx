@@ -25,7 +25,13 @@ export function Conversation({ commander, text, running }: { commander: string; 
     return () => window.removeEventListener('scroll', onScroll);
   }, []);
   const chat = useRef<HTMLElement>(null);
+  // A message the person sends brings them back to the end, even after they scrolled up to read
+  // (or opened a tool line far up): their message and the reply to it are what they look at next.
+  const said = useRef<number | null>(null);
   useLayoutEffect(() => {
+    const mine = entries.filter((e) => e.kind === 'person').length;
+    if (said.current !== null && mine > said.current) following.current = true;
+    said.current = mine;
     if (following.current) toEnd();
   }, [entries, running]);
   useEffect(() => {

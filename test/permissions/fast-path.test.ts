@@ -129,6 +129,11 @@ describe('the permission fast path', () => {
   }, 60_000);
 
   it('FAST-4: the route wants the hook credential, refuses any browser request, and a body naming another repo only judges that repo', async () => {
+    // The other repo is made first: its git commands block this process, and a keep-alive socket the
+    // relay closed after a refusal meanwhile would be reused by fetch and reset (ECONNRESET).
+    const other = makeRepo().repo;
+    fs.mkdirSync(path.join(other, '.commandr'));
+    fs.writeFileSync(path.join(other, '.commandr', 'policy.yaml'), 'deny:\n  commands: ["git status"]\n');
     const payload = { session_id: 's', cwd: repo, tool_name: 'Read', tool_input: { file_path: path.join(repo, 'README.md') } };
     const body = record({ PWD: repo, HOME: h.home }, payload);
     expect((await check(body)).status).toBe(200);
@@ -141,9 +146,6 @@ describe('the permission fast path', () => {
     expect((await check(record({}, [1, 2]))).status).toBe(400);
     // A body that names another repo is judged by that repo's policy and answered to the caller only:
     // it decides nothing for this repo's sessions and creates no request.
-    const other = makeRepo().repo;
-    fs.mkdirSync(path.join(other, '.commandr'));
-    fs.writeFileSync(path.join(other, '.commandr', 'policy.yaml'), 'deny:\n  commands: ["git status"]\n');
     const elsewhere = await check(record({ PWD: other }, { ...payload, cwd: other, tool_name: 'Bash', tool_input: { command: 'git status' } }));
     expect(elsewhere.status).toBe(200);
     expect(await elsewhere.text()).toContain('"permissionDecision":"deny"');

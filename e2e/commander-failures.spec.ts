@@ -3,30 +3,14 @@
 // in at all, the Start commander sheet says what to do and offers Retry (the same start, sent again);
 // a saved login the CLI refuses, the commander's screen says why in one sentence with the CLI's output
 // under Details, keeps it after a reload, and Retry starts the same first turn again.
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
-import { hostname, tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { hostname } from 'node:os';
 import path from 'node:path';
 import { notLoggedInSentence } from '../adapters/lib/readiness';
-import { loggedOutClaude } from '../test/stand-ins/logged-out-claude';
+import { useLoggedOutClaude } from './logged-out';
 import { test, expect } from './fixtures';
 
-const KEYS = ['HOME', 'COMMANDR_CLAUDE_BIN', 'COMMANDR_AGENT_ADAPTER', 'ANTHROPIC_API_KEY', 'ANTHROPIC_AUTH_TOKEN', 'CLAUDE_CODE_OAUTH_TOKEN'] as const;
-const saved = Object.fromEntries(KEYS.map((k) => [k, process.env[k]]));
-let home = '';
-
-test.beforeEach(() => {
-  home = realpathSync(mkdtempSync(path.join(tmpdir(), 'cmdr-fail-e2e-home-')));
-  for (const k of KEYS) delete process.env[k];
-  process.env.HOME = home;
-  process.env.COMMANDR_CLAUDE_BIN = loggedOutClaude(home);
-});
-test.afterEach(() => {
-  for (const [k, v] of Object.entries(saved)) {
-    if (v === undefined) delete process.env[k];
-    else process.env[k] = v;
-  }
-  rmSync(home, { recursive: true, force: true });
-});
+const claude = useLoggedOutClaude('cmdr-fail-e2e-home-');
 
 test('CMDRFAIL-3, CMDRFAIL-1, CMDRFAIL-2: a refused start offers Retry; a first turn that fails shows one sentence and Details, is kept after a reload, and Retry starts it again', async ({ paired: page }, info) => {
   const sentence = notLoggedInSentence(hostname());
@@ -43,8 +27,8 @@ test('CMDRFAIL-3, CMDRFAIL-1, CMDRFAIL-2: a refused start offers Retry; a first 
   await expect(page).not.toHaveURL(/\/commander\?id=/);
 
   // A saved login the CLI no longer accepts: readiness passes, the first turn fails.
-  mkdirSync(path.join(home, '.claude'), { recursive: true });
-  writeFileSync(path.join(home, '.claude', '.credentials.json'), '{"claudeAiOauth":{"accessToken":"expired"}}\n');
+  mkdirSync(path.join(claude.home(), '.claude'), { recursive: true });
+  writeFileSync(path.join(claude.home(), '.claude', '.credentials.json'), '{"claudeAiOauth":{"accessToken":"expired"}}\n');
   await page.getByTestId('start-retry').click();
   await expect(page).toHaveURL(/\/commander\?id=c-/);
 
@@ -63,7 +47,7 @@ test('CMDRFAIL-3, CMDRFAIL-1, CMDRFAIL-2: a refused start offers Retry; a first 
   await expect(page.getByTestId('cmdr-failure-reason')).toHaveText(sentence);
   await expect(raw).toBeHidden();
 
-  writeFileSync(path.join(home, 'logged-in'), '');
+  writeFileSync(path.join(claude.home(), 'logged-in'), '');
   await page.getByTestId('cmdr-retry').click();
   await expect(page.getByTestId('cmdr-status')).toHaveText(/idle|waiting for you/, { timeout: 30_000 });
   await expect(page.getByTestId('cmdr-failure')).toHaveCount(0);

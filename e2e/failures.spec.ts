@@ -3,32 +3,15 @@
 // the real Claude Code does when its login is gone (its recorded output, printed by a fake `claude`)
 // says why in one sentence with the raw output under Details, is still there after a reload, and
 // Retry starts it again (and succeeds once the fake is "logged in").
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
-import { hostname, tmpdir } from 'node:os';
+import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { hostname } from 'node:os';
 import path from 'node:path';
 import { notLoggedInSentence } from '../adapters/lib/readiness';
-import { loggedOutClaude } from '../test/stand-ins/logged-out-claude';
+import { useLoggedOutClaude } from './logged-out';
 import { test, expect, type RelayFixture } from './fixtures';
 import type { Page } from '@playwright/test';
 
-const KEYS = ['HOME', 'COMMANDR_CLAUDE_BIN', 'COMMANDR_AGENT_ADAPTER', 'ANTHROPIC_API_KEY', 'ANTHROPIC_AUTH_TOKEN', 'CLAUDE_CODE_OAUTH_TOKEN'] as const;
-const saved = Object.fromEntries(KEYS.map((k) => [k, process.env[k]]));
-let home = '';
-
-
-test.beforeEach(() => {
-  home = realpathSync(mkdtempSync(path.join(tmpdir(), 'failures-e2e-home-')));
-  for (const k of KEYS) delete process.env[k];
-  process.env.HOME = home;
-  process.env.COMMANDR_CLAUDE_BIN = loggedOutClaude(home);
-});
-test.afterEach(() => {
-  for (const [k, v] of Object.entries(saved)) {
-    if (v === undefined) delete process.env[k];
-    else process.env[k] = v;
-  }
-  rmSync(home, { recursive: true, force: true });
-});
+const claude = useLoggedOutClaude('failures-e2e-home-');
 
 async function startClaude(page: Page, env: RelayFixture, id: string): Promise<void> {
   env.addPacket(id, 'Parse dates in the CSV import');
@@ -52,8 +35,8 @@ test('RUNREADY-1, RUNREADY-2: Claude Code not logged in: the Run agent sheet say
 
 test('RUNFAIL-1, RUNFAIL-2, RUNFAIL-4: a run that fails (not logged in, as the real CLI says it) shows one sentence and Details, is kept after a reload, and Retry starts it again', async ({ paired: page, relayEnv }, info) => {
   // A saved login the CLI no longer accepts: readiness passes, the run fails.
-  mkdirSync(path.join(home, '.claude'), { recursive: true });
-  writeFileSync(path.join(home, '.claude', '.credentials.json'), '{"claudeAiOauth":{"accessToken":"expired"}}\n');
+  mkdirSync(path.join(claude.home(), '.claude'), { recursive: true });
+  writeFileSync(path.join(claude.home(), '.claude', '.credentials.json'), '{"claudeAiOauth":{"accessToken":"expired"}}\n');
   await startClaude(page, relayEnv, 'F-2');
   const reason = page.getByTestId('job-reason');
   await expect(reason).toHaveText(notLoggedInSentence(hostname()), { timeout: 30_000 });
@@ -71,7 +54,7 @@ test('RUNFAIL-1, RUNFAIL-2, RUNFAIL-4: a run that fails (not logged in, as the r
   await expect(page.getByTestId('job-reason')).toHaveText(notLoggedInSentence(hostname()));
   await expect(page.getByTestId('job-output')).toBeHidden();
 
-  writeFileSync(path.join(home, 'logged-in'), '');
+  writeFileSync(path.join(claude.home(), 'logged-in'), '');
   await page.getByTestId('job-retry').click();
   await expect(page.getByTestId('job')).toHaveAttribute('data-status', 'done', { timeout: 30_000 });
   await expect(page.getByTestId('job-reason')).toHaveCount(0);

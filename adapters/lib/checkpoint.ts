@@ -28,34 +28,82 @@ const git = (cwd: string, args: string[]): string =>
 const gitAsync = async (cwd: string, args: string[]): Promise<string> =>
   (await runGit(['--no-optional-locks', ...args], { cwd, top: cwd, ...GIT_OPTIONS })).toString('utf8');
 
-const HEAD_ARGS = ['rev-parse', '--verify', '-q', 'HEAD'];
 // Packets move only through the bus tools (a claim takes one out of inbox/): that is the bus's
 // bookkeeping, not the agent's work, so it never counts as a changed file (HOOK-1).
 // `--ignore-submodules=dirty`: a submodule's new commit still shows, but git does not run a
 // `git status` inside each submodule, whose own config (`.git/modules/<name>/config`, which the
 // agent can write) could name a filter command for the relay to run (REPORTGIT-1).
-const STATUS_ARGS = ['status', '--porcelain', '--untracked-files=all', '--ignore-submodules=dirty', '--', '.', ...PACKET_DIRS.map((d) => `:(exclude).agents/${d}/`)];
+// One git process (HOOK-1): porcelain v2 with `--branch` names HEAD (`# branch.oid`), so no
+// `git rev-parse HEAD` beside it; `--no-ahead-behind` spares the upstream walk. Its entries are
+// turned back into v1 lines (below), so the state's hash and the changed files are as before.
+const STATUS_ARGS = ['status', '--porcelain=v2', '--branch', '--no-ahead-behind', '--untracked-files=all', '--ignore-submodules=dirty', '--', '.', ...PACKET_DIRS.map((d) => `:(exclude).agents/${d}/`)];
 
-function stateOf(head: string | undefined, porcelain: string): WorkState {
+/** Fields before the path: `1 XY sub mH mI mW hH hI`, `2 … Xscore`, `u XY sub m1 m2 m3 mW h1 h2 h3`. */
+const FIELDS_BEFORE_PATH: Record<string, number> = { '1': 8, '2': 9, u: 10 };
+
+/** v1 quotes a path holding a space; v2 quotes only what needs escaping: a quoted path is kept. */
+const v1Path = (p: string): string => (p.startsWith('"') || !p.includes(' ') ? p : `"${p}"`);
+
+/** The bytes of a path as git printed it (C-style quoted or not): the order git lists entries in. */
+function pathBytes(p: string): Buffer {
+  if (!p.startsWith('"')) return Buffer.from(p, 'utf8');
+  const out: number[] = [];
+  const ESC: Record<string, number> = { a: 7, b: 8, t: 9, n: 10, v: 11, f: 12, r: 13, '"': 34, '\\': 92 };
+  for (let i = 1; i < p.length - 1; i++) {
+    if (p[i] !== '\\') { out.push(...Buffer.from(p[i]!, 'utf8')); continue; }
+    const octal = /^[0-7]{3}/.exec(p.slice(i + 1));
+    if (octal) { out.push(parseInt(octal[0], 8)); i += 3; continue; }
+    out.push(ESC[p[i + 1] ?? ''] ?? p.charCodeAt(i + 1)); i += 1;
+  }
+  return Buffer.from(out);
+}
+
+/**
+ * `git status --porcelain=v2 --branch` → HEAD (none before the first commit) and the lines v1
+ * (`git status --porcelain`) prints for the same state: `XY path`, `XY orig -> path`, `?? path`,
+ * tracked entries in path order (v2 lists unmerged ones after the rest), then untracked ones.
+ */
+export function fromPorcelainV2(out: string): { head?: string; porcelain: string } {
+  let head: string | undefined;
+  const tracked: Array<{ key: Buffer; line: string }> = [];
+  const others: string[] = [];
+  for (const line of out.split('\n')) {
+    if (line.startsWith('# ')) {
+      const oid = /^# branch\.oid ([0-9a-f]{7,})$/.exec(line);
+      if (oid) head = oid[1];
+      continue;
+    }
+    if (line.startsWith('? ') || line.startsWith('! ')) {
+      others.push(`${line[0]}${line[0]} ${v1Path(line.slice(2))}`);
+      continue;
+    }
+    const fields = FIELDS_BEFORE_PATH[line[0] ?? ''];
+    if (fields === undefined) continue;
+    const parts = line.split(' ');
+    const xy = (parts[1] ?? '').replace(/\./g, ' ');
+    const rest = parts.slice(fields).join(' ');
+    const tab = line[0] === '2' ? rest.indexOf('\t') : -1;
+    const to = tab >= 0 ? rest.slice(0, tab) : rest;
+    tracked.push({ key: pathBytes(to), line: tab >= 0 ? `${xy} ${v1Path(rest.slice(tab + 1))} -> ${v1Path(to)}` : `${xy} ${v1Path(to)}` });
+  }
+  const lines = [...tracked.sort((a, b) => Buffer.compare(a.key, b.key)).map((t) => t.line), ...others];
+  return { head, porcelain: lines.length ? lines.join('\n') + '\n' : '' };
+}
+
+function stateOf(out: string): WorkState {
+  const { head, porcelain } = fromPorcelainV2(out);
   const changed = porcelain.split('\n').filter((l) => l.length > 3).map((l) => l.slice(3));
   const hash = createHash('sha256').update(`${head ?? ''}\n${porcelain}`).digest('hex');
   return { hash, head, changed };
 }
 
 export function workState(worktree: string): WorkState {
-  let head: string | undefined;
-  try {
-    head = git(worktree, HEAD_ARGS).trim() || undefined;
-  } catch {
-    head = undefined; // no commit yet
-  }
-  return stateOf(head, git(worktree, STATUS_ARGS));
+  return stateOf(git(worktree, STATUS_ARGS));
 }
 
 /** workState without blocking: the relay computes it for a reported turn end (REPORT-2). */
 export async function workStateAsync(worktree: string): Promise<WorkState> {
-  const [head, porcelain] = await Promise.all([gitAsync(worktree, HEAD_ARGS).then((out) => out.trim() || undefined, () => undefined), gitAsync(worktree, STATUS_ARGS)]);
-  return stateOf(head, porcelain);
+  return stateOf(await gitAsync(worktree, STATUS_ARGS));
 }
 
 export const stateFile = (ctx: TaskContext, env: Env): string => {

@@ -9,7 +9,8 @@
 //   mcp only    wired, hooks removed: what the MCP server alone costs (a pipe to the relay's
 //               server, MCP-ONE-2: bash and two `cat`s, no node)
 //   mcp, no relay  the same with no relay (a data dir without relay.json): the Node server (MCP-ONE-6)
-//   floor       the same hooks each a no-op (`dd of=/dev/null`) and an MCP server with no tools
+//   floor       the same hooks each a no-op (`dd of=/dev/null`, each with its own arguments: Claude
+//               Code runs identical hooks once) and an MCP server with no tools
 //               (a few lines of node, no SDK): what Claude Code itself spends on any hook or server
 //   no-op hooks only the floor's hooks: the part of the floor hooks are
 //   empty MCP   only the floor's server: the part of the floor a stdio MCP server is (a node start)
@@ -145,7 +146,7 @@ async function main(): Promise<void> {
     console.log(`\none tool call, wired - plain: ${wired1.toFixed(0)} ms (target <= 150: ${wired1 <= 150 ? 'met' : 'NOT met'}); floor ${floor1.toFixed(0)} ms`);
     console.log(`each further call, wired: ${wiredEach.toFixed(1)} ms (target <= 10: ${wiredEach <= 10 ? 'met' : 'NOT met'}); floor ${floorEach.toFixed(1)} ms`);
     if (floor1 > 150 || floorEach > 10) {
-      console.log(`the floor is above the target: Claude Code starts every command hook as a process of its own (no-op hooks alone: +${over(1, 'no-op hooks only').toFixed(0)} ms for 1 call, ` +
+      console.log(`the floor is above the target: Claude Code starts every command hook as a process of its own, 12 in a one-call turn, 8 of them the prompt hooks (NOTE-1) (no-op hooks alone: +${over(1, 'no-op hooks only').toFixed(0)} ms for 1 call, ` +
         `+${perCall('no-op hooks only').toFixed(1)} ms a further call) and starts and connects each MCP server (an empty stdio server: +${over(1, 'empty MCP').toFixed(0)} ms, mostly a node start; an empty HTTP server: +${over(1, 'empty HTTP MCP').toFixed(0)} ms); ` +
         `wired above the floor: ${(wired1 - floor1).toFixed(0)} ms for 1 call, ${(wiredEach - floorEach).toFixed(1)} ms a further call`);
     }

@@ -54,11 +54,16 @@ export function scriptToolCalls(api: MessagesApi): { n: number } {
   return calls;
 }
 
-/** The same hooks, each only reading its payload: what Claude Code spends on running them at all. */
+/**
+ * The same hooks, each only reading its payload: what Claude Code spends on running them at all.
+ * Each no-op differs (its `ibs`): Claude Code runs hooks with the same command and arguments only
+ * once, so identical no-ops would leave 1 of the 8 prompt hooks (NOTE-1) in the floor.
+ */
 export function everyHookANoop(file: string): void {
   const settings = JSON.parse(fs.readFileSync(file, 'utf8'));
+  let k = 0;
   for (const entries of Object.values(settings.hooks) as Array<Array<{ hooks: Array<Record<string, unknown>> }>>) {
-    for (const entry of entries) entry.hooks = entry.hooks.map((h) => ({ ...h, command: '/bin/dd', args: ['of=/dev/null', 'status=none'] }));
+    for (const entry of entries) entry.hooks = entry.hooks.map((h) => ({ ...h, command: '/bin/dd', args: ['of=/dev/null', 'status=none', `ibs=${512 * ++k}`] }));
   }
   fs.writeFileSync(file, JSON.stringify(settings, null, 2));
 }

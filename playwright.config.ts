@@ -1,16 +1,12 @@
-// Playwright for the PWA: Debian's chromium, a phone (Pixel 7) and a desktop
+// Playwright for the PWA: Debian's Chromium (its headless shell, and the full browser for the
+// specs about push notifications: e2e/browsers.ts, SUITE-6), a phone (Pixel 7) and a desktop
 // project. Each test starts its own real relay (e2e/fixtures.ts) serving the built
 // app from out/ — build it first with `node scripts/build-app.mjs`.
 import { defineConfig, devices } from '@playwright/test';
 import { playwrightWorkers } from './test/suite-workers';
+import { launchOptions as suiteLaunchOptions } from './e2e/browsers';
 
-const launchOptions = {
-  executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-  args: [
-    '--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--disable-background-networking',
-    '--disable-component-update', '--disable-sync', '--no-first-run',
-  ],
-};
+const launchOptions = suiteLaunchOptions();
 
 export default defineConfig({
   testDir: 'e2e',

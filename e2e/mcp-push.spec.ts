@@ -8,12 +8,13 @@ import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Page } from '@playwright/test';
+import { fullBrowser } from './browsers';
 import { test, expect, controlledByWorker, type RelayFixture } from './fixtures';
 import { startAgent, textOf, type Agent } from './mcp-agent';
 import { deliverPush, deliverUntilShown, hideApp, showApp, usePushStandIn, shown, subscribeThroughSettings, tap } from './notifications';
 import { startTask } from './task-setup';
 // The service worker is what this spec tests (or needs: push, offline, updates); the others run without it (SUITE-5).
-test.use({ serviceWorkers: 'allow' });
+test.use({ serviceWorkers: 'allow', ...fullBrowser }); // push notifications: the full browser (SUITE-6)
 
 const pushService = usePushStandIn('e2e-mcp-push-ca-');
 let agent: Agent | undefined;

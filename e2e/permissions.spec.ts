@@ -8,10 +8,11 @@ import { permissionMessage } from '../relay/push/messages';
 import { PermissionService } from '../relay/permissions/service';
 import { readAudit } from '../relay/permissions/audit';
 import type { PermissionAsk } from '../protocol/wire/http';
+import { fullBrowser } from './browsers';
 import { test, expect, controlledByWorker, type RelayFixture } from './fixtures';
 import { deliverUntilShown, shown, tap } from './notifications';
 // The service worker is what this spec tests (or needs: push, offline, updates); the others run without it (SUITE-5).
-test.use({ serviceWorkers: 'allow' });
+test.use({ serviceWorkers: 'allow', ...fullBrowser }); // push notifications: the full browser (SUITE-6)
 
 let counter = 0;
 

@@ -7,11 +7,12 @@
 import path from 'node:path';
 import type { BrowserContext, Page } from '@playwright/test';
 import type { TestSubscription } from '../test/stand-ins/push-service';
+import { fullBrowser } from './browsers';
 import { test, expect, controlledByWorker, type RelayFixture } from './fixtures';
 import { approvalToken, requestApproval, startTask } from './task-setup';
 import { deliverUntilShown, hideApp, usePushStandIn, shown, tap } from './notifications';
 // The service worker is what this spec tests (or needs: push, offline, updates); the others run without it (SUITE-5).
-test.use({ serviceWorkers: 'allow' });
+test.use({ serviceWorkers: 'allow', ...fullBrowser }); // push notifications: the full browser (SUITE-6)
 
 const pushService = usePushStandIn('e2e-push-ca-');
 

@@ -1,8 +1,9 @@
 // Settings shows this device and renames it on the relay.
 import { pairDevice } from '../test/helpers/device';
+import { fullBrowser } from './browsers';
 import { pairThroughScreen, test, expect } from './fixtures';
 // The service worker is what this spec tests (or needs: push, offline, updates); the others run without it (SUITE-5).
-test.use({ serviceWorkers: 'allow' });
+test.use({ serviceWorkers: 'allow', ...fullBrowser }); // push notifications: the full browser (SUITE-6)
 
 test('APP-11: settings shows this device and can rename it; the relay keeps the new name', async ({ paired: page, relayEnv }) => {
   await page.getByTestId('nav-settings').click();

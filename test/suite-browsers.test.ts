@@ -17,13 +17,13 @@ describe('SUITE-6: which Chromium runs which spec', () => {
     expect(FULL_CHROMIUM).not.toBe(SUITE_CHROMIUM);
     expect(config.use?.launchOptions?.executablePath).toBe(SUITE_CHROMIUM);
     for (const project of config.projects ?? []) expect(project.use?.launchOptions?.executablePath, project.name).toBe(SUITE_CHROMIUM);
-    const specs = fs.readdirSync(e2e).filter((f) => f.endsWith('.spec.ts'));
-    const push = specs.filter((f) => NEEDS_PUSH.test(fs.readFileSync(path.join(e2e, f), 'utf8')));
+    const specs = new Map(fs.readdirSync(e2e).filter((f) => f.endsWith('.spec.ts')).map((f) => [f, fs.readFileSync(path.join(e2e, f), 'utf8')]));
+    const named = (test: RegExp) => [...specs].filter(([, text]) => test.test(text)).map(([f]) => f).sort();
+    const push = named(NEEDS_PUSH);
     expect(push).toEqual(expect.arrayContaining(['push.spec.ts', 'mcp-push.spec.ts', 'permissions.spec.ts', 'settings.spec.ts']));
-    const missing = push.filter((f) => !FULL.test(fs.readFileSync(path.join(e2e, f), 'utf8')));
+    const missing = push.filter((f) => !FULL.test(specs.get(f)!));
     expect(missing, 'specs about push notifications without test.use({ ...fullBrowser })').toEqual([]);
     // Only they pay for the full browser.
-    const full = specs.filter((f) => FULL.test(fs.readFileSync(path.join(e2e, f), 'utf8')));
-    expect(full.sort()).toEqual(push.sort());
+    expect(named(FULL)).toEqual(push);
   });
 });

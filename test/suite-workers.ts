@@ -1,8 +1,6 @@
 // How many worker processes the suites use (SUITE-4), read by vitest.config.mts and
-// playwright.config.ts. The suite's time goes to waiting on real processes (agent CLIs,
-// relays, git, a browser) as much as to CPU: a vitest file alone keeps about 0.6 of a core
-// busy (measured: 3 slow files, 121 s of CPU in 351 s), so vitest runs one file more than
-// there are cores, and Playwright two browsers, beside it (SUITE-3).
+// playwright.config.ts: vitest one file per core (the whole vitest suite keeps about one core
+// busy with one worker), Playwright one browser (a test keeps more than one core busy).
 import { availableParallelism } from 'node:os';
 
 type Env = Record<string, string | undefined>;

@@ -49,6 +49,7 @@ export async function deliverPush(page: Page, origin: string, data: string): Pro
  */
 export async function deliverUntilShown(page: Page, origin: string, data: string, tag: string): Promise<Worker> {
   const sw = worker(page.context());
+  await trackShows(sw);
   await expect.poll(async () => {
     if ((await shown(sw, tag)).length === 0) await deliverPush(page, origin, data);
     return (await shown(sw, tag)).length;
@@ -62,8 +63,38 @@ export function worker(context: BrowserContext): Worker {
   return sw;
 }
 
+/**
+ * Makes the worker count the notifications it is in the middle of showing, so `shown` can
+ * wait for them. Chromium's getNotifications() is not a passive read: it deletes every stored
+ * notification that was created before the read began and is not on screen yet. A read that
+ * lands between a showNotification's database write and its display deletes that notification
+ * for good (showNotification still resolves); a button's confirmation, which replaces the
+ * tapped notification under its tag, was lost that way under load (CI, stop 36).
+ */
+async function trackShows(sw: Worker): Promise<void> {
+  await sw.evaluate(() => {
+    const scope = self as unknown as { __showing?: Set<Promise<void>> };
+    if (scope.__showing) return;
+    const showing = new Set<Promise<void>>();
+    scope.__showing = showing;
+    const proto = ServiceWorkerRegistration.prototype;
+    const show = proto.showNotification;
+    proto.showNotification = function (this: ServiceWorkerRegistration, ...args: Parameters<typeof show>) {
+      const pending = show.apply(this, args);
+      showing.add(pending);
+      const done = () => void showing.delete(pending);
+      pending.then(done, done);
+      return pending;
+    };
+  });
+}
+
+/** The worker's notifications under `tag`, read once no showNotification is in flight (see trackShows). */
 export async function shown(sw: Worker, tag: string) {
+  await trackShows(sw);
   return sw.evaluate(async (t) => {
+    const showing = (self as unknown as { __showing: Set<Promise<void>> }).__showing;
+    while (showing.size > 0) await Promise.allSettled([...showing]);
     const list = await (self as unknown as ServiceWorkerGlobalScope).registration.getNotifications({ tag: t });
     return list.map((n) => ({ title: n.title, body: n.body, tag: n.tag, actions: (n as Notification & { actions: { action: string; title: string }[] }).actions.map((a) => ({ action: a.action, title: a.title })), data: n.data }));
   }, tag);
@@ -71,6 +102,7 @@ export async function shown(sw: Worker, tag: string) {
 
 /** Taps a button of the notification with `tag` (a notificationclick in the worker itself). */
 export async function tap(sw: Worker, tag: string, action: string): Promise<void> {
+  await trackShows(sw); // before the tap, so the confirmation it shows is waited for
   await sw.evaluate(async ([t, a]) => {
     const scope = self as unknown as ServiceWorkerGlobalScope;
     const [n] = await scope.registration.getNotifications({ tag: t });

@@ -4,7 +4,7 @@
 // app from out/ — build it first with `node scripts/build-app.mjs`.
 import { defineConfig, devices } from '@playwright/test';
 import { playwrightWorkers } from './test/suite-workers';
-import { launchOptions as suiteLaunchOptions } from './e2e/browsers';
+import { launchOptions as suiteLaunchOptions, traceMode } from './e2e/browsers';
 
 const launchOptions = suiteLaunchOptions();
 
@@ -24,7 +24,8 @@ export default defineConfig({
   // No service worker unless a spec asks for one (SUITE-5): installing it precaches the whole app
   // (105 files) in every fresh context, a fifth of the browser's CPU per test. The specs about the
   // worker, push, offline and updates opt in with test.use({ serviceWorkers: 'allow' }).
-  use: { trace: 'retain-on-failure', serviceWorkers: 'block', launchOptions },
+  // No trace unless COMMANDR_TEST_TRACE=1 (SUITE-7, e2e/browsers.ts): recording costs a quarter of the CPU.
+  use: { trace: traceMode(), screenshot: 'only-on-failure', serviceWorkers: 'block', launchOptions },
   projects: [
     { name: 'phone', use: { ...devices['Pixel 7'], launchOptions } },
     { name: 'desktop', use: { ...devices['Desktop Chrome'], launchOptions } },

@@ -22,3 +22,16 @@ export const launchOptions = (extra: string[] = []) => ({ executablePath: SUITE_
 
 /** For the specs about push notifications: `test.use(fullBrowser)`. */
 export const fullBrowser = { launchOptions: { executablePath: FULL_CHROMIUM, args: ARGS } };
+
+/**
+ * What a test records (SUITE-7): nothing unless COMMANDR_TEST_TRACE=1, which keeps a failed test's
+ * trace. Recording costs about a quarter of the browser suite's CPU even when a passing test's trace
+ * is thrown away (screencast frames and a DOM snapshot at every action: 9 task specs took 48 s of CPU
+ * traced, 36.5 s not). A failure still leaves its page snapshot (error-context.md) and a screenshot.
+ */
+export function traceMode(env: Record<string, string | undefined> = process.env): 'off' | 'retain-on-failure' {
+  const value = env.COMMANDR_TEST_TRACE;
+  if (value === undefined || value === '' || value === '0') return 'off';
+  if (value === '1') return 'retain-on-failure';
+  throw new Error(`COMMANDR_TEST_TRACE must be 1 (keep a failed test's trace) or 0, not ${JSON.stringify(value)}`);
+}

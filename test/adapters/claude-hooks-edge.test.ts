@@ -128,13 +128,18 @@ describe('relay down', () => {
     await eventually(() => progressOf('T-down').length === 2 || undefined, 10_000, 'the second checkpoint');
     const hung = await hungServer();
     try {
-      fs.rmSync(path.join(w.h.commandrHome, 'hook-state', 'relay-down'), { force: true });
-      const slow = await timedTurn('T-hung', { COMMANDR_URL: hung.url });
+      // Each hung turn starts with no relay-down mark, so each waits out a post; the faster of two
+      // is compared, as for the other cases (one turn on a busy machine can be a second slow by itself).
+      const hungTurn = async () => {
+        fs.rmSync(path.join(w.h.commandrHome, 'hook-state', 'relay-down'), { force: true });
+        return timedTurn('T-hung', { COMMANDR_URL: hung.url });
+      };
+      const slow = Math.min(await hungTurn(), await hungTurn());
       expect(slow).toBeLessThan(normal + 1000);
     } finally {
       await hung.close();
     }
     expect(down).toBeLessThan(normal + 1000);
-    await eventually(() => progressOf('T-hung').length === 1 || undefined, 10_000, 'the checkpoint with a hung relay');
+    await eventually(() => progressOf('T-hung').length === 2 || undefined, 10_000, 'the checkpoints with a hung relay');
   });
 });

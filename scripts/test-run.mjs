@@ -31,6 +31,16 @@ export function hogCount(value) {
   return Number(value);
 }
 
+/**
+ * Whether vitest runs beside the app's build and Playwright (SUITE-3): COMMANDR_TEST_TOGETHER=1 yes,
+ * 0 no, unset or empty yes on 2 or more cores. Anything else is refused naming the variable.
+ */
+export function runTogether(value, cores) {
+  if (value === undefined || value === '') return cores >= 2;
+  if (value === '1' || value === '0') return value === '1';
+  throw new Error(`COMMANDR_TEST_TOGETHER must be 1 (side by side) or 0 (one after another), not ${JSON.stringify(value)}`);
+}
+
 /** Starts `count` hogs and resolves once each is running; `stop()` ends them (idempotent). */
 export async function startHogs(count) {
   const hogs = Array.from({ length: count }, () =>

@@ -6,8 +6,9 @@
 // browser suite runs outside it: Chromium reports `navigator.onLine === false`
 // in such a namespace, which would test a different app than people use.
 //
-// vitest runs side by side with the app's build and then Playwright (SUITE-3): its
-// output lines are prefixed [vitest], theirs [build app] / [playwright].
+// vitest runs side by side with the app's build and then Playwright (SUITE-3; on 2 or more
+// cores, unless COMMANDR_TEST_TOGETHER=0): its output lines are prefixed [vitest], theirs
+// [build app] / [playwright].
 //
 // COMMANDR_TEST_HOGS=N runs N CPU-bound processes beside the whole run (the suite
 // must pass on a busy machine, SUITE-1); they are stopped at the end, on failure
@@ -18,7 +19,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { hogCount, playwrightFiles, readReport, runStages, timingReport, vitestFiles } from './test-run.mjs';
+import { availableParallelism } from 'node:os';
+import { hogCount, playwrightFiles, readReport, runStages, runTogether, timingReport, vitestFiles } from './test-run.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const env = { ...process.env, NEXT_TELEMETRY_DISABLED: '1' };
@@ -36,8 +38,10 @@ function offline(cmd, args) {
 }
 
 let hogs;
+let together;
 try {
   hogs = hogCount(env.COMMANDR_TEST_HOGS);
+  together = runTogether(env.COMMANDR_TEST_TOGETHER, availableParallelism());
 } catch (error) {
   process.stderr.write(`npm test: ${error.message}\n`);
   process.exit(2);
@@ -49,10 +53,8 @@ process.on('exit', () => rmSync(reports, { recursive: true, force: true })); // 
 const isolate = canIsolate();
 const vitestArgs = ['run', '--reporter=default', '--reporter=json', `--outputFile.json=${vitestJson}`];
 const vitest = isolate ? offline(bin('vitest'), vitestArgs) : [bin('vitest'), vitestArgs];
-// Most of vitest's time is waiting (real CLIs, relays, git), not CPU, so with COMMANDR_TEST_TOGETHER=1
-// it runs beside the app's build and the browser suite (SUITE-3). Not by default: on 2 shared cores
-// the two together ran real-CLI tests past their hang bounds.
-const together = env.COMMANDR_TEST_TOGETHER === '1';
+// vitest runs beside the app's build and the browser suite (SUITE-3), unless COMMANDR_TEST_TOGETHER=0:
+// neither keeps 2 cores busy alone (vitest 1.8, Playwright 1.5), so side by side the run ends sooner.
 process.stdout.write(`\n== vitest ${isolate ? 'offline (a network namespace with only loopback)' : 'without a network namespace here (tests use loopback only)'}${together ? ', beside build app then playwright (SUITE-3)' : ''}\n`);
 const vitestStage = ['vitest', ...vitest];
 const appStages = [

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 // @ts-expect-error -- a plain .mjs script without types
-import { HOG_MARK, hogCount, playwrightFiles, runStages, timingReport, vitestFiles } from '../scripts/test-run.mjs';
+import { HOG_MARK, hogCount, playwrightFiles, runStages, runTogether, timingReport, vitestFiles } from '../scripts/test-run.mjs';
 import playwrightConfig from '../playwright.config';
 // @ts-expect-error -- an .mts import (vitest's own config); its type is not needed here
 import vitestConfig from '../vitest.config.mts';
@@ -113,6 +113,18 @@ describe('npm test runner', () => {
     const r = spawnSync(process.execPath, [path.join(ROOT, 'scripts', 'test.mjs')], { env: { ...process.env, COMMANDR_TEST_HOGS: 'lots' }, encoding: 'utf8' });
     expect(r.status).toBe(2);
     expect(r.stderr).toContain('COMMANDR_TEST_HOGS must be a whole number of CPU-bound processes from 0 to 64, not "lots"');
+  });
+
+  it('SUITE-3: side by side by default on 2 or more cores; COMMANDR_TEST_TOGETHER=0 or 1 decides, and anything else is refused naming the variable', () => {
+    expect(runTogether(undefined, 2)).toBe(true);
+    expect(runTogether('', 8)).toBe(true);
+    expect(runTogether(undefined, 1)).toBe(false);
+    expect(runTogether('0', 2)).toBe(false);
+    expect(runTogether('1', 1)).toBe(true);
+    for (const bad of ['yes', 'true', ' 1', '2']) expect(() => runTogether(bad, 2), bad).toThrow(/COMMANDR_TEST_TOGETHER must be 1 \(side by side\) or 0/);
+    const r = spawnSync(process.execPath, [path.join(ROOT, 'scripts', 'test.mjs')], { env: { ...process.env, COMMANDR_TEST_TOGETHER: 'yes' }, encoding: 'utf8' });
+    expect(r.status).toBe(2);
+    expect(r.stderr).toContain('COMMANDR_TEST_TOGETHER must be 1 (side by side) or 0 (one after another), not "yes"');
   });
 
   it('SUITE-2: the end-of-run report gives the time per stage and the slowest test files, from real vitest and Playwright JSON reports', { timeout: 240_000 }, () => {

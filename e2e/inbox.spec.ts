@@ -102,6 +102,9 @@ test('ROOM-7: every Inbox group, Done too, has the same heading with a chevron a
   writeFileSync(path.join(relayEnv.bus, 'done', 'e2e-host_1000_T-old.md'), '---\nid: T-old\ntype: implementation\nscope: src/**\n---\n# Finished\n\n## Context\ne2e\n');
   appendFileSync(path.join(relayEnv.bus, 'events.jsonl'), serializeEvent({ event: 'task_progress', task: 'T-old', note: 'done' }, new Date()));
   await page.reload();
+  // The app itself, not the copy painted before it starts (FASTPAIR-2): React replaces that copy's nodes,
+  // and a node read while it is being replaced has no computed style.
+  await expect(page.getByTestId('connection-badge')).toHaveAttribute('data-state', 'live');
   const inbox = page.getByTestId('group-inbox');
   const done = page.getByTestId('group-done');
   await expect(inbox.getByTestId('task-card')).toHaveCount(1);

@@ -134,6 +134,27 @@ describe('claude run', () => {
     expect(empty.stderr).toContain('E_NO_PROMPT');
   });
 
+  it('MCP-ONE-8: the job gives its commandr server 30 s to connect unless the environment says otherwise, and the real CLI runs with it', async () => {
+    // The real CLI, started through a wrapper that first writes down the limit it was given.
+    const seen = path.join(h.home, 'mcp-connect-timeout');
+    const wrapper = path.join(h.home, 'claude-recording');
+    fs.writeFileSync(wrapper, `#!/bin/sh\nprintf '%s' "\${MCP_CONNECT_TIMEOUT_MS-unset}" > '${seen}'\nexec '${CLAUDE_BIN}' "$@"\n`, { mode: 0o755 });
+    const job = (extra: Record<string, string>) => {
+      planTurn(api, [], 'job finished');
+      return runProcess(adapterBin('claude', 'run'), [], {
+        cwd: repo,
+        env: claudeEnv(h, api.url, { COMMANDR_CLAUDE_BIN: wrapper, AGENT_CWD: repo, AGENT_PROMPT: 'say hello', AGENT_MODE: 'review', ...extra }),
+      });
+    };
+    const plain = await job({});
+    expect(plain.code, plain.stderr).toBe(0);
+    expect(plain.stdout).toContain('job finished');
+    expect(fs.readFileSync(seen, 'utf8')).toBe('30000');
+    const chosen = await job({ MCP_CONNECT_TIMEOUT_MS: '45000' });
+    expect(chosen.code, chosen.stderr).toBe(0);
+    expect(fs.readFileSync(seen, 'utf8')).toBe('45000');
+  });
+
   it('RUN-7: the CLI exit code passes through', async () => {
     const ran = await runProcess(adapterBin('claude', 'run'), [], {
       cwd: repo,

@@ -34,6 +34,9 @@ function claude(prompt: string, extra: Record<string, string | undefined> = {}) 
       ANTHROPIC_BASE_URL: api.url, ANTHROPIC_API_KEY: 'sk-test',
       DISABLE_TELEMETRY: '1', DISABLE_AUTOUPDATER: '1', DISABLE_ERROR_REPORTING: '1',
       CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1', CLAUDE_CODE_MAX_RETRIES: '0',
+      // A hang bound, as for a job (MCP-ONE-8): headless Claude Code starts the turn without a server
+      // still connecting after 5 s, which the Node server after a refusal missed beside Playwright.
+      MCP_CONNECT_TIMEOUT_MS: '60000',
     },
     timeoutMs: 120_000,
   });

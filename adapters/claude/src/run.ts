@@ -14,7 +14,10 @@ async function main(input: JobInput): Promise<number> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'commandr-claude-'));
   try {
     // The permission hook reads the job's mode and roots from its environment (GUARD-8).
-    const jobEnv = { ...process.env, AGENT_MODE: input.grants.mode, AGENT_CWD: input.cwd };
+    // MCP-ONE-8: headless Claude Code starts the turn after 5 s without a server that has not
+    // connected yet; on a busy machine the commandr server can take longer, and the job would
+    // run without its tools. 30 s, unless the environment says otherwise.
+    const jobEnv = { MCP_CONNECT_TIMEOUT_MS: '30000', ...process.env, AGENT_MODE: input.grants.mode, AGENT_CWD: input.cwd };
     const settingsFile = path.join(dir, 'settings.json');
     // The reporting and permission hooks travel with the job's own settings (JOB-5): a job
     // reports whatever the checkout holds. Identical hooks from a committed .claude/settings.json

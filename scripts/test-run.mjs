@@ -33,10 +33,10 @@ export function hogCount(value) {
 
 /**
  * Whether vitest runs beside the app's build and Playwright (SUITE-3): COMMANDR_TEST_TOGETHER=1 yes,
- * 0 no, unset or empty yes on 2 or more cores. Anything else is refused naming the variable.
+ * 0, unset or empty no. Anything else is refused naming the variable.
  */
-export function runTogether(value, cores) {
-  if (value === undefined || value === '') return cores >= 2;
+export function runTogether(value) {
+  if (value === undefined || value === '') return false;
   if (value === '1' || value === '0') return value === '1';
   throw new Error(`COMMANDR_TEST_TOGETHER must be 1 (side by side) or 0 (one after another), not ${JSON.stringify(value)}`);
 }

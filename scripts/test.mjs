@@ -6,9 +6,8 @@
 // browser suite runs outside it: Chromium reports `navigator.onLine === false`
 // in such a namespace, which would test a different app than people use.
 //
-// vitest runs side by side with the app's build and then Playwright (SUITE-3; on 2 or more
-// cores, unless COMMANDR_TEST_TOGETHER=0): its output lines are prefixed [vitest], theirs
-// [build app] / [playwright].
+// With COMMANDR_TEST_TOGETHER=1 vitest runs side by side with the app's build and then
+// Playwright (SUITE-3): its output lines are prefixed [vitest], theirs [build app] / [playwright].
 //
 // COMMANDR_TEST_HOGS=N runs N CPU-bound processes beside the whole run (the suite
 // must pass on a busy machine, SUITE-1); they are stopped at the end, on failure
@@ -19,7 +18,6 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { availableParallelism } from 'node:os';
 import { hogCount, playwrightFiles, readReport, runStages, runTogether, timingReport, vitestFiles } from './test-run.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -41,7 +39,7 @@ let hogs;
 let together;
 try {
   hogs = hogCount(env.COMMANDR_TEST_HOGS);
-  together = runTogether(env.COMMANDR_TEST_TOGETHER, availableParallelism());
+  together = runTogether(env.COMMANDR_TEST_TOGETHER);
 } catch (error) {
   process.stderr.write(`npm test: ${error.message}\n`);
   process.exit(2);
@@ -53,8 +51,8 @@ process.on('exit', () => rmSync(reports, { recursive: true, force: true })); // 
 const isolate = canIsolate();
 const vitestArgs = ['run', '--reporter=default', '--reporter=json', `--outputFile.json=${vitestJson}`];
 const vitest = isolate ? offline(bin('vitest'), vitestArgs) : [bin('vitest'), vitestArgs];
-// vitest runs beside the app's build and the browser suite (SUITE-3), unless COMMANDR_TEST_TOGETHER=0:
-// neither keeps 2 cores busy alone (vitest 1.8, Playwright 1.5), so side by side the run ends sooner.
+// With COMMANDR_TEST_TOGETHER=1 vitest runs beside the app's build and the browser suite (SUITE-3). Not by
+// default: on 2 cores side by side saved about a tenth of the run and put real-CLI tests past their limits.
 process.stdout.write(`\n== vitest ${isolate ? 'offline (a network namespace with only loopback)' : 'without a network namespace here (tests use loopback only)'}${together ? ', beside build app then playwright (SUITE-3)' : ''}\n`);
 const vitestStage = ['vitest', ...vitest];
 const appStages = [

@@ -115,13 +115,12 @@ describe('npm test runner', () => {
     expect(r.stderr).toContain('COMMANDR_TEST_HOGS must be a whole number of CPU-bound processes from 0 to 64, not "lots"');
   });
 
-  it('SUITE-3: side by side by default on 2 or more cores; COMMANDR_TEST_TOGETHER=0 or 1 decides, and anything else is refused naming the variable', () => {
-    expect(runTogether(undefined, 2)).toBe(true);
-    expect(runTogether('', 8)).toBe(true);
-    expect(runTogether(undefined, 1)).toBe(false);
-    expect(runTogether('0', 2)).toBe(false);
-    expect(runTogether('1', 1)).toBe(true);
-    for (const bad of ['yes', 'true', ' 1', '2']) expect(() => runTogether(bad, 2), bad).toThrow(/COMMANDR_TEST_TOGETHER must be 1 \(side by side\) or 0/);
+  it('SUITE-3: one after another by default; COMMANDR_TEST_TOGETHER=1 side by side, 0 not, and anything else is refused naming the variable', () => {
+    expect(runTogether(undefined)).toBe(false);
+    expect(runTogether('')).toBe(false);
+    expect(runTogether('0')).toBe(false);
+    expect(runTogether('1')).toBe(true);
+    for (const bad of ['yes', 'true', ' 1', '2']) expect(() => runTogether(bad), bad).toThrow(/COMMANDR_TEST_TOGETHER must be 1 \(side by side\) or 0/);
     const r = spawnSync(process.execPath, [path.join(ROOT, 'scripts', 'test.mjs')], { env: { ...process.env, COMMANDR_TEST_TOGETHER: 'yes' }, encoding: 'utf8' });
     expect(r.status).toBe(2);
     expect(r.stderr).toContain('COMMANDR_TEST_TOGETHER must be 1 (side by side) or 0 (one after another), not "yes"');

@@ -110,9 +110,11 @@ describe('the real Claude Code calling commandr mcp', () => {
     fs.mkdirSync(other, { mode: 0o700 });
     fs.writeFileSync(path.join(other, 'hook-token'), `${'b'.repeat(43)}\n`, { mode: 0o600 });
     planTurn(api, [{ name: 'mcp__commandr__progress', input: { note: 'refused by the relay, served here' } }]);
+    const before = api.messageRequests().length;
     const ran = await claude('carry on', { COMMANDR_HOME: other, COMMANDR_URL: world.relay.url });
     expect(ran.code, ran.stderr).toBe(0);
-    expect(world.events()).toContainEqual(expect.objectContaining({ event: 'task_progress', note: 'refused by the relay, served here' }));
+    // On failure, what the CLI told the model (the tool's result, or that it had no such tool) and its stderr.
+    expect(world.events(), `${requestText(api, before).slice(-1500)}\n${ran.stderr}`).toContainEqual(expect.objectContaining({ event: 'task_progress', note: 'refused by the relay, served here' }));
     expect(world.relay.mcp.stats().served).toBe(0);
   });
 });

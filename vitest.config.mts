@@ -1,12 +1,17 @@
 import { defineConfig } from 'vitest/config';
 import { vitestWorkers } from './test/suite-workers';
+import { agentCliFiles, vitestGroup } from './test/suite-groups';
+
+// SUITE-8: `npm test` runs the files that start a real agent CLI on their own (COMMANDR_VITEST_GROUP).
+const group = vitestGroup();
+const agentClis = group ? agentCliFiles(__dirname) : [];
 
 // Unit tests sit beside their code; integration suites live in test/.
 // Playwright specs (e2e/) are run by Playwright, not here.
 export default defineConfig({
   test: {
-    include: ['**/*.test.ts'],
-    exclude: ['node_modules/**', 'dist/**', 'e2e/**', '.next/**', 'out/**'],
+    include: group === 'agent-clis' ? agentClis : ['**/*.test.ts'],
+    exclude: ['node_modules/**', 'dist/**', 'e2e/**', '.next/**', 'out/**', ...(group === 'others' ? agentClis : [])],
     // Hang bounds, not speed targets (SUITE-4): files run side by side and beside Playwright, and a
     // real CLI's turn takes several times longer on a busy machine.
     testTimeout: 120_000,

@@ -32,13 +32,16 @@ export function hogCount(value) {
 }
 
 /**
- * Whether vitest runs beside the app's build and Playwright (SUITE-3): COMMANDR_TEST_TOGETHER=1 yes,
- * 0, unset or empty no. Anything else is refused naming the variable.
+ * How `npm test` lays out its stages (SUITE-3, SUITE-8), from COMMANDR_TEST_TOGETHER: unset or empty
+ * `split` (the default: the vitest files that start a real agent CLI on their own, then every other
+ * file beside the app's build and Playwright), `1` `all` (every vitest file beside them), `0` `none`
+ * (one stage after another). Anything else is refused naming the variable.
  */
-export function runTogether(value) {
-  if (value === undefined || value === '') return false;
-  if (value === '1' || value === '0') return value === '1';
-  throw new Error(`COMMANDR_TEST_TOGETHER must be 1 (side by side) or 0 (one after another), not ${JSON.stringify(value)}`);
+export function stageLayout(value) {
+  if (value === undefined || value === '') return 'split';
+  if (value === '1') return 'all';
+  if (value === '0') return 'none';
+  throw new Error(`COMMANDR_TEST_TOGETHER must be 1 (side by side), 0 (one after another) or unset (agent CLIs alone, the rest side by side), not ${JSON.stringify(value)}`);
 }
 
 /** Starts `count` hogs and resolves once each is running; `stop()` ends them (idempotent). */

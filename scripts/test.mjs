@@ -6,8 +6,11 @@
 // browser suite runs outside it: Chromium reports `navigator.onLine === false`
 // in such a namespace, which would test a different app than people use.
 //
-// With COMMANDR_TEST_TOGETHER=1 vitest runs side by side with the app's build and then
-// Playwright (SUITE-3): its output lines are prefixed [vitest], theirs [build app] / [playwright].
+// By default the vitest files that start a real agent CLI (Claude Code, OpenCode) run first, on
+// their own as they always have; then every other vitest file runs side by side with the type-check,
+// the app's build and Playwright (SUITE-3, SUITE-8): its output lines are prefixed [vitest], theirs
+// [typecheck] / [build app] / [playwright]. COMMANDR_TEST_TOGETHER=1 puts every vitest file beside
+// the browser suite, 0 runs every stage one after another.
 //
 // COMMANDR_TEST_HOGS=N runs N CPU-bound processes beside the whole run (the suite
 // must pass on a busy machine, SUITE-1); they are stopped at the end, on failure
@@ -18,7 +21,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { hogCount, playwrightFiles, readReport, runStages, runTogether, timingReport, vitestFiles } from './test-run.mjs';
+import { hogCount, playwrightFiles, readReport, runStages, stageLayout, timingReport, vitestFiles } from './test-run.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const env = { ...process.env, NEXT_TELEMETRY_DISABLED: '1' };
@@ -36,35 +39,45 @@ function offline(cmd, args) {
 }
 
 let hogs;
-let together;
+let layout;
 try {
   hogs = hogCount(env.COMMANDR_TEST_HOGS);
-  together = runTogether(env.COMMANDR_TEST_TOGETHER);
+  layout = stageLayout(env.COMMANDR_TEST_TOGETHER);
 } catch (error) {
   process.stderr.write(`npm test: ${error.message}\n`);
   process.exit(2);
 }
 const reports = mkdtempSync(join(tmpdir(), 'commandr-test-reports-'));
-const vitestJson = join(reports, 'vitest.json');
+const vitestJson = (name) => join(reports, `${name}.json`);
 const playwrightJson = join(reports, 'playwright.json');
 process.on('exit', () => rmSync(reports, { recursive: true, force: true })); // also when a signal ends the run
 const isolate = canIsolate();
-const vitestArgs = ['run', '--reporter=default', '--reporter=json', `--outputFile.json=${vitestJson}`];
-const vitest = isolate ? offline(bin('vitest'), vitestArgs) : [bin('vitest'), vitestArgs];
-// With COMMANDR_TEST_TOGETHER=1 vitest runs beside the app's build and the browser suite (SUITE-3). Not by
-// default: on 2 cores side by side saved about a tenth of the run and put real-CLI tests past their limits.
-process.stdout.write(`\n== vitest ${isolate ? 'offline (a network namespace with only loopback)' : 'without a network namespace here (tests use loopback only)'}${together ? ', beside build app then playwright (SUITE-3)' : ''}\n`);
-const vitestStage = ['vitest', ...vitest];
+/** A vitest stage: `group` is COMMANDR_VITEST_GROUP (SUITE-8), undefined for every file. */
+const vitestStage = (label, group) => {
+  const args = ['run', '--reporter=default', '--reporter=json', `--outputFile.json=${vitestJson(group ?? 'vitest')}`];
+  const [cmd, argv] = isolate ? offline(bin('vitest'), args) : [bin('vitest'), args];
+  return [label, cmd, argv, group ? { env: { COMMANDR_VITEST_GROUP: group } } : {}];
+};
+process.stdout.write(`\n== vitest ${isolate ? 'offline (a network namespace with only loopback)' : 'without a network namespace here (tests use loopback only)'}, ${{
+  split: 'the files that start a real agent CLI first, then the rest beside the app\'s build and Playwright (SUITE-8)',
+  all: 'beside the app\'s build then Playwright (SUITE-3)',
+  none: 'one stage after another (SUITE-3)',
+}[layout]}\n`);
+const typecheck = ['typecheck', bin('tsc'), ['--noEmit', '-p', '.']];
+const buildTools = ['build tools', process.execPath, ['scripts/build.mjs']];
 const appStages = [
   ['build app', process.execPath, ['scripts/build-app.mjs']],
   ['playwright', bin('playwright'), ['test', '--reporter=list,json'], { env: { PLAYWRIGHT_JSON_OUTPUT_NAME: playwrightJson } }],
 ];
-const steps = [
-  ['typecheck', bin('tsc'), ['--noEmit', '-p', '.']],
-  ['build tools', process.execPath, ['scripts/build.mjs']],
-  ...(together ? [{ together: [[vitestStage], appStages] }] : [vitestStage, ...appStages]),
-];
+const steps = {
+  split: [buildTools, vitestStage('vitest agent CLIs', 'agent-clis'), { together: [[typecheck, vitestStage('vitest', 'others')], appStages] }],
+  all: [typecheck, buildTools, { together: [[vitestStage('vitest')], appStages] }],
+  none: [typecheck, buildTools, vitestStage('vitest'), ...appStages],
+}[layout];
 const { code, times, wallMs } = await runStages(steps, { cwd: root, env, hogs });
-const files = [...vitestFiles(readReport(vitestJson), root), ...playwrightFiles(readReport(playwrightJson), root)];
+const files = [
+  ...['agent-clis', 'others', 'vitest'].flatMap((name) => vitestFiles(readReport(vitestJson(name)), root)),
+  ...playwrightFiles(readReport(playwrightJson), root),
+];
 process.stdout.write(timingReport(times, files, 15, wallMs));
 process.exit(code);

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 // @ts-expect-error -- a plain .mjs script without types
-import { HOG_MARK, hogCount, playwrightFiles, runStages, runTogether, timingReport, vitestFiles } from '../scripts/test-run.mjs';
+import { HOG_MARK, hogCount, playwrightFiles, runStages, stageLayout, timingReport, vitestFiles } from '../scripts/test-run.mjs';
 import playwrightConfig from '../playwright.config';
 // @ts-expect-error -- an .mts import (vitest's own config); its type is not needed here
 import vitestConfig from '../vitest.config.mts';
@@ -115,15 +115,15 @@ describe('npm test runner', () => {
     expect(r.stderr).toContain('COMMANDR_TEST_HOGS must be a whole number of CPU-bound processes from 0 to 64, not "lots"');
   });
 
-  it('SUITE-3: one after another by default; COMMANDR_TEST_TOGETHER=1 side by side, 0 not, and anything else is refused naming the variable', () => {
-    expect(runTogether(undefined)).toBe(false);
-    expect(runTogether('')).toBe(false);
-    expect(runTogether('0')).toBe(false);
-    expect(runTogether('1')).toBe(true);
-    for (const bad of ['yes', 'true', ' 1', '2']) expect(() => runTogether(bad), bad).toThrow(/COMMANDR_TEST_TOGETHER must be 1 \(side by side\) or 0/);
+  it('SUITE-3: agent CLIs alone then the rest side by side by default; COMMANDR_TEST_TOGETHER=1 all side by side, 0 none, and anything else is refused naming the variable', () => {
+    expect(stageLayout(undefined)).toBe('split');
+    expect(stageLayout('')).toBe('split');
+    expect(stageLayout('0')).toBe('none');
+    expect(stageLayout('1')).toBe('all');
+    for (const bad of ['yes', 'true', ' 1', '2']) expect(() => stageLayout(bad), bad).toThrow(/COMMANDR_TEST_TOGETHER must be 1 \(side by side\), 0 \(one after another\) or unset/);
     const r = spawnSync(process.execPath, [path.join(ROOT, 'scripts', 'test.mjs')], { env: { ...process.env, COMMANDR_TEST_TOGETHER: 'yes' }, encoding: 'utf8' });
     expect(r.status).toBe(2);
-    expect(r.stderr).toContain('COMMANDR_TEST_TOGETHER must be 1 (side by side) or 0 (one after another), not "yes"');
+    expect(r.stderr).toContain('COMMANDR_TEST_TOGETHER must be 1 (side by side), 0 (one after another) or unset (agent CLIs alone, the rest side by side), not "yes"');
   });
 
   it('SUITE-2: the end-of-run report gives the time per stage and the slowest test files, from real vitest and Playwright JSON reports', { timeout: 240_000 }, () => {

@@ -32,16 +32,16 @@ export function hogCount(value) {
 }
 
 /**
- * How `npm test` lays out its stages (SUITE-3, SUITE-8), from COMMANDR_TEST_TOGETHER: unset or empty
- * `split` (the default: the vitest files that start a real agent CLI on their own, then every other
- * file beside the app's build and Playwright), `1` `all` (every vitest file beside them), `0` `none`
- * (one stage after another). Anything else is refused naming the variable.
+ * How `npm test` lays out its stages (SUITE-3, SUITE-8), from COMMANDR_TEST_TOGETHER: unset, empty or
+ * `0` `none` (the default: one stage after another), `1` `all` (every vitest file beside the app's
+ * build and Playwright), `split` (the vitest files that start a real agent CLI on their own, then every
+ * other file beside the app's build and Playwright). Anything else is refused naming the variable.
  */
 export function stageLayout(value) {
-  if (value === undefined || value === '') return 'split';
+  if (value === undefined || value === '' || value === '0') return 'none';
   if (value === '1') return 'all';
-  if (value === '0') return 'none';
-  throw new Error(`COMMANDR_TEST_TOGETHER must be 1 (side by side), 0 (one after another) or unset (agent CLIs alone, the rest side by side), not ${JSON.stringify(value)}`);
+  if (value === 'split') return 'split';
+  throw new Error(`COMMANDR_TEST_TOGETHER must be 0 or unset (one after another), 1 (side by side) or split (agent CLIs alone, the rest side by side), not ${JSON.stringify(value)}`);
 }
 
 /** Starts `count` hogs and resolves once each is running; `stop()` ends them (idempotent). */

@@ -6,11 +6,10 @@
 // browser suite runs outside it: Chromium reports `navigator.onLine === false`
 // in such a namespace, which would test a different app than people use.
 //
-// By default the vitest files that start a real agent CLI (Claude Code, OpenCode) run first, on
-// their own as they always have; then every other vitest file runs side by side with the type-check,
-// the app's build and Playwright (SUITE-3, SUITE-8): its output lines are prefixed [vitest], theirs
-// [typecheck] / [build app] / [playwright]. COMMANDR_TEST_TOGETHER=1 puts every vitest file beside
-// the browser suite, 0 runs every stage one after another.
+// By default the stages run one after another. COMMANDR_TEST_TOGETHER=1 runs vitest beside the app's
+// build and then Playwright (SUITE-3); =split runs the vitest files that start a real agent CLI (Claude
+// Code, OpenCode) on their own first, then every other vitest file beside the type-check, the app's
+// build and Playwright (SUITE-8). Side by side, output lines are prefixed with their stage's label.
 //
 // COMMANDR_TEST_HOGS=N runs N CPU-bound processes beside the whole run (the suite
 // must pass on a busy machine, SUITE-1); they are stopped at the end, on failure

@@ -1,7 +1,7 @@
-// Which vitest files drive the real agent CLIs (SUITE-8), read by vitest.config.mts: `npm test` runs
-// those files on their own, as it always has, and every other file beside the browser suite. Claude
-// Code and OpenCode turns are what a busy machine slows most (several seconds of CPU each), and the
-// only tests that failed side by side with Playwright on 2 cores were such turns (SUITE-3).
+// Which vitest files drive the real agent CLIs (SUITE-8), read by vitest.config.mts: with
+// COMMANDR_TEST_TOGETHER=split `npm test` runs those files on their own and every other file beside the
+// browser suite. Claude Code and OpenCode turns are what a busy machine slows most (several seconds of
+// CPU each), and the only tests that failed side by side with Playwright on 2 cores were such turns (SUITE-3).
 // The group is read from each file's text, so a new file that starts a real CLI joins it by itself.
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';

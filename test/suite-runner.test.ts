@@ -115,15 +115,16 @@ describe('npm test runner', () => {
     expect(r.stderr).toContain('COMMANDR_TEST_HOGS must be a whole number of CPU-bound processes from 0 to 64, not "lots"');
   });
 
-  it('SUITE-3: agent CLIs alone then the rest side by side by default; COMMANDR_TEST_TOGETHER=1 all side by side, 0 none, and anything else is refused naming the variable', () => {
-    expect(stageLayout(undefined)).toBe('split');
-    expect(stageLayout('')).toBe('split');
+  it('SUITE-3: one after another by default; COMMANDR_TEST_TOGETHER=1 side by side, split the agent CLIs alone then the rest side by side, 0 none, and anything else is refused naming the variable', () => {
+    expect(stageLayout(undefined)).toBe('none');
+    expect(stageLayout('')).toBe('none');
     expect(stageLayout('0')).toBe('none');
     expect(stageLayout('1')).toBe('all');
-    for (const bad of ['yes', 'true', ' 1', '2']) expect(() => stageLayout(bad), bad).toThrow(/COMMANDR_TEST_TOGETHER must be 1 \(side by side\), 0 \(one after another\) or unset/);
+    expect(stageLayout('split')).toBe('split');
+    for (const bad of ['yes', 'true', ' 1', '2', 'Split']) expect(() => stageLayout(bad), bad).toThrow(/COMMANDR_TEST_TOGETHER must be 0 or unset \(one after another\), 1 \(side by side\) or split/);
     const r = spawnSync(process.execPath, [path.join(ROOT, 'scripts', 'test.mjs')], { env: { ...process.env, COMMANDR_TEST_TOGETHER: 'yes' }, encoding: 'utf8' });
     expect(r.status).toBe(2);
-    expect(r.stderr).toContain('COMMANDR_TEST_TOGETHER must be 1 (side by side), 0 (one after another) or unset (agent CLIs alone, the rest side by side), not "yes"');
+    expect(r.stderr).toContain('COMMANDR_TEST_TOGETHER must be 0 or unset (one after another), 1 (side by side) or split (agent CLIs alone, the rest side by side), not "yes"');
   });
 
   it('SUITE-2: the end-of-run report gives the time per stage and the slowest test files, from real vitest and Playwright JSON reports', { timeout: 240_000 }, () => {

@@ -2,12 +2,15 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 // Evaluated up front, so the steps below time the loader's own turns, not module loading.
 import '../../protocol/wire/frames';
-import { loadServerFrame, serverFrameSchema } from './wire-schema';
 
 afterEach(() => vi.restoreAllMocks());
 
 describe('loadServerFrame', () => {
   it('FIRST-7: builds the frame schema in steps, each after a turn of the event loop, and then parses frames', async () => {
+    // A fresh copy of the module: test files share a worker's loaded modules (SUITE-9), and another
+    // file may have loaded the schema already.
+    vi.resetModules();
+    const { loadServerFrame, serverFrameSchema } = await import('./wire-schema');
     const turns = vi.spyOn(globalThis, 'setTimeout');
     expect(serverFrameSchema()).toBeNull();
     const loading = loadServerFrame();

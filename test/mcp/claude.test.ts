@@ -42,6 +42,16 @@ function claude(prompt: string, extra: Record<string, string | undefined> = {}) 
   });
 }
 
+/** For a failure: each request's commandr tools (offered or deferred) and the last message's content, which holds the tool's result. */
+function whatTheModelWasTold(api: MessagesApi, from: number): string {
+  return api.messageRequests().slice(from).map((r, i) => {
+    const body = r.body as { tools?: { name: string; defer_loading?: boolean }[]; messages?: { content: unknown }[] };
+    const tools = (body.tools ?? []).filter((t) => t.name.includes('commandr') || t.defer_loading).map((t) => `${t.name}${t.defer_loading ? ' (deferred)' : ''}`);
+    const last = body.messages?.at(-1)?.content;
+    return `request ${i}: commandr tools [${tools.join(', ')}] of ${body.tools?.length ?? 0}; last message ${JSON.stringify(last).slice(0, 1200)}`;
+  }).join('\n');
+}
+
 describe('the real Claude Code calling commandr mcp', () => {
   it('MCP-8 ASK-3: headless claude -p loads the wired server; progress lands on the bus and the device\'s answer to ask is in the next model request', async () => {
     planTurn(api, [
@@ -114,7 +124,7 @@ describe('the real Claude Code calling commandr mcp', () => {
     const ran = await claude('carry on', { COMMANDR_HOME: other, COMMANDR_URL: world.relay.url });
     expect(ran.code, ran.stderr).toBe(0);
     // On failure, what the CLI told the model (the tool's result, or that it had no such tool) and its stderr.
-    expect(world.events(), `${requestText(api, before).slice(-1500)}\n${ran.stderr}`).toContainEqual(expect.objectContaining({ event: 'task_progress', note: 'refused by the relay, served here' }));
+    expect(world.events(), `${whatTheModelWasTold(api, before)}\n${ran.stderr}`).toContainEqual(expect.objectContaining({ event: 'task_progress', note: 'refused by the relay, served here' }));
     expect(world.relay.mcp.stats().served).toBe(0);
   });
 });

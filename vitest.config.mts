@@ -1,6 +1,6 @@
 import { defineConfig } from 'vitest/config';
 import { vitestWorkers } from './test/suite-workers';
-import { agentCliFiles, vitestGroup } from './test/suite-groups';
+import { agentCliFiles, NOT_VITEST, vitestGroup } from './test/suite-groups';
 
 // SUITE-8: COMMANDR_VITEST_GROUP runs the files that start a real agent CLI, or every other file.
 const group = vitestGroup();
@@ -11,7 +11,7 @@ const agentClis = group ? agentCliFiles(__dirname) : [];
 export default defineConfig({
   test: {
     include: group === 'agent-clis' ? agentClis : ['**/*.test.ts'],
-    exclude: ['node_modules/**', 'dist/**', 'e2e/**', '.next/**', 'out/**', ...(group === 'others' ? agentClis : [])],
+    exclude: [...NOT_VITEST.map((dir) => `${dir}/**`), ...(group === 'others' ? agentClis : [])],
     // Hang bounds, not speed targets (SUITE-4): files run side by side and beside Playwright, and a
     // real CLI's turn takes several times longer on a busy machine.
     testTimeout: 120_000,

@@ -11,7 +11,9 @@ type Env = Record<string, string | undefined>;
 /** What a test file names when it starts Claude Code or OpenCode (directly, or through a world that does). */
 export const AGENT_CLI_MARK = /\b(CLAUDE_BIN|OPENCODE_BIN|claudeWorld|openCodeWorld|useClaudeWorld|useOpenCodeWorld|claudeRelayWorld|useClaudeRelayWorld|claudeTurnEnv)\b|node_modules\/\.bin\/(claude|opencode)\b|'\.bin', '(claude|opencode)'/;
 
-const SKIP = new Set(['node_modules', 'dist', 'out', '.next', 'e2e', '.git']);
+/** The top-level directories vitest never looks in (vitest.config.mts excludes `<dir>/**`); under them, no test file. */
+export const NOT_VITEST = ['node_modules', 'dist', 'e2e', '.next', 'out'] as const;
+const SKIP = new Set<string>(NOT_VITEST);
 
 /** Every `*.test.ts` under `root` (as vitest.config.mts includes them), relative to it, sorted. */
 export function testFiles(root: string): string[] {

@@ -17,11 +17,6 @@ export default defineConfig({
     testTimeout: 120_000,
     hookTimeout: 120_000,
     pool: 'forks',
-    // A worker runs file after file in one process with the modules it has loaded (SUITE-9): a fresh
-    // process and module graph per file cost a fifth of the suite's CPU (1,441 → 1,169 CPU-s). Each
-    // file gives back the environment and globals it changed (test/file-scope.ts).
-    isolate: false,
-    setupFiles: ['test/file-scope.ts'],
     // One file per core (SUITE-4): each has its own temp dirs, relays and ports. vitest's own default
     // (cores − 1) is 1 on 2 cores, which left a core idle: a file keeps about one core busy on average.
     maxWorkers: vitestWorkers(),

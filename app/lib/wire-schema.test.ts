@@ -7,8 +7,7 @@ afterEach(() => vi.restoreAllMocks());
 
 describe('loadServerFrame', () => {
   it('FIRST-7: builds the frame schema in steps, each after a turn of the event loop, and then parses frames', async () => {
-    // A fresh copy of the module: test files share a worker's loaded modules (SUITE-9), and another
-    // file may have loaded the schema already.
+    // A fresh copy of the module, whatever another test in this process loaded before.
     vi.resetModules();
     const { loadServerFrame, serverFrameSchema } = await import('./wire-schema');
     const turns = vi.spyOn(globalThis, 'setTimeout');

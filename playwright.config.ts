@@ -16,8 +16,8 @@ export default defineConfig({
   // pass with two CPU-bound processes beside it on 2 cores (SUITE-1, COMMANDR_TEST_HOGS=2).
   timeout: 120_000,
   expect: { timeout: 20_000 },
-  // Two browsers at once (SUITE-4): each test has its own relay, temp dirs and browser context, and
-  // most of a test's time is waiting on the relay and the page. A file's tests run in order.
+  // A browser per core (SUITE-4): each test has its own relay, temp dirs and browser context, and
+  // much of a test's time is waiting on the relay and the page. A file's tests run in order.
   fullyParallel: false,
   workers: playwrightWorkers(),
   reporter: [['list']],

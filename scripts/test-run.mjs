@@ -44,6 +44,15 @@ export function stageLayout(value) {
   throw new Error(`COMMANDR_TEST_TOGETHER must be 0 or unset (one after another), 1 (side by side) or split (agent CLIs alone, the rest side by side), not ${JSON.stringify(value)}`);
 }
 
+/**
+ * What the Playwright stage adds to its environment (SUITE-4): beside vitest (`all`, `split`) one
+ * browser unless COMMANDR_PLAYWRIGHT_WORKERS is set; alone (`none`) nothing, so its default of one
+ * browser per core holds.
+ */
+export function playwrightStageEnv(layout, env) {
+  return layout !== 'none' && !env.COMMANDR_PLAYWRIGHT_WORKERS ? { COMMANDR_PLAYWRIGHT_WORKERS: '1' } : {};
+}
+
 /** Starts `count` hogs and resolves once each is running; `stop()` ends them (idempotent). */
 export async function startHogs(count) {
   const hogs = Array.from({ length: count }, () =>

@@ -20,7 +20,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { hogCount, playwrightFiles, readReport, runStages, stageLayout, timingReport, vitestFiles } from './test-run.mjs';
+import { hogCount, playwrightFiles, playwrightStageEnv, readReport, runStages, stageLayout, timingReport, vitestFiles } from './test-run.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const env = { ...process.env, NEXT_TELEMETRY_DISABLED: '1' };
@@ -66,7 +66,7 @@ const typecheck = ['typecheck', bin('tsc'), ['--noEmit', '-p', '.']];
 const buildTools = ['build tools', process.execPath, ['scripts/build.mjs']];
 const appStages = [
   ['build app', process.execPath, ['scripts/build-app.mjs']],
-  ['playwright', bin('playwright'), ['test', '--reporter=list,json'], { env: { PLAYWRIGHT_JSON_OUTPUT_NAME: playwrightJson } }],
+  ['playwright', bin('playwright'), ['test', '--reporter=list,json'], { env: { PLAYWRIGHT_JSON_OUTPUT_NAME: playwrightJson, ...playwrightStageEnv(layout, env) } }],
 ];
 const steps = {
   split: [buildTools, vitestStage('vitest agent CLIs', 'agent-clis'), { together: [[typecheck, vitestStage('vitest', 'others')], appStages] }],

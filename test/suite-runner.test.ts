@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 // @ts-expect-error -- a plain .mjs script without types
-import { HOG_MARK, hogCount, playwrightFiles, runStages, stageLayout, timingReport, vitestFiles } from '../scripts/test-run.mjs';
+import { HOG_MARK, hogCount, playwrightFiles, playwrightStageEnv, runStages, stageLayout, timingReport, vitestFiles } from '../scripts/test-run.mjs';
 import playwrightConfig from '../playwright.config';
 // @ts-expect-error -- an .mts import (vitest's own config); its type is not needed here
 import vitestConfig from '../vitest.config.mts';
@@ -214,12 +214,17 @@ describe('side by side (SUITE-3) and the worker counts (SUITE-4)', () => {
     await until(() => hogsOf(process.pid).length === 0, 'the hogs are gone');
   });
 
-  it('SUITE-4: vitest runs cores + 1 files at once (2 to 8), Playwright 2 workers; the variables set them and bad values are refused naming them', () => {
+  it('SUITE-4: vitest runs a file per core (at most 8), Playwright a browser per core (at most 4); the variables set them and bad values are refused naming them', () => {
     expect([1, 2, 3, 7, 16].map((cores) => vitestWorkers({}, cores))).toEqual([1, 2, 3, 7, 8]);
     expect(vitestWorkers({ COMMANDR_VITEST_WORKERS: '1' }, 2)).toBe(1);
     expect(vitestWorkers({ COMMANDR_VITEST_WORKERS: '12' }, 2)).toBe(12);
-    expect(playwrightWorkers({})).toBe(1);
+    expect([1, 2, 3, 7].map((cores) => playwrightWorkers({}, cores))).toEqual([1, 2, 3, 4]);
     expect(playwrightWorkers({ COMMANDR_PLAYWRIGHT_WORKERS: '1' })).toBe(1);
+    // npm test: beside vitest one browser unless the variable says otherwise; alone, the default.
+    expect(playwrightStageEnv('none', {})).toEqual({});
+    expect(playwrightStageEnv('all', {})).toEqual({ COMMANDR_PLAYWRIGHT_WORKERS: '1' });
+    expect(playwrightStageEnv('split', {})).toEqual({ COMMANDR_PLAYWRIGHT_WORKERS: '1' });
+    expect(playwrightStageEnv('split', { COMMANDR_PLAYWRIGHT_WORKERS: '3' })).toEqual({});
     for (const bad of ['0', '17', 'many', '2.5', ' 3']) expect(() => vitestWorkers({ COMMANDR_VITEST_WORKERS: bad }, 2), bad).toThrow(`COMMANDR_VITEST_WORKERS must be a whole number of workers from 1 to 16, not ${JSON.stringify(bad)}`);
     for (const bad of ['0', '9', 'x']) expect(() => playwrightWorkers({ COMMANDR_PLAYWRIGHT_WORKERS: bad }), bad).toThrow('COMMANDR_PLAYWRIGHT_WORKERS must be a whole number of workers from 1 to 8');
     // The real configs use them.

@@ -1,6 +1,6 @@
 // How many worker processes the suites use (SUITE-4), read by vitest.config.mts and
-// playwright.config.ts: vitest one file per core (the whole vitest suite keeps about one core
-// busy with one worker), Playwright one browser (a test keeps more than one core busy).
+// playwright.config.ts: one vitest file and one Playwright browser per core (a vitest file keeps
+// about one core busy on average; a Playwright test waits on its relay and page much of its time).
 import { availableParallelism } from 'node:os';
 
 type Env = Record<string, string | undefined>;
@@ -23,8 +23,13 @@ export function vitestWorkers(env: Env = process.env, cores = availableParalleli
   return fromEnv('COMMANDR_VITEST_WORKERS', env.COMMANDR_VITEST_WORKERS, 16) ?? Math.min(8, Math.max(1, cores));
 }
 
-/** Playwright's workers: COMMANDR_PLAYWRIGHT_WORKERS (1–8), else 1 (one browser at a time on a shared machine). */
-export function playwrightWorkers(env: Env = process.env): number {
-  return fromEnv('COMMANDR_PLAYWRIGHT_WORKERS', env.COMMANDR_PLAYWRIGHT_WORKERS, 8) ?? 1;
+/**
+ * Playwright's workers: COMMANDR_PLAYWRIGHT_WORKERS (1–8), else one per core (at most 4). Measured on 2
+ * cores, Playwright alone: 1 worker 1,084 s (CI), 2 workers 781 s. Beside vitest (COMMANDR_TEST_TOGETHER)
+ * `npm test` gives it 1 unless the variable is set: two browsers and two vitest files on 2 cores ran
+ * real-CLI tests past their hang bounds.
+ */
+export function playwrightWorkers(env: Env = process.env, cores = availableParallelism()): number {
+  return fromEnv('COMMANDR_PLAYWRIGHT_WORKERS', env.COMMANDR_PLAYWRIGHT_WORKERS, 8) ?? Math.min(4, Math.max(1, cores));
 }
 

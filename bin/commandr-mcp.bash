@@ -3,9 +3,10 @@
 # [<node>]` with the agent's stdin and stdout. It never reads a JSON-RPC message: it finds the
 # relay as the hooks do (relay-client.bash: COMMANDR_URL or a live relay.json, loopback http
 # only), opens two connections to it — `down` (relay → stdout) with the session's fields, `up`
-# (stdin → relay) naming the id `down` was given — and then becomes `cat`. No relay, a refused
-# or a slow one, a run's own credential (a job keeps its server in its sandbox), or a field the
-# pipe cannot carry: the Node server from the start (`node bin/commandr mcp`), same tools.
+# (stdin → relay, never answered) naming the id `down` was given — and then becomes `cat`. No
+# relay, a refused or a slow one, a run's own credential (a job keeps its server in its sandbox),
+# or a field the pipe cannot carry: the Node server from the start (`node bin/commandr mcp`),
+# same tools.
 
 set -f
 bin=$1
@@ -66,8 +67,10 @@ answer() {
 request down "${headers[@]}" >&3 2>/dev/null || local_server 'the relay closed the pipe'
 answer 3 && [[ -n $session ]] || local_server "$refusal"
 { exec 4<>"/dev/tcp/$address/$port"; } 2>/dev/null || local_server "no relay listens at $host:$port"
+# `up` gets no answer (MCP-ONE-3): the relay never writes to it, so its ACKs are not delayed and
+# the agent's quick messages are not held back by Nagle. Once `down` is switched, `up` is refused
+# only by a relay that is stopping, which closes `down` too: the session ends as in MCP-ONE-4.
 request up "Commandr-Mcp-Session: $session" >&4 2>/dev/null || local_server 'the relay closed the pipe'
-answer 4 || local_server "$refusal"
 
 # Bytes only from here (MCP-ONE-2). Each direction is its own connection held by one process, so
 # the agent closing stdin, or killing this pid, closes `up`; the relay then ends the session and

@@ -1,8 +1,8 @@
 // The one MCP implementation, hosted by the running relay (MCP-ONE-1..7). `commandr mcp`
 // (bin/commandr-mcp.bash) opens two loopback connections to MCP_PIPE_PATH, each an HTTP/1.1
 // upgrade to `commandr-mcp` with the relay-wide hook credential: `down` (relay → agent) carries
-// the session's fields and gets a pairing id back, `up` (agent → relay) names that id. From then
-// on each is a plain byte stream, and the relay serves the SDK server (`createMcpServer`, the
+// the session's fields and gets a pairing id back, `up` (agent → relay) names that id and is taken
+// with no answer (the relay never writes to it: MCP-ONE-3). From then on each is a plain byte stream, and the relay serves the SDK server (`createMcpServer`, the
 // same one `node bin/commandr mcp` serves on its own) over them, scoped to the session's
 // directory and task exactly as that server would be. Two connections, one per direction, so
 // that the agent closing the server's stdin — or killing it — closes `up` by itself (no process
@@ -192,7 +192,10 @@ export function startMcpHost(options: McpHostOptions): McpHost {
         if (!p) throw new PipeRefusal(404, 'E_NOT_FOUND', 'no MCP session is waiting under that id (pair the up connection within 5 s of its down)');
         pending.delete(id);
         clearTimeout(p.timer);
-        switched(socket);
+        // Taken without an answer (MCP-ONE-3): a socket the relay has written to delays its ACKs
+        // (Linux's delayed-ACK "ping-pong" mode), and the agent's second quick message — the
+        // `initialized` notification, then `tools/list` — would wait ~40 ms for one under Nagle.
+        // Refusals are still answered; `down`, already switched, is what the agent reads.
         serve(p, socket, head);
         return;
       }

@@ -168,6 +168,46 @@ describe('commandr mcp through the relay (MCP-ONE)', () => {
     expect(await rawPipe(port, [auth, 'Commandr-Mcp-Role: down', `Commandr-Env: PWD=${world.worktree}`])).toMatch(/^HTTP\/1\.1 101 [^]*Commandr-Mcp-Session: [0-9a-f]{32}/);
   });
 
+  it('MCP-ONE-3: `up` is taken without an answer: the relay never writes a byte to it, and bytes sent right behind its request are the session\'s first message', async () => {
+    world = new McpWorld();
+    await world.startRelay();
+    const token = fs.readFileSync(path.join(world.dataDir, 'hook-token'), 'utf8').trim();
+    const port = world.relay.port;
+    const upgrade = (headers: string[]) =>
+      `GET /api/mcp/pipe HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nAuthorization: Bearer ${token}\r\nConnection: Upgrade\r\nUpgrade: commandr-mcp\r\n${headers.map((h) => `${h}\r\n`).join('')}\r\n`;
+    const down = net.connect(port, '127.0.0.1');
+    let fromDown = '';
+    const session = await new Promise<string>((resolve, reject) => {
+      down.on('data', (d) => {
+        fromDown += d.toString('latin1');
+        const head = fromDown.includes('\r\n\r\n') ? fromDown.slice(0, fromDown.indexOf('\r\n\r\n')) : undefined;
+        if (head === undefined) return;
+        const id = /^HTTP\/1\.1 101 [^]*Commandr-Mcp-Session: ([0-9a-f]{32})$/m.exec(head);
+        if (id) resolve(id[1]);
+        else reject(new Error(`down was not switched: ${head}`));
+      });
+      down.on('error', reject);
+      down.write(upgrade(['Commandr-Mcp-Role: down', `Commandr-Env: PWD=${world.worktree}`]));
+    });
+    const up = net.connect(port, '127.0.0.1');
+    let fromUp = 0;
+    up.on('data', (d) => (fromUp += d.length));
+    const upClosed = new Promise<void>((resolve) => up.on('close', () => resolve()));
+    const initialize = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '0' } } };
+    // The request and the first message in one write, as an agent's quick first message may come.
+    up.write(upgrade(['Commandr-Mcp-Role: up', `Commandr-Mcp-Session: ${session}`]) + `${JSON.stringify(initialize)}\n`);
+    await until('the initialize answer on down', () => /"id":1\b/.test(fromDown));
+    up.write(`${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' })}\n${JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list' })}\n`);
+    await until('the tools/list answer on down', () => /"id":2\b/.test(fromDown));
+    expect(world.relay.mcp.stats()).toEqual({ served: 1, open: 1 });
+    // The agent closes the server's stdin: up ends, the relay ends the session; up got nothing, ever.
+    up.end();
+    await upClosed;
+    await until('the session to end', () => world.relay.mcp.stats().open === 0);
+    expect(fromUp).toBe(0);
+    down.destroy();
+  });
+
   it('MCP-ONE-6: a relay that refuses the credential (a hook-token from another data dir) means the Node server here, saying why on stderr', async () => {
     world = new McpWorld();
     await world.startRelay();

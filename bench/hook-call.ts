@@ -1,8 +1,9 @@
-// What the two hooks every Claude Code tool call runs cost, each started alone (issue 32,
-// HOOKCOST-n): the PreToolUse permission hook (`hooks/permission`: sh → bash `permission-fast` →
-// relay `POST /api/permissions/check`) and the PostToolUse report (`hooks/report` → `POST
-// /api/hooks/report`), against a real relay in this process, beside the floors: a process that
-// only reads stdin (`dd`), a bash that does (`bash -c 'cat >/dev/null'`), and sh starting that
+// What the hooks of a Claude Code tool call cost, each started alone (issue 32, HOOKCOST-n): the
+// PreToolUse permission hook (`hooks/permission`: sh → bash `permission-fast` → relay `POST
+// /api/permissions/check`) and the PostToolUse report (`hooks/report` → `POST /api/hooks/report`),
+// and those of the turn's end (`report Stop` / `report SessionEnd`, whose bus part the relay runs
+// before it answers, ORDER-1), against a real relay in this process, beside the floors: a process
+// that only reads stdin (`dd`), a bash that does (`bash -c 'cat >/dev/null'`), and sh starting that
 // bash (the permission hook's double start). The hooks of a git revision (argument 2, default the
 // one before HOOKCOST) run beside the working tree's, alternating, so load hits both alike.
 // `npx tsx bench/hook-call.ts [rounds=30] [base-rev]` prints medians and the load.
@@ -35,6 +36,9 @@ async function main(): Promise<void> {
     const call = { session_id: 's1', transcript_path: '/x', cwd: repo, tool_name: 'Bash', tool_input: { command: 'echo hi' }, tool_use_id: 'tu1' };
     const pre = JSON.stringify({ ...call, hook_event_name: 'PreToolUse' });
     const post = JSON.stringify({ ...call, hook_event_name: 'PostToolUse', tool_response: { stdout: 'hi', stderr: '', interrupted: false } });
+    const stop = JSON.stringify({ session_id: 's1', transcript_path: '/x', cwd: repo, hook_event_name: 'Stop', stop_hook_active: false });
+    const end = JSON.stringify({ session_id: 's1', transcript_path: '/x', cwd: repo, hook_event_name: 'SessionEnd', reason: 'other' });
+    const notSpooled = () => !fs.existsSync(path.join(data, 'hook-state', 'spool')) || fs.readdirSync(path.join(data, 'hook-state', 'spool')).length === 0;
     const variants: { name: string; cmd: string; args: string[]; input: string; check?: (out: string) => boolean }[] = [
       { name: 'no-op (dd)', cmd: '/bin/dd', args: ['of=/dev/null', 'status=none'], input: pre },
       { name: "bash -c 'cat >/dev/null'", cmd: 'bash', args: ['-c', 'cat >/dev/null'], input: pre },
@@ -44,7 +48,12 @@ async function main(): Promise<void> {
         return [
           { name: `permission (${when})`, cmd: path.join(dir, 'permission'), args: [], input: pre, check: (out: string) => out.includes('"permissionDecision":"allow"') },
           { name: `permission-fast (${when})`, cmd: 'bash', args: [path.join(dir, 'permission-fast')], input: pre, check: (out: string) => out.includes('"permissionDecision":"allow"') },
-          { name: `report PostToolUse (${when})`, cmd: path.join(dir, 'report'), args: ['PostToolUse'], input: post, check: () => !fs.existsSync(path.join(data, 'hook-state', 'spool')) || fs.readdirSync(path.join(data, 'hook-state', 'spool')).length === 0 },
+          { name: `report PostToolUse (${when})`, cmd: path.join(dir, 'report'), args: ['PostToolUse'], input: post, check: notSpooled },
+          // The turn's end: the relay does the bus part (ORDER-1) before it answers.
+          ...(when === 'now' ? [
+            { name: `report Stop (${when})`, cmd: path.join(dir, 'report'), args: ['Stop', path.join(dir, 'stop')], input: stop, check: notSpooled },
+            { name: `report SessionEnd (${when})`, cmd: path.join(dir, 'report'), args: ['SessionEnd', path.join(dir, 'session-end')], input: end, check: notSpooled },
+          ] : []),
         ];
       }),
     ];

@@ -11,9 +11,9 @@
 //   mcp, no relay  the same with no relay (a data dir without relay.json): the Node server (MCP-ONE-6)
 //   floor       the same hooks each a no-op (`dd of=/dev/null`, each with its own arguments: Claude
 //               Code runs identical hooks once) and an MCP server with no tools
-//               (a few lines of node, no SDK): what Claude Code itself spends on any hook or server
+//               (a few lines of bash, builtins only): what Claude Code itself spends on any hook or server
 //   no-op hooks only the floor's hooks: the part of the floor hooks are
-//   empty MCP   only the floor's server: the part of the floor a stdio MCP server is (a node start)
+//   empty MCP   only the floor's server: the part of the floor a stdio MCP server is
 //   empty HTTP MCP  an MCP server with no tools over Streamable HTTP (the SDK's, in this process,
 //               `type: http` in .mcp.json): what serving the tools from a running process would cost
 // Run: npx tsx bench/tool-call.ts [turns] [N]   (BENCH_TURNS, BENCH_CALLS; defaults 7 and 5)
@@ -35,23 +35,27 @@ if (!(TURNS >= 1)) throw new Error(`bench/tool-call.ts: turns must be a number >
 const CALLS = Number(process.argv[3] ?? process.env.BENCH_CALLS ?? 5);
 if (!(CALLS >= 2)) throw new Error(`bench/tool-call.ts: N (tool calls of the long turn) must be a number >= 2, not ${process.argv[3] ?? process.env.BENCH_CALLS}`);
 
-/** An MCP server with no tools: initialize and tools/list answered, nothing else (the floor's server). */
-const EMPTY_SERVER = `
-let buf = '';
-process.stdin.on('data', (d) => {
-  buf += d;
-  let i;
-  while ((i = buf.indexOf('\\n')) >= 0) {
-    const line = buf.slice(0, i); buf = buf.slice(i + 1);
-    let m; try { m = JSON.parse(line); } catch { continue; }
-    if (m.id === undefined || !m.method) continue;
-    const result = m.method === 'initialize'
-      ? { protocolVersion: m.params.protocolVersion, capabilities: { tools: {} }, serverInfo: { name: 'empty', version: '0' } }
-      : m.method === 'tools/list' ? { tools: [] } : undefined;
-    process.stdout.write(JSON.stringify(result ? { jsonrpc: '2.0', id: m.id, result } : { jsonrpc: '2.0', id: m.id, error: { code: -32601, message: 'Method not found' } }) + '\\n');
-  }
-});
-process.stdin.on('end', () => process.exit(0));
+/**
+ * An MCP server with no tools: initialize and tools/list answered, nothing else (the floor's
+ * server). In bash with builtins only (a bash start, ~3 ms), so the floor is what Claude Code
+ * spends on a stdio server — starting it, the handshake, and stopping it (SIGINT, then it polls
+ * every 50 ms for the exit) — and not a Node start (~100 ms) of the server's own. Any other
+ * request, such as Claude Code's first one (a `server/discover` probe, id a string), is
+ * "Method not found", after which the client falls back to `initialize`.
+ */
+const EMPTY_SERVER = `#!/usr/bin/env bash
+id_re='"id":("[^"]*"|[0-9]+)' version_re='"protocolVersion":"([^"]+)"'
+while IFS= read -r line; do
+  [[ $line == *'"method":'* && $line =~ $id_re ]] || continue
+  id=\${BASH_REMATCH[1]}
+  if [[ $line == *'"method":"initialize"'* && $line =~ $version_re ]]; then
+    printf '{"jsonrpc":"2.0","id":%s,"result":{"protocolVersion":"%s","capabilities":{"tools":{}},"serverInfo":{"name":"empty","version":"0"}}}\\n' "$id" "\${BASH_REMATCH[1]}"
+  elif [[ $line == *'"method":"tools/list"'* ]]; then
+    printf '{"jsonrpc":"2.0","id":%s,"result":{"tools":[]}}\\n' "$id"
+  else
+    printf '{"jsonrpc":"2.0","id":%s,"error":{"code":-32601,"message":"Method not found"}}\\n' "$id"
+  fi
+done
 `;
 
 async function main(): Promise<void> {
@@ -60,8 +64,8 @@ async function main(): Promise<void> {
   const home = path.join(base, 'home');
   const data = path.join(base, 'data');
   fs.mkdirSync(home);
-  const emptyServer = path.join(base, 'empty-mcp.js');
-  fs.writeFileSync(emptyServer, EMPTY_SERVER);
+  const emptyServer = path.join(base, 'empty-mcp.bash');
+  fs.writeFileSync(emptyServer, EMPTY_SERVER, { mode: 0o755 });
   const api = await startMessagesApi({ apiKey: 'sk-test' });
   const relay = await createRelay({ port: 0, host: '127.0.0.1', demo: false, repos: [], dataDir: data, registryFile: path.join(base, 'none'), appDir: path.join(base, 'no-app') });
   // The empty HTTP server: stateless, one SDK server and transport a request.
@@ -86,7 +90,7 @@ async function main(): Promise<void> {
       if (name === 'floor' || name === 'no-op hooks only') everyHookANoop(local);
       if (name === 'no-op hooks only') fs.rmSync(path.join(repo, '.mcp.json'));
       if (name === 'floor' || name === 'empty MCP') {
-        fs.writeFileSync(path.join(repo, '.mcp.json'), JSON.stringify({ mcpServers: { commandr: { type: 'stdio', command: process.execPath, args: [emptyServer] } } }, null, 2));
+        fs.writeFileSync(path.join(repo, '.mcp.json'), JSON.stringify({ mcpServers: { commandr: { type: 'stdio', command: emptyServer, args: [] } } }, null, 2));
       }
       if (name === 'empty HTTP MCP') fs.writeFileSync(path.join(repo, '.mcp.json'), JSON.stringify({ mcpServers: { commandr: { type: 'http', url: httpUrl } } }, null, 2));
     }
@@ -147,7 +151,7 @@ async function main(): Promise<void> {
     console.log(`each further call, wired: ${wiredEach.toFixed(1)} ms (target <= 10: ${wiredEach <= 10 ? 'met' : 'NOT met'}); floor ${floorEach.toFixed(1)} ms`);
     if (floor1 > 150 || floorEach > 10) {
       console.log(`the floor is above the target: Claude Code starts every command hook as a process of its own, 12 in a one-call turn, 8 of them the prompt hooks (NOTE-1) (no-op hooks alone: +${over(1, 'no-op hooks only').toFixed(0)} ms for 1 call, ` +
-        `+${perCall('no-op hooks only').toFixed(1)} ms a further call) and starts and connects each MCP server (an empty stdio server: +${over(1, 'empty MCP').toFixed(0)} ms, mostly a node start; an empty HTTP server: +${over(1, 'empty HTTP MCP').toFixed(0)} ms); ` +
+        `+${perCall('no-op hooks only').toFixed(1)} ms a further call) and starts and connects each MCP server (an empty stdio server in bash: +${over(1, 'empty MCP').toFixed(0)} ms; an empty HTTP server: +${over(1, 'empty HTTP MCP').toFixed(0)} ms); ` +
         `wired above the floor: ${(wired1 - floor1).toFixed(0)} ms for 1 call, ${(wiredEach - floorEach).toFixed(1)} ms a further call`);
     }
   } finally {

@@ -9,6 +9,10 @@
 # same tools.
 
 set -f
+# A relay that answers before it has read a request (too large a header) and closes makes a later
+# write fail: EPIPE, so that the Node server takes over, not SIGPIPE, which would kill the server
+# the agent started (FAST-7). The default is given back before anything is exec'd.
+trap '' PIPE
 bin=$1
 node=${2:-node}
 had_lc_all=${LC_ALL+x}
@@ -18,6 +22,7 @@ export LC_ALL=C # byte semantics for the checks below; given back to the Node se
 local_server() {
   [[ -n ${1:-} ]] && printf 'commandr mcp: %s; serving the tools here\n' "$1" >&2
   exec 3>&- 4>&-
+  trap - PIPE
   if [[ -n $had_lc_all ]]; then LC_ALL=$old_lc_all; else unset LC_ALL; fi
   exec "$node" "$bin/commandr" mcp
 }
@@ -75,6 +80,7 @@ request up "Commandr-Mcp-Session: $session" >&4 2>/dev/null || local_server 'the
 # Bytes only from here (MCP-ONE-2). Each direction is its own connection held by one process, so
 # the agent closing stdin, or killing this pid, closes `up`; the relay then ends the session and
 # closes `down`, which ends the child (MCP-ONE-4).
+trap - PIPE
 if [[ -n $had_lc_all ]]; then LC_ALL=$old_lc_all; else unset LC_ALL; fi
 cat <&3 3>&- 4>&- &
 exec cat >&4 3>&- 4>&-

@@ -95,6 +95,8 @@ export async function startRelay(commandrHome: string): Promise<TestRelay> {
 
 export interface Ran {
   code: number | null;
+  /** The signal that ended the process, or null when it exited. */
+  signal: NodeJS.Signals | null;
   stdout: string;
   stderr: string;
   ms: number;
@@ -112,9 +114,9 @@ export function runProcess(command: string, args: string[], options: { cwd: stri
     child.stderr.on('data', (d) => (stderr += d));
     const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? 90_000);
     child.on('error', reject);
-    child.on('close', (code) => {
+    child.on('close', (code, signal) => {
       clearTimeout(timer);
-      resolve({ code, stdout, stderr, ms: Date.now() - started });
+      resolve({ code, signal, stdout, stderr, ms: Date.now() - started });
     });
     child.stdin.on('error', () => { /* a child that exits without reading its input */ });
     child.stdin.end(options.input ?? '');

@@ -153,6 +153,28 @@ describe('the permission fast path', () => {
     expect(fs.existsSync(path.join(h.commandrHome, 'permissions')) ? fs.readdirSync(path.join(h.commandrHome, 'permissions')).filter((f) => f.startsWith('perm-')) : []).toEqual([]);
   });
 
+  it('FAST-7: a relay that refuses the credential on the headers and closes never kills a hook: the write fails, the node hook decides, and relay_post says so', async () => {
+    // A hook credential this relay refuses (another data dir's), and the relay named by COMMANDR_URL.
+    const other = tempDir('commandr-other-home-');
+    fs.writeFileSync(path.join(other, 'hook-token'), `${'b'.repeat(43)}\n`, { mode: 0o600 });
+    const refused = { COMMANDR_HOME: other, COMMANDR_URL: relay.relay.url };
+    // A payload of half a MiB: the relay's 401 and close come while the hook is still writing it.
+    const big = { file_path: path.join(repo, 'big.txt'), content: 'x'.repeat(512 * 1024) };
+    const payload = JSON.stringify({ session_id: 'fast-7', cwd: repo, hook_event_name: 'PreToolUse', tool_name: 'Write', tool_input: big, tool_use_id: 'toolu_fast7' });
+    const ran = await runProcess(HOOK, [], { cwd: repo, input: payload, env: { PATH: process.env.PATH, HOME: h.home, ...refused } });
+    expect(ran.signal, 'the hook was killed').toBeNull();
+    expect(ran.code).toBe(0);
+    const answer = (JSON.parse(ran.stdout) as { hookSpecificOutput: NonNullable<Out> }).hookSpecificOutput;
+    // The node hook's answer: no phone can be reached with a refused credential, so a person must decide (fail closed).
+    expect(answer).toMatchObject({ permissionDecision: 'ask' });
+    expect(answer.permissionDecisionReason).toMatch(/no one can be asked/);
+    // relay_post itself (the report hook's client too): the shell lives on and the call fails.
+    const post = await runProcess('bash', ['-c', `source ${JSON.stringify(path.join(HOOKS, 'relay-client.bash'))}; relay_target || exit 9; fields=(HOOK=PostToolUse); payload=$(head -c 600000 /dev/zero | tr '\\0' x); relay_post /api/hooks/report 3; echo "rc=$? status=$status"`],
+      { cwd: repo, input: '', env: { PATH: process.env.PATH, HOME: h.home, LC_ALL: 'C', ...refused } });
+    expect(post.signal, 'relay_post was killed').toBeNull();
+    expect(post.stdout.trim()).toMatch(/^rc=1 status=(401)?$/);
+  });
+
   it('FAST-6 LIVE-EMIT-1: with no relay running (no relay.json, no COMMANDR_URL) the hooks send the credential nowhere, not to a guessed port another user may hold', async () => {
     const home = tempDir('commandr-norelay-');
     fs.writeFileSync(path.join(home, 'hook-token'), `${token}\n`, { mode: 0o600 });

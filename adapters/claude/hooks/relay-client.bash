@@ -67,11 +67,16 @@ relay_post() {
   for field in "${fields[@]}"; do length=$(( length + ${#field} + 1 )); done
   status= body=
   { exec 3<>"/dev/tcp/$address/$port"; } 2>/dev/null || return 1
+  # A relay may answer before it has read the whole request — it refuses the credential on the
+  # headers alone — and close: a write after that must fail (EPIPE), not kill the hook with
+  # SIGPIPE, which left Claude Code with no decision and the report unspooled (FAST-7).
+  trap '' PIPE
   {
     printf 'POST %s HTTP/1.1\r\nHost: %s:%s\r\nAuthorization: Bearer %s\r\nContent-Type: application/octet-stream\r\nContent-Length: %d\r\nConnection: close\r\n\r\n' "$1" "$host" "$port" "$token" "$length"
     (( ${#fields[@]} )) && printf '%s\0' "${fields[@]}"
     printf '\0%s' "$payload"
-  } >&3 2>/dev/null || { { exec 3>&-; } 2>/dev/null; return 1; }
+  } >&3 2>/dev/null || { trap - PIPE; { exec 3>&-; } 2>/dev/null; return 1; }
+  trap - PIPE
   # The relay closes the connection after its answer (`Connection: close`): read to the end.
   while IFS= read -r -d '' -N 65536 -t "$2" chunk <&3; do answer+=$chunk; done
   answer+=$chunk

@@ -1,13 +1,14 @@
 // The one MCP implementation, hosted by the running relay (MCP-ONE-1..7). `commandr mcp`
 // (bin/commandr-mcp.bash) opens two loopback connections to MCP_PIPE_PATH, each an HTTP/1.1
 // upgrade to `commandr-mcp` with the relay-wide hook credential: `down` (relay → agent) carries
-// the session's fields and gets a pairing id back, `up` (agent → relay) names that id and is taken
-// with no answer (the relay never writes to it: MCP-ONE-3). From then on each is a plain byte stream, and the relay serves the SDK server (`createMcpServer`, the
-// same one `node bin/commandr mcp` serves on its own) over them, scoped to the session's
-// directory and task exactly as that server would be. Two connections, one per direction, so
-// that the agent closing the server's stdin — or killing it — closes `up` by itself (no process
-// has to survive to say so), and the relay then ends the session and `down` with it: nothing
-// lingers on either side (MCP-ONE-4).
+// the session's fields and gets a pairing id back, `up` (agent → relay) names that id and is
+// taken with no answer (the relay never writes to it: MCP-ONE-3). From then on each is a plain
+// byte stream, and the relay serves the SDK server (`createMcpServer`, the same one `node
+// bin/commandr mcp` serves on its own) over them, scoped to the session's directory and task
+// exactly as that server would be. Two connections, one per direction, so that the agent
+// closing the server's stdin — or killing it — closes `up` by itself (no process has to survive
+// to say so), and the relay then ends the session and `down` with it: nothing lingers on either
+// side (MCP-ONE-4).
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import * as fs from 'node:fs';
 import type * as http from 'node:http';

@@ -301,11 +301,14 @@ test.describe('with the service worker blocked, so a script can be held back', (
     for (let i = 0; i < 13; i++) relayEnv.addPacket(`T-${String(i).padStart(2, '0')}`, `Waiting task ${i}`);
     await expect(page.getByTestId('group-inbox').getByTestId('task-card')).toHaveCount(13);
     await expect(page.getByTestId('group-in-progress').getByTestId('task-card')).toHaveCount(2);
-    // Searching filters the Inbox on screen, not the copy the next load shows.
+    // The copy is kept when the page is idle: the first 10 cards of each group (the 2 in progress,
+    // 10 of 13 waiting). Waited for before searching: a search typed before the page was idle
+    // cancels that save, and a filtered Inbox is never saved (on a busy machine the test lost that race).
+    await expect.poll(async () => (await prepaintCopy(page))?.length).toBe(12);
+    // Searching filters the Inbox on screen, not the copy the next load shows (the reload below shows it).
     await page.getByTestId('inbox-search').fill('T-0');
     await expect(page.getByTestId('group-in-progress')).toHaveCount(0);
-    // The copy is kept when the page is idle: the first 10 cards of each group (the 2 in progress, 10 of 13 waiting).
-    await expect.poll(async () => (await prepaintCopy(page))?.length).toBe(12);
+    expect((await prepaintCopy(page))?.length).toBe(12);
     await page.getByTestId('inbox-search').fill('');
 
     // Every script of the app is held: what shows comes from the page and its inline script alone.

@@ -172,7 +172,9 @@ describe('the permission fast path', () => {
     const post = await runProcess('bash', ['-c', `source ${JSON.stringify(path.join(HOOKS, 'relay-client.bash'))}; relay_target || exit 9; fields=(HOOK=PostToolUse); payload=$(head -c 600000 /dev/zero | tr '\\0' x); relay_post /api/hooks/report 3; echo "rc=$? status=$status"`],
       { cwd: repo, input: '', env: { PATH: process.env.PATH, HOME: h.home, LC_ALL: 'C', ...refused } });
     expect(post.signal, 'relay_post was killed').toBeNull();
-    expect(post.stdout.trim()).toMatch(/^rc=1 status=(401)?$/);
+    // Either the write failed (the relay closed first) or, on a slow relay, the whole request went
+    // out before its answer and the answer is the refusal: never a success.
+    expect(post.stdout.trim()).toMatch(/^(rc=1 status=(401)?|rc=0 status=401)$/);
   });
 
   it('FAST-6 LIVE-EMIT-1: with no relay running (no relay.json, no COMMANDR_URL) the hooks send the credential nowhere, not to a guessed port another user may hold', async () => {

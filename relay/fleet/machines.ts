@@ -20,7 +20,10 @@ const codeFile = (dataDir: string, secret: string) => path.join(joinDir(dataDir)
  */
 export function createJoinCode(dataDir: string, name: string | undefined, now = Date.now()): { code: string; expiresAt: number; fingerprint: string } {
   const { fingerprint } = loadMachineKey(dataDir);
-  const secret = crypto.randomBytes(32).toString('base64url');
+  // Never a code that starts with '-' (1 in 64 draws): `commandr join <url> <code>` and shells take it for an option.
+  let secret: string;
+  do secret = crypto.randomBytes(32).toString('base64url');
+  while (secret.startsWith('-'));
   const expiresAt = now + JOIN_CODE_TTL_MS;
   pruneExpiredCodes(joinDir(dataDir), now);
   writePrivateFile(codeFile(dataDir, secret), JSON.stringify({ name, expiresAt }));

@@ -35,6 +35,15 @@ describe('one-time code files', () => {
     expect(fs.readdirSync(join)).toEqual([]);
   });
 
+  it('FLEET-1: a join code never starts with "-", which `commandr join <url> <code>` and shells would take for an option', () => {
+    const dataDir = dirs.make('fleet-codes-dash-');
+    loadMachineKey(dataDir);
+    // One draw in 64 would start with "-": 1,000 codes without one cannot happen by luck (p ≈ 1e-7).
+    const codes = Array.from({ length: 1000 }, () => createJoinCode(dataDir, undefined).code);
+    expect(codes.filter((c) => c.startsWith('-'))).toEqual([]);
+    expect(codes.every((c) => /^[A-Za-z0-9_-]{43}\.[A-Za-z0-9_-]{43}$/.test(c))).toBe(true);
+  });
+
   it('PAIR-2: pairing codes whose time is up are forgotten when a new one is made', () => {
     const dataDir = dirs.make('pair-codes-');
     createPairingCode(dataDir);

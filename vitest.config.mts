@@ -6,12 +6,14 @@ import { agentCliFiles, NOT_VITEST, vitestGroup } from './test/suite-groups';
 const group = vitestGroup();
 const agentClis = group ? agentCliFiles(__dirname) : [];
 
+const exclude = [...NOT_VITEST.map((dir) => `${dir}/**`), ...(group === 'others' ? agentClis : [])];
+/** A project's files: `pattern`, or with COMMANDR_VITEST_GROUP=agent-clis the agent-CLI files under (or not under) app/. */
+const only = (pattern: string, inApp: boolean) => (group === 'agent-clis' ? agentClis.filter((file) => file.startsWith('app/') === inApp) : [pattern]);
+
 // Unit tests sit beside their code; integration suites live in test/.
 // Playwright specs (e2e/) are run by Playwright, not here.
 export default defineConfig({
   test: {
-    include: group === 'agent-clis' ? agentClis : ['**/*.test.ts'],
-    exclude: [...NOT_VITEST.map((dir) => `${dir}/**`), ...(group === 'others' ? agentClis : [])],
     // Hang bounds, not speed targets (SUITE-4): files run side by side and beside Playwright, and a
     // real CLI's turn takes several times longer on a busy machine.
     testTimeout: 120_000,
@@ -26,5 +28,15 @@ export default defineConfig({
       GIT_COMMITTER_NAME: 'Commandr Test', GIT_COMMITTER_EMAIL: 'test@commandr.invalid',
       NEXT_TELEMETRY_DISABLED: '1',
     },
+    // SUITE-9: two projects. The app's unit tests (app/) install browser globals (a fake indexedDB,
+    // WebSocket and crypto stand-ins) and mock modules, so each file gets a fresh process. Every other
+    // file drives real processes, files and sockets and installs no globals: a worker runs those one
+    // after another in one process that keeps the modules it has loaded, and test/file-scope.ts gives
+    // back after each file the environment and globals it changed. A fresh process and module graph per
+    // file was a fifth of vitest's CPU.
+    projects: [
+      { extends: true, test: { name: 'app', include: only('app/**/*.test.ts', true), exclude } },
+      { extends: true, test: { name: 'shared', include: only('**/*.test.ts', false), exclude: [...exclude, 'app/**'], isolate: false, setupFiles: ['test/file-scope.ts'] } },
+    ],
   },
 });

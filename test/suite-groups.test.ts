@@ -18,7 +18,8 @@ function listed(group: string | undefined): string[] {
   if (group !== undefined) env.COMMANDR_VITEST_GROUP = group;
   const r = spawnSync(path.join(ROOT, 'node_modules', '.bin', 'vitest'), ['list', '--filesOnly'], { cwd: ROOT, env, encoding: 'utf8' });
   expect(r.status, r.stderr).toBe(0);
-  return r.stdout.split('\n').map((l) => l.trim()).filter((l) => l.endsWith('.test.ts')).sort();
+  // Each line is `[project] file` (SUITE-9's two projects).
+  return r.stdout.split('\n').map((l) => l.trim().replace(/^\[[\w-]+\]\s+/, '')).filter((l) => l.endsWith('.test.ts')).sort();
 }
 
 describe('SUITE-8: the files that start a real agent CLI', () => {

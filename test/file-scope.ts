@@ -1,7 +1,7 @@
-// vitest's setup file (SUITE-9): test files share their worker process and its loaded modules
-// (`isolate: false`), so each file gives back what it changed of the process: the environment
-// (a file that sets COMMANDR_AGENT_ADAPTER must not choose the next file's agent) and the globals
-// it added (a fake indexedDB). Run before every test file; its afterAll runs after that file's last.
+// The `shared` project's setup file (SUITE-9): its test files share their worker process and its
+// loaded modules (`isolate: false`), so each file gives back what it changed of the process: the
+// environment (a file that sets COMMANDR_AGENT_ADAPTER must not choose the next file's agent) and
+// the globals it added. Run before every such file; its afterAll runs after that file's last test.
 // Globals named `__…` and symbols are vitest's and Node's own bookkeeping, added as they go: kept.
 import { afterAll } from 'vitest';
 

@@ -29,11 +29,11 @@ it('${self} sees nothing ${other} left', () => {
 writeFileSync(path.join(dir, 'a.test.mjs'), file('A', 'B'));
 writeFileSync(path.join(dir, 'b.test.mjs'), file('B', 'A'));
 
-/** Runs the two files in one worker, one after the other, with `setupFiles`; the exit status. */
+/** Runs the two files in one worker, one after the other, with `setupFiles`: its exit status, the pid each file ran in, and its output. */
 function run(setupFiles: string[]): { status: number | null; pids: string[]; out: string } {
   rmSync(path.join(dir, 'pids'), { force: true });
   writeFileSync(path.join(dir, 'vitest.config.mjs'), `export default { test: { include: ['*.test.mjs'], pool: 'forks', maxWorkers: 1, isolate: false, setupFiles: ${JSON.stringify(setupFiles)} } };\n`);
-  const r = spawnSync(path.join(ROOT, 'node_modules', '.bin', 'vitest'), ['run', '--root', dir], { cwd: dir, encoding: 'utf8', env: { ...process.env, HOME: process.env.HOME } });
+  const r = spawnSync(path.join(ROOT, 'node_modules', '.bin', 'vitest'), ['run', '--root', dir], { cwd: dir, encoding: 'utf8' });
   return { status: r.status, pids: readFileSync(path.join(dir, 'pids'), 'utf8').split('\n').filter(Boolean), out: r.stdout + r.stderr };
 }
 

@@ -183,6 +183,7 @@ export function gitSync(args: readonly string[], opts: GitRunOptions): Buffer {
 /** Runs git and returns exit code, stdout and stderr; throws GitError only if git could not run or overran. */
 export function gitResultSync(args: readonly string[], opts: GitRunOptions): GitResult {
   const p = plan(args);
+  if (p.sub === 'worktree') throw new TypeError(`git ${args.join(' ')}: worktree commands run only through the async forms, one at a time (GITRUN-6)`);
   const env = envFor(opts, p.needsConfig ? overridesSync(opts) : NONE);
   const r = spawnSync('git', p.args, { cwd: opts.cwd, env, input: opts.input, maxBuffer: opts.maxBytes ?? GIT_OUTPUT_LIMIT, timeout: opts.timeoutMs, stdio: ['pipe', 'pipe', 'pipe'] });
   if (r.error || r.status === null) throw new GitError(args, opts.cwd, null, r.stderr?.toString('utf8') ?? '', r.error ?? new Error(`killed by ${r.signal}`));
@@ -201,10 +202,28 @@ export async function gitText(args: readonly string[], opts: GitRunOptions): Pro
   return (await git(args, opts)).toString('utf8');
 }
 
+/**
+ * GITRUN-6: `git worktree add` writes `.git/worktrees/<id>/` one file at a time, and any other
+ * `git worktree` run meanwhile (add, list, prune) reads every entry and dies on a half-written
+ * one ("failed to read .git/worktrees/<id>/commondir"). So this process runs its `worktree`
+ * commands one at a time, in the order they were asked for; every other command runs at once.
+ */
+let worktreeTail: Promise<unknown> = Promise.resolve();
+
+function oneWorktreeRunAtATime<T>(work: () => Promise<T>): Promise<T> {
+  const turn = worktreeTail.then(work, work);
+  worktreeTail = turn.catch(() => undefined);
+  return turn;
+}
+
 /** Resolves with exit code, stdout and stderr; rejects GitError only if git could not run or overran. */
 export async function gitResult(args: readonly string[], opts: GitRunOptions): Promise<GitResult> {
   const p = plan(args);
   const env = envFor(opts, p.needsConfig ? await overridesAsync(opts) : NONE);
+  return p.sub === 'worktree' ? oneWorktreeRunAtATime(() => execGit(args, p, opts, env)) : execGit(args, p, opts, env);
+}
+
+function execGit(args: readonly string[], p: Plan, opts: GitRunOptions, env: NodeJS.ProcessEnv): Promise<GitResult> {
   return new Promise((resolve, reject) => {
     const child = execFile('git', p.args, { cwd: opts.cwd, env, encoding: 'buffer', maxBuffer: opts.maxBytes ?? GIT_OUTPUT_LIMIT, timeout: opts.timeoutMs }, (error, stdout, stderr) => {
       const err = stderr.toString('utf8');

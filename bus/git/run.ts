@@ -183,7 +183,7 @@ export function gitSync(args: readonly string[], opts: GitRunOptions): Buffer {
 /** Runs git and returns exit code, stdout and stderr; throws GitError only if git could not run or overran. */
 export function gitResultSync(args: readonly string[], opts: GitRunOptions): GitResult {
   const p = plan(args);
-  if (p.sub === 'worktree') throw new TypeError(`git ${args.join(' ')}: worktree commands run only through the async forms, one at a time (GITRUN-6)`);
+  refuseUnqueuedWorktree(args, p);
   const env = envFor(opts, p.needsConfig ? overridesSync(opts) : NONE);
   const r = spawnSync('git', p.args, { cwd: opts.cwd, env, input: opts.input, maxBuffer: opts.maxBytes ?? GIT_OUTPUT_LIMIT, timeout: opts.timeoutMs, stdio: ['pipe', 'pipe', 'pipe'] });
   if (r.error || r.status === null) throw new GitError(args, opts.cwd, null, r.stderr?.toString('utf8') ?? '', r.error ?? new Error(`killed by ${r.signal}`));
@@ -209,6 +209,11 @@ export async function gitText(args: readonly string[], opts: GitRunOptions): Pro
  * commands one at a time, in the order they were asked for; every other command runs at once.
  */
 let worktreeTail: Promise<unknown> = Promise.resolve();
+
+/** The sync and streaming forms cannot wait their turn, so they run no `worktree` command. */
+function refuseUnqueuedWorktree(args: readonly string[], p: Plan): void {
+  if (p.sub === 'worktree') throw new TypeError(`git ${args.join(' ')}: worktree commands run only through gitResult, git and gitText, one at a time (GITRUN-6)`);
+}
 
 function oneWorktreeRunAtATime<T>(work: () => Promise<T>): Promise<T> {
   const turn = worktreeTail.then(work, work);
@@ -240,6 +245,7 @@ function execGit(args: readonly string[], p: Plan, opts: GitRunOptions, env: Nod
 /** Streams git's stdout to `onChunk` (a false return stops git early); rejects GitError on failure. */
 export async function gitStream(args: readonly string[], opts: GitRunOptions, onChunk: (chunk: Buffer) => boolean | void): Promise<void> {
   const p = plan(args);
+  refuseUnqueuedWorktree(args, p);
   const env = envFor(opts, p.needsConfig ? await overridesAsync(opts) : NONE);
   return new Promise((resolve, reject) => {
     const child = spawn('git', p.args, { cwd: opts.cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });

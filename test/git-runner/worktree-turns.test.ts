@@ -10,7 +10,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { branchWorktree } from '../../bus/diff';
-import { gitResultSync } from '../../bus/git/run';
+import { gitResultSync, gitStream } from '../../bus/git/run';
 import { ensureTaskWorktree } from '../../relay/jobs/worktree';
 import { TempDirs } from '../council/fixtures';
 
@@ -83,7 +83,9 @@ describe('GITRUN-6: worktree commands one at a time', () => {
     expect(overlaps(log)).toEqual(['2 started while 1 ran']);
   });
 
-  it('GITRUN-6: a sync worktree run is refused, naming why: it could not wait its turn', () => {
-    expect(() => gitResultSync(['worktree', 'list'], { cwd: '/' })).toThrow(/worktree commands run only through the async forms.*GITRUN-6/);
+  it('GITRUN-6: a sync or streaming worktree run is refused, naming why: it could not wait its turn', async () => {
+    const why = /worktree commands run only through gitResult, git and gitText, one at a time \(GITRUN-6\)/;
+    expect(() => gitResultSync(['worktree', 'list'], { cwd: '/' })).toThrow(why);
+    await expect(gitStream(['worktree', 'list'], { cwd: '/' }, () => {})).rejects.toThrow(why);
   });
 });

@@ -68,11 +68,14 @@ export function approvalToken(env: RelayFixture, id: string): string | null {
   return existsSync(file) ? readFileSync(file, 'utf8') : null;
 }
 
-/** Opens the task screen and waits for its diff to be on screen. */
-export async function openTask(page: Page, env: RelayFixture, task: AgentTask): Promise<void> {
+/**
+ * Opens the task screen and waits for its diff to be on screen; with `{ diff: false }` (nothing staged
+ * yet, so no diff view will come) only for the screen.
+ */
+export async function openTask(page: Page, env: RelayFixture, task: AgentTask, opts: { diff?: boolean } = {}): Promise<void> {
   await page.goto(`${env.url}/task?repo=${encodeURIComponent(task.repoId)}&id=${encodeURIComponent(task.id)}`);
   await expect(page.getByTestId('task-screen')).toBeVisible();
-  await expect(page.getByTestId('diff-view')).toBeVisible();
+  if (opts.diff !== false) await expect(page.getByTestId('diff-view')).toBeVisible();
 }
 
 /** Ten files of 1,000 added lines each: 10,000 diff lines, none folded. */

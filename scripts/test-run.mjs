@@ -53,6 +53,19 @@ export function playwrightStageEnv(layout, env) {
   return layout !== 'none' && !env.COMMANDR_PLAYWRIGHT_WORKERS ? { COMMANDR_PLAYWRIGHT_WORKERS: '1' } : {};
 }
 
+/**
+ * The environment every stage runs in (SUITE-10): the caller's, with Next's telemetry off and without
+ * NODE_EXTRA_CA_CERTS. Node reads and parses the bundle that variable names at every start, before any
+ * code runs: 40 ms of CPU per process on the CI machine, whose environment points it at the system's
+ * whole bundle, in a suite that starts thousands of Node processes (bin tools, hooks, relays). No test
+ * reaches a TLS server outside loopback, and the ones that speak TLS name their own certificate
+ * authority (test/helpers/certificate.ts), so the variable only costs time here.
+ */
+export function stageEnv(env) {
+  const { NODE_EXTRA_CA_CERTS: _unused, ...rest } = env;
+  return { ...rest, NEXT_TELEMETRY_DISABLED: '1' };
+}
+
 /** Starts `count` hogs and resolves once each is running; `stop()` ends them (idempotent). */
 export async function startHogs(count) {
   const hogs = Array.from({ length: count }, () =>

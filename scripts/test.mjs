@@ -20,10 +20,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { hogCount, playwrightFiles, playwrightStageEnv, readReport, runStages, stageLayout, timingReport, vitestFiles } from './test-run.mjs';
+import { hogCount, playwrightFiles, playwrightStageEnv, readReport, runStages, stageEnv, stageLayout, timingReport, vitestFiles } from './test-run.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const env = { ...process.env, NEXT_TELEMETRY_DISABLED: '1' };
+const env = stageEnv(process.env); // SUITE-10
 const bin = (name) => join(root, 'node_modules', '.bin', name);
 
 function canIsolate() {

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 // @ts-expect-error -- a plain .mjs script without types
-import { HOG_MARK, hogCount, playwrightFiles, playwrightStageEnv, runStages, stageLayout, timingReport, vitestFiles } from '../scripts/test-run.mjs';
+import { HOG_MARK, hogCount, playwrightFiles, playwrightStageEnv, runStages, stageEnv, stageLayout, timingReport, vitestFiles } from '../scripts/test-run.mjs';
 import playwrightConfig from '../playwright.config';
 // @ts-expect-error -- an .mts import (vitest's own config); its type is not needed here
 import vitestConfig from '../vitest.config.mts';
@@ -81,6 +81,22 @@ describe('npm test runner', () => {
     expect(times.map((t: { label: string; ok: boolean }) => [t.label, t.ok])).toEqual([['fails', false]]);
     expect(existsSync(path.join(dir, 'ran'))).toBe(false);
     await until(() => hogsOf(process.pid).length === 0, 'the hogs are gone');
+  });
+
+  it('SUITE-10: a stage runs without NODE_EXTRA_CA_CERTS and with Next telemetry off; everything else of the caller\'s environment reaches it', async () => {
+    const dir = tempDir();
+    const seen = path.join(dir, 'env.json');
+    const caller = { ...process.env, NODE_EXTRA_CA_CERTS: '/etc/ssl/certs/ca-certificates.crt', COMMANDR_PROBE: 'kept' };
+    const { code } = await runStages([
+      nodeStage('env', `require('fs').writeFileSync(${JSON.stringify(seen)}, JSON.stringify(process.env))`),
+    ], { cwd: dir, env: stageEnv(caller), hogs: 0, out: quiet });
+    expect(code).toBe(0);
+    const env = JSON.parse(readFileSync(seen, 'utf8'));
+    expect(env.NODE_EXTRA_CA_CERTS).toBeUndefined();
+    expect(env.COMMANDR_PROBE).toBe('kept');
+    expect(env.NEXT_TELEMETRY_DISABLED).toBe('1');
+    expect(env.PATH).toBe(process.env.PATH);
+    expect(caller.NODE_EXTRA_CA_CERTS, 'the caller\'s own environment is left as it was').toBe('/etc/ssl/certs/ca-certificates.crt');
   });
 
   it('SUITE-1: a run stopped by SIGINT or SIGTERM stops its stage and its hogs; a run killed outright leaves no hog either', { timeout: 240_000 }, async () => {

@@ -3,8 +3,9 @@
 // beside them when COMMANDR_TEST_HOGS asks for a busy machine (SUITE-1, always stopped at the end),
 // and the timing report printed at the end of every run (SUITE-2): the time of each
 // stage and the slowest test files, from vitest's and Playwright's JSON reports.
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { cpus, loadavg } from 'node:os';
 import { relative, resolve } from 'node:path';
 
 /** The marker in a hog's command line, followed by the pid of the run that started it. */
@@ -192,7 +193,7 @@ const seconds = (ms) => `${(ms / 1000).toFixed(1)} s`;
  * test files. With `wallMs` (stages ran side by side) the total is the run's wall time and the stages
  * that overlapped another are marked.
  */
-export function timingReport(times, files, top = 15, wallMs) {
+export function timingReport(times, files, top = 15, wallMs, machine) {
   const lines = ['', '== time per stage'];
   const width = Math.max(5, ...times.map((t) => t.label.length));
   const overlaps = (t) => typeof t.at === 'number' && times.some((o) => o !== t && typeof o.at === 'number' && o.at < t.at + t.ms && t.at < o.at + o.ms);
@@ -203,7 +204,66 @@ export function timingReport(times, files, top = 15, wallMs) {
     lines.push('', `== slowest ${slowest.length} test files`);
     for (const f of slowest) lines.push(`${seconds(f.ms).padStart(9)}  ${f.stage.padEnd(10)}  ${f.file}`);
   }
+  if (machine) lines.push('', ...machineLines(machine));
   return lines.join('\n') + '\n';
+}
+
+/** Linux's unit for CPU time in /proc (USER_HZ), 100 on every architecture Node runs on. */
+const TICKS_PER_S = 100;
+
+/** CPU time (s) of this process's children that have ended and been waited for, from /proc; undefined without /proc. */
+function reapedChildrenCpu() {
+  try {
+    // Fields after the command's closing parenthesis: cutime and cstime are the 14th and 15th.
+    const stat = readFileSync('/proc/self/stat', 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[13]) + Number(fields[14])) / TICKS_PER_S;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * SUITE-11: what one bare Node start (`node -e 0`) costs in CPU on this machine, in ms, the mean of
+ * `runs` starts in `env` (the stages' environment). Most of the suite's CPU is Node starts (bin tools,
+ * hooks, relays: thousands of them) and code that scales with the same processor, so this one figure
+ * says how fast the machine that produced a run's times was. Undefined without /proc.
+ */
+export function nodeStartCpuMs(env, runs = 20) {
+  const before = reapedChildrenCpu();
+  if (before === undefined) return undefined;
+  for (let i = 0; i < runs; i++) {
+    const r = spawnSync(process.execPath, ['-e', '0'], { env, stdio: 'ignore' });
+    if (r.status !== 0) throw new Error(`node -e 0 failed (exit ${r.status ?? r.signal}) in the stages' environment`);
+  }
+  return ((reapedChildrenCpu() - before) * 1000) / runs;
+}
+
+/** SUITE-11: CPU seconds the whole machine has been busy (user, nice, system, irq, softirq, steal) since boot; undefined without /proc. */
+export function machineBusyCpu() {
+  try {
+    const [, user, nice, system, , , irq, softirq, steal] = readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).map(Number);
+    return (user + nice + system + irq + softirq + (steal || 0)) / TICKS_PER_S;
+  } catch {
+    return undefined;
+  }
+}
+
+/** SUITE-11: the machine a run's times came from, for the end of the report. */
+export function machineFacts({ nodeStartMs, busyBefore, busyAfter, wallMs }) {
+  return { nodeStartMs, cpuSeconds: busyBefore !== undefined && busyAfter !== undefined ? busyAfter - busyBefore : undefined, wallMs, cores: cpus().length, load: loadavg() };
+}
+
+/** SUITE-11's lines: the machine's speed (a Node start's CPU), how busy it was over the run, its cores and load. */
+export function machineLines({ nodeStartMs, cpuSeconds, wallMs, cores, load }) {
+  const lines = ['== the machine'];
+  lines.push(nodeStartMs === undefined ? 'node start     not measured here (no /proc)' : `node start  ${nodeStartMs.toFixed(1).padStart(6)} ms of CPU  (node -e 0, mean of 20, before the first stage)`);
+  if (cpuSeconds !== undefined) {
+    const share = wallMs ? `, ${Math.round((cpuSeconds / (wallMs / 1000) / cores) * 100)}% of ${cores} cores` : '';
+    lines.push(`busy        ${cpuSeconds.toFixed(0).padStart(6)} CPU-s  (the whole machine over the run${share})`);
+  }
+  lines.push(`load average  ${load.map((l) => l.toFixed(2)).join(' ')}  (1, 5, 15 min, at the end)`);
+  return lines;
 }
 
 /** A JSON report, or undefined when the stage did not get far enough to write it. */

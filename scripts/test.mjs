@@ -14,13 +14,14 @@
 // COMMANDR_TEST_HOGS=N runs N CPU-bound processes beside the whole run (the suite
 // must pass on a busy machine, SUITE-1); they are stopped at the end, on failure
 // and on Ctrl-C. Every run ends with the time per stage and the slowest 15 test
-// files (SUITE-2), so each CI log shows where the time goes.
+// files (SUITE-2), so each CI log shows where the time goes, and with how fast and how busy the
+// machine was (SUITE-11), so runs on different machines or days can be compared.
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { hogCount, playwrightFiles, playwrightStageEnv, readReport, runStages, stageEnv, stageLayout, timingReport, vitestFiles } from './test-run.mjs';
+import { hogCount, machineBusyCpu, machineFacts, nodeStartCpuMs, playwrightFiles, playwrightStageEnv, readReport, runStages, stageEnv, stageLayout, timingReport, vitestFiles } from './test-run.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const env = stageEnv(process.env); // SUITE-10
@@ -73,10 +74,14 @@ const steps = {
   all: [typecheck, buildTools, { together: [[vitestStage('vitest')], appStages] }],
   none: [typecheck, buildTools, vitestStage('vitest'), ...appStages],
 }[layout];
+// SUITE-11: how fast the machine is (before any hog starts) and how busy the run kept it.
+const nodeStartMs = nodeStartCpuMs(env);
+const busyBefore = machineBusyCpu();
 const { code, times, wallMs } = await runStages(steps, { cwd: root, env, hogs });
+const machine = machineFacts({ nodeStartMs, busyBefore, busyAfter: machineBusyCpu(), wallMs });
 const files = [
   ...['agent-clis', 'others', 'vitest'].flatMap((name) => vitestFiles(readReport(vitestJson(name)), root)),
   ...playwrightFiles(readReport(playwrightJson), root),
 ];
-process.stdout.write(timingReport(times, files, 15, wallMs));
+process.stdout.write(timingReport(times, files, 15, wallMs, machine));
 process.exit(code);

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 // @ts-expect-error -- a plain .mjs script without types
-import { HOG_MARK, hogCount, playwrightFiles, playwrightStageEnv, runStages, stageEnv, stageLayout, timingReport, vitestFiles } from '../scripts/test-run.mjs';
+import { HOG_MARK, hogCount, machineBusyCpu, machineFacts, nodeStartCpuMs, playwrightFiles, playwrightStageEnv, runStages, stageEnv, stageLayout, timingReport, vitestFiles } from '../scripts/test-run.mjs';
 import playwrightConfig from '../playwright.config';
 // @ts-expect-error -- an .mts import (vitest's own config); its type is not needed here
 import vitestConfig from '../vitest.config.mts';
@@ -180,6 +180,46 @@ describe('npm test runner', () => {
     expect(vitestFiles(undefined, ROOT)).toEqual([]);
     expect(playwrightFiles(undefined, ROOT)).toEqual([]);
     expect(timingReport([{ label: 'typecheck', ms: 1_000, ok: false }], [])).toBe('\n== time per stage\ntypecheck      1.0 s  (failed)\ntotal          1.0 s\n');
+  });
+});
+
+describe('the machine a run came from (SUITE-11)', () => {
+  it('SUITE-11: a Node start\'s CPU is measured in the stages\' environment: a start that spins 80 ms more reads about 80 ms more', () => {
+    const dir = tempDir();
+    const spin = path.join(dir, 'spin.cjs');
+    // CPU time, not wall time: a busy machine slows it down but does not change what it costs.
+    writeFileSync(spin, 'const used = () => { const c = process.cpuUsage(); return c.user + c.system; };\nconst end = used() + 80000; while (used() < end);\n');
+    const env = stageEnv(process.env);
+    const bare = nodeStartCpuMs(env, 10)!;
+    const slowed = nodeStartCpuMs({ ...env, NODE_OPTIONS: `--require ${spin}` }, 10)!;
+    expect(bare).toBeGreaterThan(0);
+    expect(bare).toBeLessThan(1000);
+    expect(slowed - bare).toBeGreaterThanOrEqual(70);
+    expect(slowed - bare).toBeLessThan(400);
+    expect(() => nodeStartCpuMs({ ...env, NODE_OPTIONS: `--require ${path.join(dir, 'missing.cjs')}` }, 1)).toThrow(/node -e 0 failed \(exit 1\) in the stages' environment/);
+  });
+
+  it('SUITE-11: the machine\'s busy time counts CPU spent anywhere on it, and the report ends with the Node start, the run\'s CPU, the cores and the load', () => {
+    const before = machineBusyCpu()!;
+    const used = () => { const c = process.cpuUsage(); return c.user + c.system; };
+    const end = used() + 500_000;
+    while (used() < end);
+    const after = machineBusyCpu()!;
+    expect(after - before).toBeGreaterThanOrEqual(0.45);
+
+    const facts = machineFacts({ nodeStartMs: 21.25, busyBefore: 1000, busyAfter: 2650, wallMs: 1_000_000 });
+    expect(facts).toMatchObject({ nodeStartMs: 21.25, cpuSeconds: 1650, wallMs: 1_000_000 });
+    const report: string = timingReport([{ label: 'vitest', ms: 61_000, ok: true }], [], 15, 61_000, { ...facts, cores: 2, load: [4.5, 3.25, 1] });
+    expect(report.trim().split('\n').slice(-4)).toEqual([
+      '== the machine',
+      'node start    21.3 ms of CPU  (node -e 0, mean of 20, before the first stage)',
+      'busy          1650 CPU-s  (the whole machine over the run, 83% of 2 cores)',
+      'load average  4.50 3.25 1.00  (1, 5, 15 min, at the end)',
+    ]);
+    // Without /proc: no figure is made up.
+    const bare: string = timingReport([], [], 15, 1000, { nodeStartMs: undefined, cpuSeconds: undefined, wallMs: 1000, cores: 2, load: [0, 0, 0] });
+    expect(bare).toContain('node start     not measured here (no /proc)');
+    expect(bare).not.toContain('busy');
   });
 });
 

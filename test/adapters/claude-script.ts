@@ -7,13 +7,13 @@ export interface PlannedTool {
   input: Record<string, unknown>;
 }
 
-export function planTurn(api: MessagesApi, tools: PlannedTool[], finalText = 'all done'): void {
+export function planTurn(api: MessagesApi, tools: PlannedTool[], finalText = 'all done', { chunk }: { chunk?: number } = {}): void {
   let next = 0;
   api.setReply((request: RecordedRequest) => {
     if (!Array.isArray(request.body?.tools) || request.body.tools.length === 0) return { text: 'side answer' };
     if (next < tools.length) {
       const tool = tools[next++]!;
-      return { content: [{ type: 'tool_use', name: tool.name, input: tool.input }] };
+      return { content: [{ type: 'tool_use', name: tool.name, input: tool.input }], chunk };
     }
     return { text: finalText };
   });

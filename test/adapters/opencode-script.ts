@@ -2,11 +2,11 @@
 // Messages API: each tool-carrying request gets the next planned call, then a final text.
 import type { OpenAiChat, ScriptedToolCall } from '../stand-ins/openai-chat';
 
-export function planChat(api: OpenAiChat, calls: ScriptedToolCall[], finalText = 'all done'): void {
+export function planChat(api: OpenAiChat, calls: ScriptedToolCall[], finalText = 'all done', { chunk }: { chunk?: number } = {}): void {
   let next = 0;
   api.setReply((r) => {
     if (!Array.isArray(r.body?.tools) || r.body.tools.length === 0) return { text: 'side answer' };
-    return next < calls.length ? { toolCalls: [calls[next++]!] } : { text: finalText };
+    return next < calls.length ? { toolCalls: [calls[next++]!], chunk } : { text: finalText };
   });
 }
 

@@ -75,7 +75,13 @@ const steps = {
   none: [typecheck, buildTools, vitestStage('vitest'), ...appStages],
 }[layout];
 // SUITE-11: how fast the machine is (before any hog starts) and how busy the run kept it.
-const nodeStartMs = nodeStartCpuMs(env);
+let nodeStartMs;
+try {
+  nodeStartMs = nodeStartCpuMs(env);
+} catch (error) {
+  process.stderr.write(`npm test: ${error.message}\n`);
+  process.exit(2);
+}
 const busyBefore = machineBusyCpu();
 const { code, times, wallMs } = await runStages(steps, { cwd: root, env, hogs });
 const machine = machineFacts({ nodeStartMs, busyBefore, busyAfter: machineBusyCpu(), wallMs });

@@ -4,7 +4,7 @@ import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { cpus, loadavg } from 'node:os';
 // @ts-expect-error: a plain .mjs module without types (the suite runner's, SUITE-11)
-import { nodeStartCpuMs, stageEnv } from '../scripts/test-run.mjs';
+import { NODE_STARTS, nodeStartCpuMs, stageEnv } from '../scripts/test-run.mjs';
 
 const only = process.argv.slice(2);
 const files = readdirSync(__dirname)
@@ -14,7 +14,7 @@ const files = readdirSync(__dirname)
 // The machine the figures come from (SUITE-11): a bare Node start's CPU says how fast it is, the
 // load average how busy. Figures from different days compare only beside these.
 const start = nodeStartCpuMs(stageEnv(process.env)) as number | undefined;
-process.stdout.write(`machine: ${cpus().length} cores, a Node start ${start === undefined ? 'not measured (no /proc)' : `${start.toFixed(1)} ms of CPU`} (node -e 0, mean of 20), load average ${loadavg().map((l) => l.toFixed(2)).join(' ')}\n`);
+process.stdout.write(`machine: ${cpus().length} cores, a Node start ${start === undefined ? 'not measured (no /proc)' : `${start.toFixed(1)} ms of CPU`} (node -e 0, mean of ${NODE_STARTS}), load average ${loadavg().map((l) => l.toFixed(2)).join(' ')}\n`);
 let failed = 0;
 for (const f of files) {
   process.stdout.write(`\n## ${f}\n`);

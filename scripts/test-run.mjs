@@ -211,6 +211,9 @@ export function timingReport(times, files, top = 15, wallMs, machine) {
 /** Linux's unit for CPU time in /proc (USER_HZ), 100 on every architecture Node runs on. */
 const TICKS_PER_S = 100;
 
+/** How many bare Node starts SUITE-11's figure is the mean of. */
+export const NODE_STARTS = 20;
+
 /** CPU time (s) of this process's children that have ended and been waited for, from /proc; undefined without /proc. */
 function reapedChildrenCpu() {
   try {
@@ -229,7 +232,7 @@ function reapedChildrenCpu() {
  * hooks, relays: thousands of them) and code that scales with the same processor, so this one figure
  * says how fast the machine that produced a run's times was. Undefined without /proc.
  */
-export function nodeStartCpuMs(env, runs = 20) {
+export function nodeStartCpuMs(env, runs = NODE_STARTS) {
   const before = reapedChildrenCpu();
   if (before === undefined) return undefined;
   for (let i = 0; i < runs; i++) {
@@ -257,7 +260,7 @@ export function machineFacts({ nodeStartMs, busyBefore, busyAfter, wallMs }) {
 /** SUITE-11's lines: the machine's speed (a Node start's CPU), how busy it was over the run, its cores and load. */
 export function machineLines({ nodeStartMs, cpuSeconds, wallMs, cores, load }) {
   const lines = ['== the machine'];
-  lines.push(nodeStartMs === undefined ? 'node start     not measured here (no /proc)' : `node start  ${nodeStartMs.toFixed(1).padStart(6)} ms of CPU  (node -e 0, mean of 20, before the first stage)`);
+  lines.push(nodeStartMs === undefined ? 'node start     not measured here (no /proc)' : `node start  ${nodeStartMs.toFixed(1).padStart(6)} ms of CPU  (node -e 0, mean of ${NODE_STARTS}, before the first stage)`);
   if (cpuSeconds !== undefined) {
     const share = wallMs ? `, ${Math.round((cpuSeconds / (wallMs / 1000) / cores) * 100)}% of ${cores} cores` : '';
     lines.push(`busy        ${cpuSeconds.toFixed(0).padStart(6)} CPU-s  (the whole machine over the run${share})`);

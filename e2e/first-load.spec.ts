@@ -406,12 +406,11 @@ test('FIRST-12: the Inbox\'s cards come from the saved state and from a live eve
   // almost exactly 5 s, its last piece synchronous. Under two CPU hogs the test failed once with the
   // cards committed 2 ticks after a commit made for a frame from the relay, most likely such a
   // render interrupted and then finished at once. At 1 ms the render ends by itself, at a lead of
-  // about 1 s.) A ticker
-  // (a message to itself at a time, the queue React's scheduler posts to as well) counts the
-  // browser's tasks for as long as the page lives. The page marks the tick at which IndexedDB
-  // answered a read (and from which store) or a frame came from the relay, and React reports each
-  // commit to the developer tools' hook: the cards must be committed several ticks after the read
-  // that brought them. A synchronous render (what a store read with useSyncExternalStore gets)
+  // about 1 s.) A ticker (a message to itself at a time, the queue React's scheduler posts to as
+  // well) counts the browser's tasks for as long as the page lives. The page marks the tick at
+  // which IndexedDB answered a read (and from which store) or a frame came from the relay, and
+  // React reports each commit to the developer tools' hook: the cards must be committed several
+  // ticks after the read that brought them. A synchronous render (what a store read with useSyncExternalStore gets)
   // commits them in the very task of the answer. Only a read of the saved state or a frame can
   // bring cards; the device key's and the outbox's reads, made at the same moment, are listed
   // but not taken for the cause.

@@ -69,8 +69,8 @@ describe('fail closed when the relay cannot be asked', () => {
   }, 150_000);
   it('GUARD-6 PERM-HOOK-1: a call too large for the hook to read (over 4 MiB) is not left to Claude Code\'s own rules', async () => {
     // The hook reads at most MAX_PAYLOAD_BYTES; past that it used to print nothing, so the agent's own allow rule ran the call unchecked.
-    // In 64 KiB deltas: 5 MiB in the stand-in's default 8-character ones (655,360 events) took ~14 s of CPU
-    // to stream and take in; the size of the call is what is under test, not how finely it is streamed.
+    // In 64 KiB deltas: 5 MiB in the stand-in's default 8-character ones (655,360 events) took 16 s, not 1.6,
+    // and this file 13 CPU-s more; the size of the call is what is under test, not how finely it is streamed.
     planTurn(claudeApi, [{ name: 'Bash', input: { command: 'touch cc-huge.txt', description: 'x'.repeat(5 * 1024 * 1024) } }], 'all done', { chunk: 64 * 1024 });
     const ran = await runProcess(CLAUDE_BIN, ['-p', 'make the file', '--output-format', 'stream-json', '--verbose', '--allowedTools', 'Bash(touch:*)'], {
       cwd: repo, env: claudeEnv(h, claudeApi.url, DOWN),

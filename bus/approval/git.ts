@@ -22,20 +22,35 @@ export function gitRun(cwd: string, args: readonly string[], input?: string, env
 
 export interface ObjectInfo { oid: string; type: string }
 
+/** `cat-file --batch-check` of each name, one process for all: its id and type, undefined when missing. */
+async function batchCheck(cwd: string, names: readonly string[]): Promise<(ObjectInfo | undefined)[]> {
+  const lines = (await gitRun(cwd, ['cat-file', '--batch-check=%(objectname) %(objecttype)'], names.map((n) => `${n}\n`).join(''))).toString('utf8').split('\n');
+  return names.map((_, i) => {
+    const [oid, type] = (lines[i] ?? '').split(' ');
+    return type && type !== 'missing' ? { oid: oid!, type } : undefined;
+  });
+}
+
 /**
- * What each name is (`cat-file --batch-check`, one process for all): its object id and
- * type, and the commit it peels to (`<name>^{commit}`); undefined for a missing object.
+ * What each name is: its object id and type, and the commit it peels to; undefined for a
+ * missing object. Only a tag is peeled (`<tag id>^{commit}`, a second process). Peeling makes
+ * git read the object, and git dies ("loose object … is corrupt") when an object it did not
+ * find is there a moment later: in `pre-receive`, a commit in the verified set whose own push
+ * is still moving it out of its quarantine (RVERIFY-3). A plain id's type never dies: the
+ * object is present or missing.
  */
 export async function describeObjects(cwd: string, names: readonly string[]): Promise<{ object?: ObjectInfo; commit?: string }[]> {
   if (names.length === 0) return [];
-  const input = names.map((n) => `${n}\n${n}^{commit}\n`).join('');
-  const lines = (await gitRun(cwd, ['cat-file', '--batch-check=%(objectname) %(objecttype)'], input)).toString('utf8').split('\n');
-  return names.map((_, i) => {
-    const [oid, type] = (lines[2 * i] ?? '').split(' ');
-    const [peeled, peeledType] = (lines[2 * i + 1] ?? '').split(' ');
-    return {
-      ...(type && type !== 'missing' ? { object: { oid: oid!, type } } : {}),
-      ...(peeledType === 'commit' ? { commit: peeled! } : {}),
-    };
+  const objects = await batchCheck(cwd, names);
+  const tags = objects.filter((o) => o?.type === 'tag').map((o) => o!.oid);
+  const peeled = new Map<string, string>();
+  if (tags.length > 0) {
+    const commits = await batchCheck(cwd, tags.map((oid) => `${oid}^{commit}`));
+    tags.forEach((oid, i) => { if (commits[i]?.type === 'commit') peeled.set(oid, commits[i]!.oid); });
+  }
+  return objects.map((object) => {
+    if (object === undefined) return {};
+    const commit = object.type === 'commit' ? object.oid : peeled.get(object.oid);
+    return { object, ...(commit ? { commit } : {}) };
   });
 }

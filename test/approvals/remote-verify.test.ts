@@ -173,6 +173,36 @@ describe('remote verify: what passes', () => {
     expect(pushes.map((p) => p.code), pushes.map((p) => p.stderr).join('\n')).toEqual(tips.map(() => 0));
     for (const tip of tips) expect(s.verified()).toContain(tip);
   });
+
+  it('RVERIFY-3: a verified commit that git does not find and then finds (its own push still landing) does not fail the next push', () => {
+    // A push's pre-receive records its tip before git moves the push's objects out of quarantine,
+    // so the next push can read that tip while it lands. git dies when it peels an object it did
+    // not find that is there a moment later ("loose object … is corrupt"): seen once in CI with 8
+    // pushes at once. strace makes that moment certain: every open of the commit's file fails as
+    // if it were not there yet, while the file is there when git checks why.
+    expect(spawnSync('strace', ['-V']).status, 'this test needs strace (apt-get install strace)').toBe(0);
+    const s = guarded();
+    s.git(['checkout', '-q', '-b', 'agent/L-1', 'main']);
+    s.write('l.txt', 'landing\n');
+    const landing = s.approvedCommit('L-1', 'landing');
+    expect(s.push(['agent/L-1']).status).toBe(0);
+    // Its ref is not there yet either: git updates refs after the objects land.
+    s.git(['update-ref', '-d', 'refs/heads/agent/L-1'], s.bare);
+    expect(s.verified()).toContain(landing);
+    const file = path.join(s.bare, 'objects', landing.slice(0, 2), landing.slice(2));
+    expect(fs.existsSync(file)).toBe(true);
+    s.git(['checkout', '-q', '-b', 'agent/N-1', 'main']);
+    s.write('n.txt', 'next\n');
+    const next = s.approvedCommit('N-1', 'next');
+    const log = path.join(s.dir, 'strace.log');
+    const r = spawnSync('strace', ['-f', '-o', log, '-P', file, '-e', 'trace=openat', '-e', 'inject=openat:error=ENOENT', 'git', 'push', '-q', 'origin', 'agent/N-1'], { cwd: s.work, env: s.env, encoding: 'utf8' });
+    // The checker did look for the landing commit (or this test would prove nothing), and the push passed.
+    expect(fs.readFileSync(log, 'utf8')).toContain('(INJECTED)');
+    expect(r.stderr).not.toContain('corrupt');
+    expect(r.status, r.stderr).toBe(0);
+    expect(s.remoteRef('refs/heads/agent/N-1')).toBe(next);
+    expect(s.verified()).toContain(next);
+  });
 });
 
 describe('remote verify: the install', () => {

@@ -15,6 +15,8 @@ export interface RecordedRequest {
   body: any;
   /** Arrival order among all requests, from 0. */
   index: number;
+  /** When its whole body had arrived (`performance.now()`, ms). */
+  at: number;
 }
 
 export type ContentBlock =
@@ -76,7 +78,7 @@ export async function startMessagesApi(options: MessagesApiOptions = {}): Promis
     try { body = raw.length > 0 ? JSON.parse(raw.toString('utf8')) : undefined; } catch { body = undefined; }
     const recorded: RecordedRequest = {
       method: req.method ?? 'GET', path: url.pathname, query: Object.fromEntries(url.searchParams),
-      headers: req.headers, body, index: requests.length,
+      headers: req.headers, body, index: requests.length, at: performance.now(),
     };
     requests.push(recorded);
     if (url.pathname === '/api/hello') { res.writeHead(200, { 'content-type': 'application/json' }); res.end(req.method === 'HEAD' ? undefined : '{}'); return; }

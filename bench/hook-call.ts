@@ -6,6 +6,9 @@
 // that only reads stdin (`dd`), a bash that does (`bash -c 'cat >/dev/null'`), and sh starting that
 // bash (the permission hook's double start). The hooks of a git revision (argument 2, default the
 // one before HOOKCOST) run beside the working tree's, alternating, so load hits both alike.
+// A turn's end as `claude -p` runs it — `Stop`, then at once `SessionEnd` of the same session — is
+// timed as a pair, in this small repo and in one of 30,000 committed files, beside the same pair
+// whose `SessionEnd` is another session's: the relay then runs a second `git status` (HOOK-2).
 // `npx tsx bench/hook-call.ts [rounds=30] [base-rev]` prints medians and the load.
 import { execFileSync, spawn } from 'node:child_process';
 import * as fs from 'node:fs';
@@ -38,8 +41,32 @@ async function main(): Promise<void> {
     const post = JSON.stringify({ ...call, hook_event_name: 'PostToolUse', tool_response: { stdout: 'hi', stderr: '', interrupted: false } });
     const stop = JSON.stringify({ session_id: 's1', transcript_path: '/x', cwd: repo, hook_event_name: 'Stop', stop_hook_active: false });
     const end = JSON.stringify({ session_id: 's1', transcript_path: '/x', cwd: repo, hook_event_name: 'SessionEnd', reason: 'other' });
+    // A repository of 30,000 committed files (300 directories of 100), wired the same way.
+    const large = makeBenchRepo(base, 'large');
+    for (let d = 0; d < 300; d++) {
+      fs.mkdirSync(path.join(large, `d${d}`));
+      for (let f = 0; f < 100; f++) fs.writeFileSync(path.join(large, `d${d}`, `f${f}.txt`), `${d} ${f}\n`);
+    }
+    execFileSync('git', ['add', '-A'], { cwd: large });
+    execFileSync('git', ['-c', 'core.hooksPath=/dev/null', '-c', 'user.name=b', '-c', 'user.email=b@example.com', 'commit', '-q', '-m', 'files'], { cwd: large });
+    execFileSync(path.join(ROOT, 'adapters', 'claude', 'wire'), [large], { stdio: 'ignore' });
+    // The pair: `report Stop` then `report SessionEnd`, each fed its payload from a file, from one sh.
+    let pairs = 0;
+    const turnEnd = (dir: string, name: string, sameSession: boolean) => {
+      const n = ++pairs;
+      const stopFile = path.join(base, `stop-${n}.json`);
+      const endFile = path.join(base, `end-${n}.json`);
+      fs.writeFileSync(stopFile, JSON.stringify({ session_id: `pair-${n}`, transcript_path: '/x', cwd: dir, hook_event_name: 'Stop', stop_hook_active: false }));
+      fs.writeFileSync(endFile, JSON.stringify({ session_id: sameSession ? `pair-${n}` : `pair-${n}-other`, transcript_path: '/x', cwd: dir, hook_event_name: 'SessionEnd', reason: 'other' }));
+      const hooks = path.join(ROOT, HOOKS);
+      return {
+        name, cmd: 'sh', input: '', check: notSpooled,
+        args: ['-c', '"$0" Stop "$1" <"$2" && "$0" SessionEnd "$3" <"$4"', path.join(hooks, 'report'), path.join(hooks, 'stop'), stopFile, path.join(hooks, 'session-end'), endFile],
+        cwd: dir,
+      };
+    };
     const notSpooled = () => !fs.existsSync(path.join(data, 'hook-state', 'spool')) || fs.readdirSync(path.join(data, 'hook-state', 'spool')).length === 0;
-    const variants: { name: string; cmd: string; args: string[]; input: string; check?: (out: string) => boolean }[] = [
+    const variants: { name: string; cmd: string; args: string[]; input: string; check?: (out: string) => boolean; cwd?: string }[] = [
       { name: 'no-op (dd)', cmd: '/bin/dd', args: ['of=/dev/null', 'status=none'], input: pre },
       { name: "bash -c 'cat >/dev/null'", cmd: 'bash', args: ['-c', 'cat >/dev/null'], input: pre },
       { name: 'sh → exec bash (cat)', cmd: 'sh', args: ['-c', "exec bash -c 'cat >/dev/null'"], input: pre },
@@ -56,17 +83,21 @@ async function main(): Promise<void> {
           ] : []),
         ];
       }),
+      turnEnd(repo, 'turn end: Stop + SessionEnd', true),
+      turnEnd(repo, "  … the end another session's", false),
+      turnEnd(large, 'turn end, 30,000 files', true),
+      turnEnd(large, "  … the end another session's ", false),
     ];
     // Each hook answers on its fast path (the relay's decision; the report is not spooled). Spawned
     // asynchronously: the relay runs in this process and must go on answering meanwhile.
     for (const v of variants) {
-      const r = await output(v.cmd, v.args, repo, env, v.input);
+      const r = await output(v.cmd, v.args, v.cwd ?? repo, v.cwd ? { ...env, CLAUDE_PROJECT_DIR: v.cwd, PWD: v.cwd } : env, v.input);
       if (r.code !== 0 || (v.check && !v.check(r.out))) throw new Error(`${v.name}: not its fast path (exit ${r.code}): ${r.out}`);
     }
     const times = new Map(variants.map((v) => [v.name, [] as number[]]));
     const loads: number[] = [];
     for (let i = 0; i < rounds; i++) {
-      for (const v of i % 2 ? [...variants].reverse() : variants) times.get(v.name)!.push(await timed(v.cmd, v.args, repo, env, v.input));
+      for (const v of i % 2 ? [...variants].reverse() : variants) times.get(v.name)!.push(await timed(v.cmd, v.args, v.cwd ?? repo, v.cwd ? { ...env, CLAUDE_PROJECT_DIR: v.cwd, PWD: v.cwd } : env, v.input));
       loads.push(os.loadavg()[0]!);
     }
     const bash = median(times.get("bash -c 'cat >/dev/null'")!);

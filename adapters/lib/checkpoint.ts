@@ -145,8 +145,10 @@ export function checkpoint(ctx: TaskContext, env: Env = process.env): Checkpoint
   return record(ctx, env, workState(ctx.worktree));
 }
 
-export async function checkpointAsync(ctx: TaskContext, env: Env): Promise<CheckpointResult> {
-  return record(ctx, env, await workStateAsync(ctx.worktree));
+/** checkpoint without blocking (REPORT-2); also gives the state it read, for the session's end (HOOK-2). */
+export async function checkpointAsync(ctx: TaskContext, env: Env): Promise<{ result: CheckpointResult; state: WorkState }> {
+  const state = await workStateAsync(ctx.worktree);
+  return { result: record(ctx, env, state), state };
 }
 
 function record(ctx: TaskContext, env: Env, state: WorkState): CheckpointResult {

@@ -6,7 +6,7 @@ import { locateGit } from '../../bus/locate';
 import type { LiveEvent } from '../../protocol/live-events';
 import { agentSandboxed } from '../../policy/sandboxed';
 import { judgeCheck, loadChecks } from './checks';
-import { checkpoint, checkpointAsync, workState, workStateAsync } from './checkpoint';
+import { checkpoint, checkpointAsync, type WorkState, workState, workStateAsync } from './checkpoint';
 import { classifyTool, type ToolCall } from './classify';
 import type { Env } from './env';
 import { recordDelivery, settleDelivery } from './deliveries';
@@ -41,13 +41,21 @@ export function turnEndBus(ref: SessionRef, env: Env): void {
   }
 }
 
+/** The work state a turn end read, and where: what its session's end may count from (HOOK-2). */
+export interface TurnEndState {
+  worktree: string;
+  state: WorkState;
+}
+
 /** turnEndBus for the relay (REPORT-2): the same writes, git run without blocking. */
-export async function turnEndBusAsync(ref: SessionRef, env: Env): Promise<void> {
+export async function turnEndBusAsync(ref: SessionRef, env: Env): Promise<TurnEndState | undefined> {
   const ctx = settleTurn(ref, env);
-  if (!ctx) return;
+  if (!ctx) return undefined;
   try {
-    await checkpointAsync(ctx, env);
-  } catch { /* as turnEndBus */ }
+    return { worktree: ctx.worktree, state: (await checkpointAsync(ctx, env)).state };
+  } catch {
+    return undefined; /* as turnEndBus */
+  }
 }
 
 function settleTurn(ref: SessionRef, env: Env): TaskContext | undefined {
@@ -69,10 +77,17 @@ export function sessionEndBus(ref: SessionRef, env: Env): void {
   appendSessionEnd(ref, env, ctx, filesChanged);
 }
 
-/** sessionEndBus for the relay (REPORT-2). */
-export async function sessionEndBusAsync(ref: SessionRef, env: Env): Promise<void> {
+/**
+ * sessionEndBus for the relay (REPORT-2). `turnEnd` is the state the session's own turn end just
+ * read, when the relay knows nothing happened in the session since (HOOK-2): for that worktree it
+ * is counted instead of a second `git status`.
+ */
+export async function sessionEndBusAsync(ref: SessionRef, env: Env, turnEnd?: TurnEndState): Promise<void> {
   const ctx = taskContext(ref.cwd, env);
-  const filesChanged = await workStateAsync(ctx?.worktree ?? ref.cwd).then((state) => state.changed.length, () => undefined);
+  const worktree = ctx?.worktree ?? ref.cwd;
+  const filesChanged = turnEnd?.worktree === worktree
+    ? turnEnd.state.changed.length
+    : await workStateAsync(worktree).then((state) => state.changed.length, () => undefined);
   appendSessionEnd(ref, env, ctx, filesChanged);
 }
 

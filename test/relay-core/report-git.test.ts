@@ -16,12 +16,16 @@ afterEach(cleanup);
 const git = (cwd: string, ...args: string[]) => execFileSync('git', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
 const record = (fields: Record<string, string>, body: string): string => Object.entries(fields).map(([k, v]) => `${k}=${v}\0`).join('') + '\0' + body;
 
-/** Posts a Claude Code hook report for `repo` to the relay with the hook credential, as the bash hook does. */
+/**
+ * Posts a Claude Code hook report for `repo` to the relay with the hook credential, as the bash hook
+ * does. `SessionEnd` is reported for a session of its own (`<session>-end`, one that ended without a
+ * turn end), so it runs its own `git status` rather than counting from the turn end's (HOOK-2).
+ */
 function reporter(relay: { dataDir: string; url: string }, repo: string, session: string): (hook: string) => Promise<Response> {
   const token = fs.readFileSync(path.join(relay.dataDir, 'hook-token'), 'utf8').trim();
   return (hook) => fetch(new URL('/api/hooks/report', relay.url), {
     method: 'POST', headers: { authorization: `Bearer ${token}` },
-    body: record({ HOOK: hook, AGENTS_TASK_ID: 'T-1', CLAUDE_PROJECT_DIR: repo }, JSON.stringify({ session_id: session, cwd: repo, hook_event_name: hook })),
+    body: record({ HOOK: hook, AGENTS_TASK_ID: 'T-1', CLAUDE_PROJECT_DIR: repo }, JSON.stringify({ session_id: hook === 'SessionEnd' ? `${session}-end` : session, cwd: repo, hook_event_name: hook })),
   });
 }
 
@@ -74,7 +78,7 @@ describe('git on directories a hook report names', () => {
     expect((await report('SessionEnd')).status).toBe(200);
     const events = readEvents(path.join(repo, '.agents')).events;
     expect(events.filter((e) => e.event === 'task_progress')).toEqual([expect.objectContaining({ task: 'T-1', note: expect.stringContaining('untracked.txt') })]);
-    expect(events.filter((e) => e.event === 'session_end')).toEqual([expect.objectContaining({ session: 's-fsmonitor', files_changed: 1 })]);
+    expect(events.filter((e) => e.event === 'session_end')).toEqual([expect.objectContaining({ session: 's-fsmonitor-end', files_changed: 1 })]);
     expect(fs.existsSync(marker), 'core.fsmonitor ran in the relay (session end)').toBe(false);
   });
 
@@ -107,7 +111,7 @@ describe('git on directories a hook report names', () => {
     expect(fs.readdirSync(dir), 'a filter command ran in the relay').toEqual([]);
     const events = readEvents(path.join(repo, '.agents')).events;
     expect(events.filter((e) => e.event === 'task_progress')).toEqual([expect.objectContaining({ note: expect.stringContaining('untracked.txt') })]);
-    expect(events.filter((e) => e.event === 'session_end')).toEqual([expect.objectContaining({ session: 's-filter', files_changed: 1 })]);
+    expect(events.filter((e) => e.event === 'session_end')).toEqual([expect.objectContaining({ session: 's-filter-end', files_changed: 1 })]);
   });
 
   it('REPORTGIT-1: a filter a submodule defines in its own config (where the repo\'s own switch-off does not look) is not run for a report', async () => {
@@ -138,6 +142,6 @@ describe('git on directories a hook report names', () => {
     expect((await report('SessionEnd')).status).toBe(200);
     expect(fs.existsSync(marker), 'the submodule\'s filter ran in the relay').toBe(false);
     const events = readEvents(path.join(repo, '.agents')).events;
-    expect(events.filter((e) => e.event === 'session_end')).toEqual([expect.objectContaining({ session: 's-sub', files_changed: 1 })]);
+    expect(events.filter((e) => e.event === 'session_end')).toEqual([expect.objectContaining({ session: 's-sub-end', files_changed: 1 })]);
   });
 });

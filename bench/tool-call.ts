@@ -173,7 +173,7 @@ async function main(): Promise<void> {
     // What is the floor's and what is ours, for each target: a one-call turn, and a further call read
     // from its cycle (the steadier of the two readings).
     const ours = `wired above the floor, our hooks' and server's own share: ${(wired1 - floor1).toFixed(0)} ms for 1 call, ${(wiredCycle - floorCycle).toFixed(1)} ms a call's cycle ` +
-      `(each call waits for two bash hooks, the permission decision and the report, each a bash start and a loopback round trip to the relay; Stop and SessionEnd wait for its git status, ORDER-1)`;
+      `(each call waits for two bash hooks, the permission decision and the report, each a bash start and a loopback round trip to the relay; Stop waits for its git status, ORDER-1, which SessionEnd counts from, HOOK-2)`;
     if (floor1 > 150 || floorCycle > 10) {
       console.log(`the floor is above the target (${floor1 > 150 ? `1 call: ${floor1.toFixed(0)} ms` : ''}${floor1 > 150 && floorCycle > 10 ? '; ' : ''}${floorCycle > 10 ? `a call's cycle: ${floorCycle.toFixed(1)} ms` : ''}): ` +
         `Claude Code starts every command hook as a process of its own and waits for it, 12 in a one-call turn, 8 of them the prompt hooks (NOTE-1), 2 a further call ` +

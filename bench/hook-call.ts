@@ -62,11 +62,11 @@ async function main(): Promise<void> {
       return {
         name, cmd: 'sh', input: '', check: notSpooled,
         args: ['-c', '"$0" Stop "$1" <"$2" && "$0" SessionEnd "$3" <"$4"', path.join(hooks, 'report'), path.join(hooks, 'stop'), stopFile, path.join(hooks, 'session-end'), endFile],
-        cwd: dir,
+        cwd: dir, env: { ...env, CLAUDE_PROJECT_DIR: dir, PWD: dir },
       };
     };
     const notSpooled = () => !fs.existsSync(path.join(data, 'hook-state', 'spool')) || fs.readdirSync(path.join(data, 'hook-state', 'spool')).length === 0;
-    const variants: { name: string; cmd: string; args: string[]; input: string; check?: (out: string) => boolean; cwd?: string }[] = [
+    const variants: { name: string; cmd: string; args: string[]; input: string; check?: (out: string) => boolean; cwd?: string; env?: NodeJS.ProcessEnv }[] = [
       { name: 'no-op (dd)', cmd: '/bin/dd', args: ['of=/dev/null', 'status=none'], input: pre },
       { name: "bash -c 'cat >/dev/null'", cmd: 'bash', args: ['-c', 'cat >/dev/null'], input: pre },
       { name: 'sh → exec bash (cat)', cmd: 'sh', args: ['-c', "exec bash -c 'cat >/dev/null'"], input: pre },
@@ -91,13 +91,13 @@ async function main(): Promise<void> {
     // Each hook answers on its fast path (the relay's decision; the report is not spooled). Spawned
     // asynchronously: the relay runs in this process and must go on answering meanwhile.
     for (const v of variants) {
-      const r = await output(v.cmd, v.args, v.cwd ?? repo, v.cwd ? { ...env, CLAUDE_PROJECT_DIR: v.cwd, PWD: v.cwd } : env, v.input);
+      const r = await output(v.cmd, v.args, v.cwd ?? repo, v.env ?? env, v.input);
       if (r.code !== 0 || (v.check && !v.check(r.out))) throw new Error(`${v.name}: not its fast path (exit ${r.code}): ${r.out}`);
     }
     const times = new Map(variants.map((v) => [v.name, [] as number[]]));
     const loads: number[] = [];
     for (let i = 0; i < rounds; i++) {
-      for (const v of i % 2 ? [...variants].reverse() : variants) times.get(v.name)!.push(await timed(v.cmd, v.args, v.cwd ?? repo, v.cwd ? { ...env, CLAUDE_PROJECT_DIR: v.cwd, PWD: v.cwd } : env, v.input));
+      for (const v of i % 2 ? [...variants].reverse() : variants) times.get(v.name)!.push(await timed(v.cmd, v.args, v.cwd ?? repo, v.env ?? env, v.input));
       loads.push(os.loadavg()[0]!);
     }
     const bash = median(times.get("bash -c 'cat >/dev/null'")!);

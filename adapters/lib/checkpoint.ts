@@ -145,10 +145,11 @@ export function checkpoint(ctx: TaskContext, env: Env = process.env): Checkpoint
   return record(ctx, env, workState(ctx.worktree));
 }
 
-/** checkpoint without blocking (REPORT-2); also gives the state it read, for the session's end (HOOK-2). */
-export async function checkpointAsync(ctx: TaskContext, env: Env): Promise<{ result: CheckpointResult; state: WorkState }> {
+/** checkpoint without blocking (REPORT-2); gives the state it read, which the session's end may count from (HOOK-2). */
+export async function checkpointAsync(ctx: TaskContext, env: Env): Promise<WorkState> {
   const state = await workStateAsync(ctx.worktree);
-  return { result: record(ctx, env, state), state };
+  record(ctx, env, state);
+  return state;
 }
 
 function record(ctx: TaskContext, env: Env, state: WorkState): CheckpointResult {

@@ -52,7 +52,7 @@ export async function turnEndBusAsync(ref: SessionRef, env: Env): Promise<TurnEn
   const ctx = settleTurn(ref, env);
   if (!ctx) return undefined;
   try {
-    return { worktree: ctx.worktree, state: (await checkpointAsync(ctx, env)).state };
+    return { worktree: ctx.worktree, state: await checkpointAsync(ctx, env) };
   } catch {
     return undefined; /* as turnEndBus */
   }

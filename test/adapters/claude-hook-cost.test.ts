@@ -3,12 +3,12 @@
 // `relay-client.bash` in a temp copy of the hooks, against a raw loopback server that answers as
 // told; its slow path (`permission-node`) and `spool` are stand-ins that say they ran, since what
 // is tested is which way the fast path goes, not what the slow path decides.
-import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as net from 'node:net';
 import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cleanup, onCleanup, ROOT, runProcess, tempDir } from './harness';
+import { expectStrace } from '../helpers/strace';
 
 const REAL = path.join(ROOT, 'adapters', 'claude', 'hooks');
 let hooks: string;
@@ -57,7 +57,7 @@ function run(url: string, command = 'bash', args = [path.join(hooks, 'permission
 
 describe('the permission hook reads the relay answer', () => {
   it('HOOKCOST-1: a 200 with 4 KiB of headers is read in a few system calls, not one per byte', async () => {
-    expect(() => execFileSync('strace', ['-V'], { stdio: 'ignore' }), 'this test needs strace (apt-get install strace)').not.toThrow();
+    expectStrace();
     const pad = `x-pad: ${'p'.repeat(4000)}\r\n`;
     const url = await server([head(200, Buffer.byteLength(ANSWER), pad) + ANSWER]);
     const log = path.join(home, 'strace.log');

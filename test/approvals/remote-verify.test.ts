@@ -7,6 +7,7 @@ import * as path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { buildInstall, type Install } from '../conformance/harness';
 import { Server } from './remote-fixture';
+import { expectStrace } from '../helpers/strace';
 
 let install: Install;
 let servers: Server[] = [];
@@ -180,7 +181,7 @@ describe('remote verify: what passes', () => {
     // not find that is there a moment later ("loose object … is corrupt"): seen once in CI with 8
     // pushes at once. strace makes that moment certain: every open of the commit's file fails as
     // if it were not there yet, while the file is there when git checks why.
-    expect(spawnSync('strace', ['-V']).status, 'this test needs strace (apt-get install strace)').toBe(0);
+    expectStrace();
     const s = guarded();
     s.git(['checkout', '-q', '-b', 'agent/L-1', 'main']);
     s.write('l.txt', 'landing\n');

@@ -5,6 +5,7 @@ import * as path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { IndexFile } from '../../protocol/bus/index-file';
 import { type World, packet, snapshot, useInstall } from './harness';
+import { expectStrace } from '../helpers/strace';
 
 const fixture = useInstall();
 
@@ -111,7 +112,7 @@ describe('index refresh', () => {
   });
 
   it('INDEX-5: one pass per bus — events.jsonl is opened once per repo whatever the number of packets', () => {
-    expect(spawnSync('strace', ['-V']).status, 'this test needs strace (apt-get install strace)').toBe(0);
+    expectStrace();
     const world = fixture.world();
     for (let i = 0; i < 40; i++) world.write(`inbox/${i}.md`, packet({ id: `T-${i}` }));
     world.write('events.jsonl', Array.from({ length: 400 }, (_, i) => JSON.stringify({ ts: new Date(i).toISOString(), event: 'task_progress', task: `T-${i % 40}`, note: `note ${i}` }) + '\n').join(''));

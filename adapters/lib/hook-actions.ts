@@ -12,7 +12,7 @@ import type { Env } from './env';
 import { recordDelivery, settleDelivery } from './deliveries';
 import { pendingBlock } from './inject';
 import { passthrough } from './live-post';
-import { deliverLive } from './live-queue';
+import type { LiveOutbox } from './live-queue';
 import { type TaskContext, taskContext, taskOf } from './task-context';
 import { awaitStarted, markStarted, pruneMarkers, sweepUnfinished } from './tool-order';
 
@@ -106,19 +106,23 @@ export const idleEvent = (ref: SessionRef, env: Env, seq?: number): LiveEvent =>
 export const endEvent = (ref: SessionRef, env: Env, seq?: number): LiveEvent =>
   event(ref, env, { kind: 'end', summary: 'session ended', ...(seq !== undefined ? { seq } : {}) });
 
-/** Turn end: a checkpoint when the work state changed, then the `idle` live event. */
-export async function onTurnEnd(ref: SessionRef, env: Env, seq = nowSeq()): Promise<void> {
+/**
+ * Turn end: a checkpoint when the work state changed, then the `idle` live event, queued in
+ * `out` (the caller drains it). `sweepGraceMs`: how long end hooks launched before the turn end
+ * get to claim their calls (SWEEP_GRACE_MS; 0 when they ran before this one, an OpenCode batch).
+ */
+export async function onTurnEnd(ref: SessionRef, env: Env, out: LiveOutbox, seq = nowSeq(), sweepGraceMs?: number): Promise<void> {
   turnEndBus(ref, env);
-  await deliverLive(idleEvent(ref, env, seq), env);
+  out.queue(idleEvent(ref, env, seq));
   // Calls that never ended (denied, interrupted) get their completed event now, as failed.
-  for (const unfinished of await sweepUnfinished(env, ref.session)) await deliverLive(unfinished, env);
+  for (const unfinished of await sweepUnfinished(env, ref.session, sweepGraceMs)) out.queue(unfinished);
   pruneMarkers(env);
 }
 
-/** Session end: `session_end` on the bus of the repo (when it has one), then the `end` live event. */
-export async function onSessionEnd(ref: SessionRef, env: Env, seq = nowSeq()): Promise<void> {
+/** Session end: `session_end` on the bus of the repo (when it has one), then the `end` live event, queued in `out`. */
+export function onSessionEnd(ref: SessionRef, env: Env, out: LiveOutbox, seq = nowSeq()): void {
   sessionEndBus(ref, env);
-  await deliverLive(endEvent(ref, env, seq), env);
+  out.queue(endEvent(ref, env, seq));
 }
 
 /** Now, in microseconds since the epoch: the `seq` of an event stamped in this process (ORDER-2). */
@@ -154,10 +158,14 @@ export function unfinishedEvent(running: LiveEvent): LiveEvent {
   return { ...rest, ok: false, detail: 'did not complete (denied or interrupted)' };
 }
 
-/** `callId` (the vendor's id of this tool call) keeps start and end in order; see tool-order.ts. */
-export async function onToolStart(ref: SessionRef, call: ToolCall, env: Env, callId?: string, seq = nowSeq()): Promise<void> {
+/**
+ * Queues the call's `running:true` event in `out`. `callId` (the vendor's id of this tool call)
+ * keeps start and end in order: the start marker is left once the start has its place in the
+ * outbox, not once the relay acknowledged it (see tool-order.ts).
+ */
+export function onToolStart(ref: SessionRef, call: ToolCall, env: Env, out: LiveOutbox, callId?: string, seq = nowSeq()): void {
   const running = toolStartEvent(ref, call, env, seq);
-  await deliverLive(running, env);
+  out.queue(running);
   markStarted(env, ref.session, callId, unfinishedEvent(running));
 }
 
@@ -181,7 +189,8 @@ export function toolEndEvent(ref: SessionRef, call: ToolCall, outcome: ToolOutco
   return event(ref, env, { ...what, ...(label ? { label } : {}), ...(ok !== undefined ? { ok } : {}), ...(detail ? { detail } : {}), ...(seq !== undefined ? { seq } : {}) });
 }
 
-export async function onToolEnd(ref: SessionRef, call: ToolCall, outcome: ToolOutcome, env: Env, callId?: string, seq = nowSeq()): Promise<void> {
+/** Queues the call's completed event in `out`, after its start (waiting briefly for the start's marker). */
+export async function onToolEnd(ref: SessionRef, call: ToolCall, outcome: ToolOutcome, env: Env, out: LiveOutbox, callId?: string, seq = nowSeq()): Promise<void> {
   await awaitStarted(env, ref.session, callId);
-  await deliverLive(toolEndEvent(ref, call, outcome, env, seq), env);
+  out.queue(toolEndEvent(ref, call, outcome, env, seq));
 }

@@ -20,7 +20,7 @@ export type PostResult = 'sent' | 'rejected' | 'invalid' | 'no-token' | 'failed'
 /**
  * Validates and sends once; resolves with what happened, never rejects. Nothing is skipped
  * because an earlier post was slow (LIVE-DELIVER-3): a caller that must not lose the event
- * queues it (`deliverLive`, live-queue.ts) and tries again on `failed`.
+ * queues it (`LiveOutbox`, live-queue.ts) and tries again on `failed`.
  */
 export function postLive(event: LiveEvent, env: Env = process.env, timeoutMs = POST_TIMEOUT_MS): Promise<PostResult> {
   const checked = LiveEvent.safeParse(event);

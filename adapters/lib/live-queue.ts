@@ -4,6 +4,9 @@
 // relay acknowledged it; a slow relay holds it and every record behind it, nothing is skipped.
 // The relay keeps one copy of an event sent twice (same `seq`, same content, REPORT-1), so an
 // event whose acknowledgement was lost may safely be sent again.
+//
+// Queueing and posting are two steps so that what depends on an event's place in the order
+// (a call's start marker, the next hook of an OpenCode batch) waits only for the first one.
 import type { LiveEvent } from '../../protocol/live-events';
 import type { Env } from './env';
 import { runPoster } from './hook-poster';
@@ -12,25 +15,40 @@ import { BACKGROUND_TIMEOUT_MS, type PostResult, postLive } from './live-post';
 
 const nowSeq = (): number => Math.floor((performance.timeOrigin + performance.now()) * 1000);
 
-/**
- * Queues `event` and drains the queue; resolves once this process's part is done (the event is
- * acknowledged, or another live hook process holds the queue and will post it). Never rejects.
- */
-export async function deliverLive(event: LiveEvent, env: Env = process.env): Promise<void> {
-  // An event's `seq` is what the relay recognises a re-sent event by; one without (a call closed
-  // at turn end) is left without, so the relay places it on arrival (before the session's `end`).
-  const stamped = event;
-  const dir = outboxDir(env);
-  try {
-    writeRecord(dir, 'live', env, stamped, nowSeq());
-  } catch {
-    // No writable home (a sandboxed job's): this process retries the one event itself.
-    await postUntilDone(stamped, env);
-    return;
+/** One hook process's live events: `queue` fixes each one's place in the order, `drain` posts them. */
+export class LiveOutbox {
+  private queued = false;
+  /** Events that could not be queued (no writable home, a sandboxed job's): this process posts them itself. */
+  private readonly direct: LiveEvent[] = [];
+
+  constructor(private readonly env: Env = process.env) {}
+
+  /**
+   * Writes `event` to the outbox, after every event queued before it (synchronous). An event's
+   * `seq` is what the relay recognises a re-sent event by; one without (a call closed at turn
+   * end) is left without, so the relay places it on arrival (before the session's `end`).
+   */
+  queue(event: LiveEvent): void {
+    try {
+      writeRecord(outboxDir(this.env), 'live', this.env, event, nowSeq());
+      this.queued = true;
+    } catch {
+      this.direct.push(event);
+    }
   }
-  try {
-    await runPoster(env, () => undefined, 0, dir);
-  } catch { /* the record stays for the next hook */ }
+
+  /**
+   * Posts what was queued; resolves once this process's part is done (the events are
+   * acknowledged, or another live hook process holds the outbox and will post them). Never rejects.
+   */
+  async drain(): Promise<void> {
+    for (const event of this.direct.splice(0)) await postUntilDone(event, this.env);
+    if (!this.queued) return;
+    this.queued = false;
+    try {
+      await runPoster(this.env, () => undefined, 0, outboxDir(this.env));
+    } catch { /* the records stay for the next hook */ }
+  }
 }
 
 async function postUntilDone(event: LiveEvent, env: Env, forMs = 60_000): Promise<PostResult> {

@@ -1,8 +1,9 @@
 // Keeps a tool call's live events whole although both hooks run detached. The start hook
 // leaves a marker (holding the event to send if the call never ends) once its `running:true`
-// event is out; the end hook waits briefly for it (in the background, never on the agent) and
-// claims it. At turn end, markers nobody claimed — denied or interrupted calls, for which the
-// agent fires no end hook — are closed with a failed completed event, so no line stays running.
+// event is queued in order (LIVE-DELIVER-1), not once the relay took it; the end hook waits
+// briefly for it (in the background, never on the agent) and claims it. At turn end, markers
+// nobody claimed — denied or interrupted calls, for which the agent fires no end hook — are
+// closed with a failed completed event, so no line stays running.
 import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -10,7 +11,7 @@ import { LiveEvent } from '../../protocol/live-events';
 import { type Env, commandrHome } from './env';
 
 export const ORDER_WAIT_MS = 1500;
-/** How long turn end gives end hooks launched before it to claim their markers. */
+/** How long turn end gives end hooks launched before it to claim their markers (an OpenCode batch: none, they ran before it). */
 export const SWEEP_GRACE_MS = 3000;
 /** Markers of other sessions left behind (a crash) are removed after this long. */
 export const STALE_MARKER_MS = 10 * 60 * 1000;

@@ -166,13 +166,16 @@ export function busEvents(bus: string): AnyBusEvent[] {
   return readEvents(bus).events;
 }
 
-/** Polls `check` until it returns a value or the deadline passes (for work done by detached hooks). */
-export async function eventually<T>(check: () => T | undefined, timeoutMs = 30_000, what = 'condition'): Promise<T> {
+/**
+ * Polls `check` until it returns a value or the deadline passes (for work done by detached hooks).
+ * `what` names what was awaited; a function is asked only when the wait times out (so it can say what there was by then).
+ */
+export async function eventually<T>(check: () => T | undefined, timeoutMs = 30_000, what: string | (() => string) = 'condition'): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = check();
     if (value !== undefined && value !== false) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${typeof what === 'function' ? what() : what}`);
     await new Promise((r) => setTimeout(r, 50));
   }
 }

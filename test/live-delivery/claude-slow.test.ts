@@ -27,7 +27,7 @@ describe('Claude Code live events on a slow relay', () => {
       expect(ran.code, ran.stderr).toBe(0);
       const session = ran.stdout.split('\n').filter(Boolean).map((l) => JSON.parse(l)).find((o) => o.type === 'system').session_id as string;
       const expected = ['command:running', 'command', 'command:running', 'command', 'idle', 'end'];
-      await eventually(() => kindsOf(session).length >= expected.length || undefined, 120_000, `all ${expected.length} events (have ${kindsOf(session).join(',')})`);
+      await eventually(() => kindsOf(session).length >= expected.length || undefined, 120_000, () => `all ${expected.length} events (have ${kindsOf(session).join(',')})`);
       await eventually(() => kindsOf(session).includes('end') || undefined, 120_000, 'the end event');
       const arrived = JSON.stringify(w.relay.live().filter((e) => e.session === session));
       // Each once (a call's start comes through the permission hook, its end through the report: two

@@ -35,7 +35,7 @@ describe('OpenCode live events on a slow relay', () => {
       ], process.env.LIVE_DIRECT ? undefined : slow.url);
       expect(fs.existsSync(path.join(w.repo, 'slow-3.txt'))).toBe(true);
       const expected = ['command:running', 'command', 'command:running', 'command', 'command:running', 'command', 'idle', 'end'];
-      await eventually(() => kindsOf(session).length >= expected.length || undefined, 120_000, `all ${expected.length} events (have ${kindsOf(session).join(',')})`);
+      await eventually(() => kindsOf(session).length >= expected.length || undefined, 120_000, () => `all ${expected.length} events (have ${kindsOf(session).join(',')})`);
       expect(kindsOf(session)).toEqual(expected);
       // The relay's view of the session (what a phone is sent) is in the order it happened.
       const kept = w.relay.relay.services.live.recent(session).map((s) => s.event);

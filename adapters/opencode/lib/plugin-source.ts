@@ -35,42 +35,77 @@ let lastAt = 0;
 const stamp = () => (lastAt = Math.max(lastAt + 1, Math.floor((performance.timeOrigin + performance.now()) * 1000)));
 
 // One record per process, shared by every instance of this plugin (OCEND-1): the sessions
-// seen, those already ended, and each session's hook processes still running.
-const STATE = (globalThis[Symbol.for('commandr.opencode')] ||= { seen: new Map(), ended: new Set(), running: new Map() });
+// seen, those already ended, and the chain of hook processes (below).
+const STATE = (globalThis[Symbol.for('commandr.opencode')] ||= { seen: new Map(), ended: new Set() });
 
-// The event's data goes on the hook's stdin, the event's name in its argv: one argument over
-// 128 KiB cannot be passed at all (E2BIG), and a tool's arguments can be that big (HOOK-6).
+// Live events go to the hook in batches, one batch at a time (LIVE-DELIVER-1): the next batch
+// starts once the hook running the one before says it has queued its events (a line on its
+// stdout) or has exited, so however the machine schedules the processes, an event is never
+// queued before one that happened earlier. The hook then posts them, detached: OpenCode never
+// waits. Events that pile up meanwhile go together (at most BATCH_BYTES of them, but at least one).
+const BATCH_BYTES = 1024 * 1024;
+const STALL_MS = 20000;
+const CHAIN = (STATE.chain ||= { waiting: [], current: 0 });
+
+// The event's data goes on the hook's stdin: one argument over 128 KiB cannot be passed at
+// all (E2BIG), and a tool's arguments can be that big (HOOK-6).
 function fire(event, data) {
+  try { CHAIN.waiting.push(JSON.stringify([event, { ...data, at: stamp() }])); } catch { return; }
+  next(false);
+}
+
+// Starts the next batch when none runs; with force (OpenCode is exiting) it starts anyway, after the running one.
+function next(force) {
+  if (CHAIN.waiting.length === 0 || (CHAIN.current && !force)) return;
+  let size = 0;
+  let count = 0;
+  while (count < CHAIN.waiting.length && (count === 0 || size + CHAIN.waiting[count].length <= BATCH_BYTES)) size += CHAIN.waiting[count++].length;
+  const events = CHAIN.waiting.splice(0, count);
+  const after = CHAIN.current ? [CHAIN.current] : [];
   try {
-    const child = spawn(NODE, [HOOK, event], { detached: true, stdio: ['pipe', 'ignore', 'ignore'] });
-    child.on('error', () => {});
+    const child = spawn(NODE, [HOOK, 'batch'], { detached: true, stdio: ['pipe', 'pipe', 'ignore'] });
+    let done = false;
+    const finished = () => {
+      if (done) return;
+      done = true;
+      clearTimeout(stall);
+      if (CHAIN.current === child.pid) CHAIN.current = 0;
+      next(false);
+    };
+    // A hook that neither speaks nor ends holds nothing up for long.
+    const stall = setTimeout(finished, STALL_MS);
+    if (stall.unref) stall.unref();
+    child.on('error', finished);
+    child.on('exit', finished);
+    child.stdout.on('data', finished);
+    child.stdout.on('error', () => {});
+    if (child.stdout.unref) child.stdout.unref();
     // A hook that stops reading (a payload over its limit) must not crash OpenCode with EPIPE.
     child.stdin.on('error', () => {});
-    child.stdin.end(JSON.stringify({ ...data, at: stamp() }));
-    const pids = STATE.running.get(data.session) || new Set();
-    STATE.running.set(data.session, pids);
-    if (child.pid) {
-      pids.add(child.pid);
-      child.on('exit', () => pids.delete(child.pid));
-    }
+    child.stdin.end('{"after":' + JSON.stringify(after) + ',"events":[' + events.join(',') + ']}');
+    if (child.pid) CHAIN.current = child.pid;
     child.unref();
+    if (force) next(true);
   } catch {}
 }
 
 const see = (session, cwd) => { if (session && !STATE.seen.has(session)) STATE.seen.set(session, cwd); };
 
-// Session end, once per session and process (OCEND-1): the end hook waits for the session's
-// hook processes still running (its turn end), so session_end and end come last (OCEND-2).
+// Session end, once per session and process (OCEND-1), after the session's other events (OCEND-2).
+// OpenCode may exit right after: the batch with the end starts at once and its hook first waits
+// for the batch before it to exit.
 function end(session) {
   if (!session || STATE.ended.has(session) || !STATE.seen.has(session)) return;
   STATE.ended.add(session);
-  fire('end', { session, cwd: STATE.seen.get(session), after: [...(STATE.running.get(session) || [])] });
+  fire('end', { session, cwd: STATE.seen.get(session) });
+  next(true);
 }
 const endAll = () => { for (const session of STATE.seen.keys()) end(session); };
 if (!STATE.exitHooked) {
   STATE.exitHooked = true;
-  // When OpenCode ends without disposing its plugins (a fatal error): the sessions still end.
-  process.on('exit', () => { try { endAll(); } catch {} });
+  // When OpenCode ends without disposing its plugins (a fatal error): the sessions still end,
+  // and what waits for its turn starts now, after the batch that runs.
+  process.on('exit', () => { try { endAll(); next(true); } catch {} });
 }
 
 function ask(event, data) {
@@ -106,7 +141,7 @@ export const Commandr = async ({ client, directory, worktree }) => {
     // This machine's \`commandr mcp\`, so no committed config carries its paths; an entry of the project's own wins.
     config: async (config) => { try { config.mcp = { commandr: MCP, ...(config.mcp || {}) }; } catch {} },
     // \`opencode run\` (and the TUI, and a server instance) disposes its plugins before it exits.
-    dispose: async () => { claims.delete(cwd); try { endAll(); } catch {} },
+    dispose: async () => { claims.delete(cwd); try { endAll(); next(true); } catch {} },
     event: async ({ event }) => {
       try {
         const p = event.properties || {};

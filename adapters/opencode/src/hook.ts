@@ -2,9 +2,15 @@
 // a plugin wired before that passes it as the one argument after the event, `hook <event> <json>`,
 // which past 128 KiB cannot be passed at all). Events: idle, end, tool-start, tool-end, prompt
 // (prints {block, files, warning}), consumed. Always exits 0; stdin over MAX_PAYLOAD_BYTES is not read.
+//
+// `hook batch` takes `{after, events: [[event, data], ...]}`: the live events of one plugin
+// process in the order they happened (LIVE-DELIVER-1). It waits for the `after` processes
+// (an earlier batch still running when OpenCode exited), queues every event in order, says
+// `queued` on stdout (the plugin starts the next batch then), and only then posts them.
 import * as fs from 'node:fs';
 import { readPayload } from '../../lib/hook-io';
 import { nowSeq, onSessionEnd, onToolEnd, onToolStart, onTurnEnd, type SessionRef } from '../../lib/hook-actions';
+import { LiveOutbox } from '../../lib/live-queue';
 import { consumeAnnotations, pendingBlock } from '../../lib/inject';
 import { taskContext } from '../../lib/task-context';
 
@@ -54,7 +60,11 @@ async function untilGone(pids: number[], waitMs: number): Promise<void> {
   while (pids.some(alive) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
 }
 
-async function handle(event: string, data: Data): Promise<void> {
+/**
+ * One event. Its live events go to `out`. `chained`: it is part of a batch, so every event the
+ * plugin fired before it has already been queued (its turn end sweeps at once, its end waits for nobody).
+ */
+async function handle(event: string, data: Data, out: LiveOutbox, chained = false): Promise<void> {
   const session = str(data.session);
   const cwd = str(data.cwd);
   if (!session || !cwd) return;
@@ -64,14 +74,14 @@ async function handle(event: string, data: Data): Promise<void> {
   // When the plugin saw it happen (ORDER-2), not when this detached process got to run.
   const seq = typeof data.at === 'number' && Number.isSafeInteger(data.at) && data.at >= 0 ? data.at : nowSeq();
   switch (event) {
-    case 'idle': return onTurnEnd(ref, env, seq);
+    case 'idle': return onTurnEnd(ref, env, out, seq, chained ? 0 : undefined);
     case 'end':
       await untilGone(pidsOf(data.after), END_WAIT_MS);
-      return onSessionEnd(ref, env, seq);
-    case 'tool-start': return onToolStart(ref, call, env, str(data.call), seq);
+      return onSessionEnd(ref, env, out, seq);
+    case 'tool-start': return onToolStart(ref, call, env, out, str(data.call), seq);
     case 'tool-end': {
       const exit = typeof data.exit === 'number' && Number.isInteger(data.exit) ? data.exit : undefined;
-      return onToolEnd(ref, call, { output: str(data.output), exit }, env, str(data.call), seq);
+      return onToolEnd(ref, call, { output: str(data.output), exit }, env, out, str(data.call), seq);
     }
     case 'prompt': {
       const ctx = taskContext(cwd, env);
@@ -98,10 +108,33 @@ function eventData(): Data | undefined {
   return readPayload();
 }
 
+const LIVE = new Set(['idle', 'end', 'tool-start', 'tool-end']);
+
+/** `hook batch`: the events in order, `queued` on stdout once all are in the outbox, then the posting. */
+async function batch(data: Data, out: LiveOutbox): Promise<void> {
+  await untilGone(pidsOf(data.after), END_WAIT_MS);
+  const events: unknown[] = Array.isArray(data.events) ? data.events : []; // bounded by the payload's 4 MiB
+  for (const item of events) {
+    if (!Array.isArray(item) || typeof item[0] !== 'string' || !LIVE.has(item[0])) continue;
+    const fields = obj(item[1]);
+    try {
+      await handle(item[0], fields, out, true);
+    } catch (error) {
+      if (process.env.COMMANDR_HOOK_DEBUG) process.stderr.write(`commandr hook: ${item[0]}: ${String(error)}\n`);
+    }
+  }
+  try {
+    fs.writeSync(1, 'queued\n');
+  } catch { /* the plugin's process is gone: nobody waits for the word */ }
+}
+
 const data = eventData();
+const out = new LiveOutbox();
+const name = process.argv[2];
 Promise.resolve()
-  .then(() => (data && process.argv[2] ? handle(process.argv[2], data) : undefined))
+  .then(() => (!data || !name ? undefined : name === 'batch' ? batch(data, out) : handle(name, data, out)))
   .catch((error: unknown) => {
     if (process.env.COMMANDR_HOOK_DEBUG) process.stderr.write(`commandr hook: ${String(error)}\n`);
   })
+  .then(() => out.drain())
   .finally(() => { process.exitCode = 0; });

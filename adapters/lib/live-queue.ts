@@ -37,6 +37,11 @@ export class LiveOutbox {
     }
   }
 
+  /** Whether every event so far has its place in the outbox: none waits for this process to post it itself. */
+  get inOrder(): boolean {
+    return this.direct.length === 0;
+  }
+
   /**
    * Posts what was queued; resolves once this process's part is done (the events are
    * acknowledged, or another live hook process holds the outbox and will post them). Never rejects.

@@ -1,28 +1,30 @@
 // The OpenCode plugin's hook processes hand over live events in the order they happened even
 // when the machine starts them out of order (LIVE-DELIVER-1). The generated plugin runs in a
 // real Node process standing in for OpenCode (it calls the plugin's hooks as OpenCode does, then
-// exits right after `dispose`); its hook is the real hook behind a wrapper that makes the first
+// exits right after `dispose`); its hook is the real hook behind a wrapper that can make the first
 // hook process slow to get going, as a process starved by a busy machine is. The plugin starts
-// the next batch only once the one before has queued its events, so nothing overtakes it.
+// the next batch only once the one before has queued its events, so nothing overtakes it; a hook
+// that cannot queue (a sandboxed job's) posts before it says so.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { pluginSource } from '../../adapters/opencode/lib/plugin-source';
 import { eventually, ROOT, runProcess, tempDir } from '../adapters/harness';
 import { hookWorld } from '../adapters/world';
+import { slowRelay } from './slow-relay';
 
 const REAL_HOOK = path.join(ROOT, 'adapters', 'opencode', 'hooks', 'hook');
 const SLOW_START_MS = 1500;
 
-/** A hook that is the real one, with this world's environment; the first process of it starts `SLOW_START_MS` late. */
-function slowFirstHook(dir: string, env: Record<string, string | undefined>): string {
+/** A hook that is the real one, with this world's environment; with `slowFirst`, the first process of it starts `SLOW_START_MS` late. */
+function wrappedHook(dir: string, env: Record<string, string | undefined>, slowFirst: boolean): string {
   fs.writeFileSync(path.join(dir, 'env.json'), JSON.stringify(env));
   fs.writeFileSync(path.join(dir, 'hook'), `
 const fs = require('node:fs');
 const path = require('node:path');
 Object.assign(process.env, JSON.parse(fs.readFileSync(path.join(__dirname, 'env.json'), 'utf8')));
-let first = true;
-try { fs.mkdirSync(path.join(__dirname, 'slowed')); } catch { first = false; }
+let first = ${slowFirst};
+if (first) try { fs.mkdirSync(path.join(__dirname, 'slowed')); } catch { first = false; }
 if (first) Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ${SLOW_START_MS});
 require(${JSON.stringify(REAL_HOOK)});
 `);
@@ -31,9 +33,13 @@ require(${JSON.stringify(REAL_HOOK)});
   return path.join(dir, 'hook');
 }
 
-/** Calls the plugin's hooks as \`opencode run\` does for `calls` shell commands, then disposes it and exits. */
+/**
+ * Calls the plugin's hooks as \`opencode run\` does for `calls` shell commands, then ends the
+ * turn, disposes the plugin and exits. With a \`go\` file, it ends the turn only once that file exists.
+ */
 const DRIVER = `
-const [plugin, repo, session, calls] = process.argv.slice(2);
+import { existsSync } from 'node:fs';
+const [plugin, repo, session, calls, go] = process.argv.slice(2);
 const { Commandr } = await import(plugin);
 const quiet = async () => {};
 const hooks = await Commandr({ client: { app: { log: quiet }, tui: { showToast: quiet } }, directory: repo, worktree: repo });
@@ -45,34 +51,74 @@ for (let i = 1; i <= Number(calls); i++) {
   await hooks['tool.execute.before'](input, { args });
   await hooks['tool.execute.after']({ ...input, args }, { output: '', metadata: { exit: 0 } });
 }
+while (go && !existsSync(go)) await new Promise((r) => setTimeout(r, 20));
 await status('idle');
 await hooks.dispose();
 `;
 
+const EXPECTED = [
+  'touch chain-1.txt:running', 'command touch chain-1.txt',
+  'touch chain-2.txt:running', 'command touch chain-2.txt',
+  'touch chain-3.txt:running', 'command touch chain-3.txt',
+  'idle', 'end',
+];
+
+interface ChainOptions {
+  /** The first hook process starts `SLOW_START_MS` late. */
+  slowFirst: boolean;
+  /** False: a file where the outbox would be, as a sandboxed job's hook finds it (the data dir hidden). */
+  outboxWritable: boolean;
+  /** The URL the hooks post to, given the relay's. */
+  relayUrl?: (url: string) => Promise<string>;
+  /** The turn ends only once the relay has this many events of the session (so the plugin's batches are not started by its exit). */
+  turnEndsAfter?: number;
+}
+
+/** Runs three calls and a turn end through the plugin and returns what the relay got of the session. */
+async function runChain(options: ChainOptions): Promise<{ kinds: string[]; seqs: number[] }> {
+  const w = await hookWorld({ relay: true });
+  const url = options.relayUrl ? await options.relayUrl(w.relay.relay.url) : w.relay.relay.url;
+  if (!options.outboxWritable) {
+    fs.mkdirSync(path.join(w.h.commandrHome, 'hook-state'), { recursive: true });
+    fs.writeFileSync(path.join(w.h.commandrHome, 'hook-state', 'outbox'), '');
+  }
+  const dir = tempDir('commandr-oc-chain-');
+  const hook = wrappedHook(dir, { HOME: w.h.home, COMMANDR_HOME: w.h.commandrHome, COMMANDR_URL: url, PATH: process.env.PATH }, options.slowFirst);
+  const plugin = path.join(dir, 'commandr.mjs');
+  fs.writeFileSync(plugin, pluginSource(process.execPath, hook, { type: 'local', command: ['true'] }));
+  const driver = path.join(dir, 'driver.mjs');
+  fs.writeFileSync(driver, DRIVER);
+  const session = 'ses-chain';
+  const go = path.join(dir, 'go');
+  const mine = () => w.relay.live().filter((e) => e.session === session);
+  const kinds = () => mine().map((e) => (e.running ? `${e.cmd}:running` : `${e.kind}${e.cmd ? ` ${e.cmd}` : ''}`));
+  const running = runProcess(process.execPath, [driver, plugin, w.repo, session, '3', ...(options.turnEndsAfter ? [go] : [])], { cwd: w.repo, env: { PATH: process.env.PATH, HOME: w.h.home } });
+  if (options.turnEndsAfter) {
+    await eventually(() => mine().length >= options.turnEndsAfter! || undefined, 30_000, () => `${options.turnEndsAfter} events before the turn ends (have ${kinds().join(', ')})`);
+    fs.writeFileSync(go, '');
+  }
+  const ran = await running;
+  expect(ran.code, ran.stderr).toBe(0);
+  await eventually(() => kinds().includes('end') || undefined, 30_000, () => `the session end (have ${kinds().join(', ')})`);
+  // The late process really was the first one, and it did start late.
+  expect(fs.existsSync(path.join(dir, 'slowed'))).toBe(options.slowFirst);
+  return { kinds: kinds(), seqs: mine().map((e) => e.seq!) };
+}
+
 describe('OpenCode plugin: hook processes in order', () => {
   it('LIVE-DELIVER-1: when the first hook process starts late, the events after it still reach the relay after it, in the order they happened', { timeout: 60_000 }, async () => {
-    const w = await hookWorld({ relay: true });
-    const dir = tempDir('commandr-oc-chain-');
-    const hook = slowFirstHook(dir, { HOME: w.h.home, COMMANDR_HOME: w.h.commandrHome, COMMANDR_URL: w.relay.relay.url, PATH: process.env.PATH });
-    const plugin = path.join(dir, 'commandr.mjs');
-    fs.writeFileSync(plugin, pluginSource(process.execPath, hook, { type: 'local', command: ['true'] }));
-    const driver = path.join(dir, 'driver.mjs');
-    fs.writeFileSync(driver, DRIVER);
-    const session = 'ses-chain';
-    const ran = await runProcess(process.execPath, [driver, plugin, w.repo, session, '3'], { cwd: w.repo, env: { PATH: process.env.PATH, HOME: w.h.home } });
-    expect(ran.code, ran.stderr).toBe(0);
-
-    const kinds = () => w.relay.live().filter((e) => e.session === session).map((e) => (e.running ? `${e.cmd}:running` : `${e.kind}${e.cmd ? ` ${e.cmd}` : ''}`));
-    await eventually(() => kinds().includes('end') || undefined, 30_000, 'the session end');
-    expect(kinds()).toEqual([
-      'touch chain-1.txt:running', 'command touch chain-1.txt',
-      'touch chain-2.txt:running', 'command touch chain-2.txt',
-      'touch chain-3.txt:running', 'command touch chain-3.txt',
-      'idle', 'end',
-    ]);
-    const seqs = w.relay.live().filter((e) => e.session === session).map((e) => e.seq!);
+    const { kinds, seqs } = await runChain({ slowFirst: true, outboxWritable: true });
+    expect(kinds).toEqual(EXPECTED);
     expect([...seqs].sort((a, b) => a - b)).toEqual(seqs);
-    // The late process really was the first one, and it did start late.
-    expect(fs.existsSync(path.join(dir, 'slowed'))).toBe(true);
+  });
+
+  it('LIVE-DELIVER-1: a hook that cannot write the outbox (a sandboxed job\'s) posts its events before the next batch starts, so a slow first answer keeps its place', { timeout: 60_000 }, async () => {
+    const { kinds } = await runChain({
+      slowFirst: false,
+      outboxWritable: false,
+      relayUrl: async (url) => (await slowRelay(url, { delayMs: 0, firstDelayMs: SLOW_START_MS })).url,
+      turnEndsAfter: 2,
+    });
+    expect(kinds).toEqual(EXPECTED);
   });
 });

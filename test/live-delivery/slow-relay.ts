@@ -2,7 +2,7 @@
 // events (LIVE-DELIVER-n tests): every `POST /api/events` and `POST /api/hooks/report` is
 // answered only after `delayMs` (the relay gets it then, as a paused relay would read it late);
 // the first `resets` such requests are cut off instead (a relay in a bad moment), never reaching
-// the relay. Everything else passes straight through. Also: CPU hogs beside the test.
+// the relay; with `firstDelayMs`, the first one that goes through waits that long instead. Everything else passes straight through. Also: CPU hogs beside the test.
 import { type ChildProcess, spawn } from 'node:child_process';
 import * as http from 'node:http';
 import type * as net from 'node:net';
@@ -16,8 +16,9 @@ export interface SlowRelay {
 
 const SLOWED = new Set(['/api/events', '/api/hooks/report']);
 
-export async function slowRelay(target: string, options: { delayMs: number; resets?: number }): Promise<SlowRelay> {
+export async function slowRelay(target: string, options: { delayMs: number; resets?: number; firstDelayMs?: number }): Promise<SlowRelay> {
   let seen = 0;
+  let forwarded = 0;
   let resets = options.resets ?? 0;
   const sockets = new Set<net.Socket>();
   const server = http.createServer((req, res) => {
@@ -36,7 +37,7 @@ export async function slowRelay(target: string, options: { delayMs: number; rese
         res.on('error', () => {});
         out.end(Buffer.concat(chunks));
       };
-      if (slowed) setTimeout(forward, options.delayMs);
+      if (slowed) setTimeout(forward, forwarded++ === 0 && options.firstDelayMs !== undefined ? options.firstDelayMs : options.delayMs);
       else forward();
     });
   });

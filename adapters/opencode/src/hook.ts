@@ -5,8 +5,9 @@
 //
 // `hook batch` takes `{after, events: [[event, data], ...]}`: the live events of one plugin
 // process in the order they happened (LIVE-DELIVER-1). It waits for the `after` processes
-// (an earlier batch still running when OpenCode exited), queues every event in order, says
-// `queued` on stdout (the plugin starts the next batch then), and only then posts them.
+// (an earlier batch still running when OpenCode exited), queues every event in order (an event
+// it cannot queue, it posts itself first), says `queued` on stdout (the plugin starts the next
+// batch then), and only then posts the queued ones.
 import * as fs from 'node:fs';
 import { readPayload } from '../../lib/hook-io';
 import { nowSeq, onSessionEnd, onToolEnd, onToolStart, onTurnEnd, type SessionRef } from '../../lib/hook-actions';
@@ -123,6 +124,9 @@ async function batch(data: Data, out: LiveOutbox): Promise<void> {
       if (process.env.COMMANDR_HOOK_DEBUG) process.stderr.write(`commandr hook: ${item[0]}: ${String(error)}\n`);
     }
   }
+  // An event that could not be queued (a sandboxed job's hook cannot write the home) keeps its
+  // place only if this process has posted it before the next batch starts.
+  if (!out.inOrder) await out.drain();
   try {
     fs.writeSync(1, 'queued\n');
   } catch { /* the plugin's process is gone: nobody waits for the word */ }

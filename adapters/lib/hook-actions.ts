@@ -106,15 +106,18 @@ export const idleEvent = (ref: SessionRef, env: Env, seq?: number): LiveEvent =>
 export const endEvent = (ref: SessionRef, env: Env, seq?: number): LiveEvent =>
   event(ref, env, { kind: 'end', summary: 'session ended', ...(seq !== undefined ? { seq } : {}) });
 
-/**
- * Turn end: a checkpoint when the work state changed, then the `idle` live event, queued in
- * `out` (the caller drains it). `sweepGraceMs`: how long end hooks launched before the turn end
- * get to claim their calls (SWEEP_GRACE_MS; 0 when they ran before this one, an OpenCode batch).
- */
-export async function onTurnEnd(ref: SessionRef, env: Env, out: LiveOutbox, seq = nowSeq(), sweepGraceMs?: number): Promise<void> {
+/** Turn end: a checkpoint when the work state changed, then the `idle` live event, queued in `out` (the caller drains it). */
+export function onTurnEnd(ref: SessionRef, env: Env, out: LiveOutbox, seq = nowSeq()): void {
   turnEndBus(ref, env);
   out.queue(idleEvent(ref, env, seq));
-  // Calls that never ended (denied, interrupted) get their completed event now, as failed.
+}
+
+/**
+ * After a turn end: calls that never ended (denied, interrupted) get their completed event, as
+ * failed, queued in `out`. `sweepGraceMs`: how long end hooks launched before the turn end get
+ * to claim their calls (SWEEP_GRACE_MS; 0 when they ran before this one, as in an OpenCode batch).
+ */
+export async function closeUnfinished(ref: SessionRef, env: Env, out: LiveOutbox, sweepGraceMs?: number): Promise<void> {
   for (const unfinished of await sweepUnfinished(env, ref.session, sweepGraceMs)) out.queue(unfinished);
   pruneMarkers(env);
 }

@@ -8,6 +8,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { SWEEP_GRACE_MS } from '../../adapters/lib/tool-order';
 import { pluginSource } from '../../adapters/opencode/lib/plugin-source';
 import { eventually, ROOT, runProcess, tempDir } from '../adapters/harness';
 import { hookWorld } from '../adapters/world';
@@ -120,5 +121,22 @@ describe('OpenCode plugin: hook processes in order', () => {
       turnEndsAfter: 2,
     });
     expect(kinds).toEqual(EXPECTED);
+  });
+
+  it('LIVE-EMIT-5 LIVE-DELIVER-1: with a plugin wired before batches (one hook process an event), the turn\'s idle reaches the relay at once, and a call that never ended is closed after the 3 s its end hook is given', { timeout: 60_000 }, async () => {
+    const w = await hookWorld({ relay: true });
+    const env = { PATH: process.env.PATH, HOME: w.h.home, COMMANDR_HOME: w.h.commandrHome, COMMANDR_URL: w.relay.relay.url };
+    const session = 'ses-one-a-process';
+    const mine = () => w.relay.live().filter((e) => e.session === session);
+    const started = await runProcess(REAL_HOOK, ['tool-start'], { cwd: w.repo, env, input: JSON.stringify({ session, cwd: w.repo, call: 'denied', tool: 'bash', args: { command: 'rm -rf /' }, at: Date.now() * 1000 }) });
+    expect(started.code).toBe(0);
+    const ending = runProcess(REAL_HOOK, ['idle'], { cwd: w.repo, env, input: JSON.stringify({ session, cwd: w.repo, at: Date.now() * 1000 }) });
+    await eventually(() => mine().some((e) => e.kind === 'idle') || undefined, 30_000, 'the idle');
+    const idleSeen = Date.now();
+    await eventually(() => mine().some((e) => e.kind === 'command' && e.ok === false) || undefined, 30_000, 'the closing of the call that never ended');
+    // The closing waited for the grace; the idle did not wait with it.
+    expect(Date.now() - idleSeen).toBeGreaterThanOrEqual(SWEEP_GRACE_MS - 1000);
+    expect((await ending).code).toBe(0);
+    expect(mine().map((e) => (e.running ? `${e.kind}:running` : e.kind))).toEqual(['command:running', 'idle', 'command']);
   });
 });

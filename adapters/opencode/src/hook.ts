@@ -10,7 +10,7 @@
 // batch then), and only then posts the queued ones.
 import * as fs from 'node:fs';
 import { readPayload } from '../../lib/hook-io';
-import { nowSeq, onSessionEnd, onToolEnd, onToolStart, onTurnEnd, type SessionRef } from '../../lib/hook-actions';
+import { closeUnfinished, nowSeq, onSessionEnd, onToolEnd, onToolStart, onTurnEnd, type SessionRef } from '../../lib/hook-actions';
 import { LiveOutbox } from '../../lib/live-queue';
 import { consumeAnnotations, pendingBlock } from '../../lib/inject';
 import { taskContext } from '../../lib/task-context';
@@ -75,7 +75,11 @@ async function handle(event: string, data: Data, out: LiveOutbox, chained = fals
   // When the plugin saw it happen (ORDER-2), not when this detached process got to run.
   const seq = typeof data.at === 'number' && Number.isSafeInteger(data.at) && data.at >= 0 ? data.at : nowSeq();
   switch (event) {
-    case 'idle': return onTurnEnd(ref, env, out, seq, chained ? 0 : undefined);
+    case 'idle':
+      onTurnEnd(ref, env, out, seq);
+      // One process an event (a plugin wired before batches): the turn's end shows before the wait for end hooks still running.
+      if (!chained) await out.drain();
+      return closeUnfinished(ref, env, out, chained ? 0 : undefined);
     case 'end':
       await untilGone(pidsOf(data.after), END_WAIT_MS);
       return onSessionEnd(ref, env, out, seq);

@@ -1,41 +1,22 @@
-// How soon an OpenCode tool call's live events reach the relay (LIVE-DELIVER-1): the generated
-// plugin, loaded in a Node process that calls its hooks as `opencode run` does, hands events to
-// the real hook in batches, one batch at a time; this times each event from the moment the plugin
-// saw it (its `seq`) to the moment a real relay in this process recorded it. Two shapes of turn:
-// calls spaced as a model's answers space them (every 150 ms), and a burst (no pause at all),
-// the worst case for one batch at a time. Reports medians and the worst over all rounds.
-// `npx tsx bench/opencode-events.ts [rounds=5] [calls=5] [plugin.mjs]`: with a plugin file (one an older
-// `wire` wrote, its paths this checkout's), that one is timed instead of the current one.
+// How soon an OpenCode tool call's live events reach the relay (LIVE-DELIVER-1). The generated
+// plugin, loaded in a Node process that calls its hooks as `opencode run` does
+// (test/stand-ins/opencode-host.ts), hands events to the real hook in batches, one batch at a
+// time; this times each event from the moment the plugin saw it (its `seq`) to the moment a real
+// relay in this process recorded it. Two shapes of turn: calls spaced as a model's answers space
+// them (every 150 ms), and a burst (no pause at all), the worst case for one batch at a time.
+// Reports medians and the worst over all rounds.
+// `npx tsx bench/opencode-events.ts [rounds=5] [calls=5] [plugin.mjs]`: with a plugin file (one an
+// older `wire` wrote, its paths this checkout's), that one is timed instead of the current one.
 import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { pluginSource } from '../adapters/opencode/lib/plugin-source';
 import { createRelay } from '../relay/server';
+import { writeOpenCodeHost } from '../test/stand-ins/opencode-host';
 import { makeBenchRepo, median } from './lib/claude-turns';
 
 const ROOT = path.resolve(__dirname, '..');
-
-/** Calls the plugin's hooks for `calls` shell commands, `gapMs` apart, then ends the turn and disposes it. */
-const DRIVER = `
-const [plugin, repo, session, calls, gapMs] = process.argv.slice(2);
-const { Commandr } = await import(plugin);
-const quiet = async () => {};
-const hooks = await Commandr({ client: { app: { log: quiet }, tui: { showToast: quiet } }, directory: repo, worktree: repo });
-const status = (type) => hooks.event({ event: { type: 'session.status', properties: { sessionID: session, status: { type } } } });
-const pause = () => (Number(gapMs) > 0 ? new Promise((r) => setTimeout(r, Number(gapMs))) : undefined);
-await status('busy');
-for (let i = 1; i <= Number(calls); i++) {
-  const input = { sessionID: session, callID: 'call-' + i, tool: 'bash' };
-  const args = { command: 'echo ' + i };
-  await hooks['tool.execute.before'](input, { args });
-  await pause();
-  await hooks['tool.execute.after']({ ...input, args }, { output: String(i), metadata: { exit: 0 } });
-  await pause();
-}
-await status('idle');
-await hooks.dispose();
-`;
 
 const nowUs = (): number => (performance.timeOrigin + performance.now()) * 1000;
 
@@ -66,8 +47,7 @@ async function main(): Promise<void> {
     const plugin = path.join(base, 'commandr.mjs');
     const given = process.argv[4];
     fs.writeFileSync(plugin, given ? fs.readFileSync(given, 'utf8').replace(/^const HOOK = .*$/m, `const HOOK = ${JSON.stringify(path.join(hooks, 'hook'))};`) : pluginSource(process.execPath, path.join(hooks, 'hook'), { type: 'local', command: ['true'] }));
-    const driver = path.join(base, 'driver.mjs');
-    fs.writeFileSync(driver, DRIVER);
+    const host = writeOpenCodeHost(base);
     const env = { PATH: process.env.PATH, HOME: home, COMMANDR_HOME: data, COMMANDR_URL: relay.url, AGENTS_TASK_ID: 'T-bench' } as unknown as NodeJS.ProcessEnv;
     const expected = calls * 2 + 2;
     const rows: string[] = [];
@@ -78,9 +58,9 @@ async function main(): Promise<void> {
       for (let r = 0; r < rounds; r++) {
         const session = `ses-${shape.split(' ')[0]}-${r}`;
         await new Promise<void>((resolve, reject) => {
-          const child = spawn(process.execPath, [driver, plugin, repo, session, String(calls), String(gapMs)], { cwd: repo, env, stdio: 'ignore' });
+          const child = spawn(process.execPath, [host, plugin, repo, session, String(calls), String(gapMs)], { cwd: repo, env, stdio: 'ignore' });
           child.on('error', reject);
-          child.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`driver exited ${code}`))));
+          child.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`the OpenCode stand-in exited ${code}`))));
         });
         const deadline = Date.now() + 60_000;
         while ((arrived.get(session)?.length ?? 0) < expected) {

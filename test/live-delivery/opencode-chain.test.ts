@@ -1,7 +1,7 @@
 // The OpenCode plugin's hook processes hand over live events in the order they happened even
 // when the machine starts them out of order (LIVE-DELIVER-1). The generated plugin runs in a
-// real Node process standing in for OpenCode (it calls the plugin's hooks as OpenCode does, then
-// exits right after `dispose`); its hook is the real hook behind a wrapper that can make the first
+// real Node process standing in for OpenCode (`stand-ins/opencode-host.ts`: it calls the plugin's
+// hooks as OpenCode does, then exits right after `dispose`); its hook is the real hook behind a wrapper that can make the first
 // hook process slow to get going, as a process starved by a busy machine is. The plugin starts
 // the next batch only once the one before has queued its events, so nothing overtakes it; a hook
 // that cannot queue (a sandboxed job's) posts before it says so.
@@ -12,6 +12,7 @@ import { SWEEP_GRACE_MS } from '../../adapters/lib/tool-order';
 import { pluginSource } from '../../adapters/opencode/lib/plugin-source';
 import { eventually, ROOT, runProcess, tempDir } from '../adapters/harness';
 import { hookWorld } from '../adapters/world';
+import { writeOpenCodeHost } from '../stand-ins/opencode-host';
 import { slowRelay } from './slow-relay';
 
 const REAL_HOOK = path.join(ROOT, 'adapters', 'opencode', 'hooks', 'hook');
@@ -34,33 +35,10 @@ require(${JSON.stringify(REAL_HOOK)});
   return path.join(dir, 'hook');
 }
 
-/**
- * Calls the plugin's hooks as \`opencode run\` does for `calls` shell commands, then ends the
- * turn, disposes the plugin and exits. With a \`go\` file, it ends the turn only once that file exists.
- */
-const DRIVER = `
-import { existsSync } from 'node:fs';
-const [plugin, repo, session, calls, go] = process.argv.slice(2);
-const { Commandr } = await import(plugin);
-const quiet = async () => {};
-const hooks = await Commandr({ client: { app: { log: quiet }, tui: { showToast: quiet } }, directory: repo, worktree: repo });
-const status = (type) => hooks.event({ event: { type: 'session.status', properties: { sessionID: session, status: { type } } } });
-await status('busy');
-for (let i = 1; i <= Number(calls); i++) {
-  const input = { sessionID: session, callID: 'call-' + i, tool: 'bash' };
-  const args = { command: 'touch chain-' + i + '.txt' };
-  await hooks['tool.execute.before'](input, { args });
-  await hooks['tool.execute.after']({ ...input, args }, { output: '', metadata: { exit: 0 } });
-}
-while (go && !existsSync(go)) await new Promise((r) => setTimeout(r, 20));
-await status('idle');
-await hooks.dispose();
-`;
-
 const EXPECTED = [
-  'touch chain-1.txt:running', 'command touch chain-1.txt',
-  'touch chain-2.txt:running', 'command touch chain-2.txt',
-  'touch chain-3.txt:running', 'command touch chain-3.txt',
+  'touch call-1.txt:running', 'command touch call-1.txt',
+  'touch call-2.txt:running', 'command touch call-2.txt',
+  'touch call-3.txt:running', 'command touch call-3.txt',
   'idle', 'end',
 ];
 
@@ -87,13 +65,12 @@ async function runChain(options: ChainOptions): Promise<{ kinds: string[]; seqs:
   const hook = wrappedHook(dir, { HOME: w.h.home, COMMANDR_HOME: w.h.commandrHome, COMMANDR_URL: url, PATH: process.env.PATH }, options.slowFirst);
   const plugin = path.join(dir, 'commandr.mjs');
   fs.writeFileSync(plugin, pluginSource(process.execPath, hook, { type: 'local', command: ['true'] }));
-  const driver = path.join(dir, 'driver.mjs');
-  fs.writeFileSync(driver, DRIVER);
+  const host = writeOpenCodeHost(dir);
   const session = 'ses-chain';
   const go = path.join(dir, 'go');
   const mine = () => w.relay.live().filter((e) => e.session === session);
   const kinds = () => mine().map((e) => (e.running ? `${e.cmd}:running` : `${e.kind}${e.cmd ? ` ${e.cmd}` : ''}`));
-  const running = runProcess(process.execPath, [driver, plugin, w.repo, session, '3', ...(options.turnEndsAfter ? [go] : [])], { cwd: w.repo, env: { PATH: process.env.PATH, HOME: w.h.home } });
+  const running = runProcess(process.execPath, [host, plugin, w.repo, session, '3', '0', ...(options.turnEndsAfter ? [go] : [])], { cwd: w.repo, env: { PATH: process.env.PATH, HOME: w.h.home } });
   if (options.turnEndsAfter) {
     await eventually(() => mine().length >= options.turnEndsAfter! || undefined, 30_000, () => `${options.turnEndsAfter} events before the turn ends (have ${kinds().join(', ')})`);
     fs.writeFileSync(go, '');

@@ -41,6 +41,7 @@ export class RepoHub extends EventEmitter<HubEvents> {
   private registryStamp = '';
   private registryTimer: NodeJS.Timeout | undefined;
   private closed = false;
+  private readonly work = new Set<Promise<void>>();
 
   constructor(readonly options: RepoHubOptions) {
     super();
@@ -52,11 +53,22 @@ export class RepoHub extends EventEmitter<HubEvents> {
     this.registryTimer.unref();
   }
 
-  close(): void {
+  /**
+   * Work started for one of this hub's repos (the demo agent's commit, DEMO-5) that `close` waits
+   * for, so that nothing still writes into a repo once the relay has closed.
+   */
+  track(work: Promise<unknown>): void {
+    const settled = work.then(() => undefined, () => undefined);
+    this.work.add(settled);
+    void settled.then(() => this.work.delete(settled));
+  }
+
+  async close(): Promise<void> {
     this.closed = true;
     if (this.registryTimer) clearInterval(this.registryTimer);
     for (const w of this.watched.values()) w.watcher.close();
     this.watched.clear();
+    await Promise.all(this.work);
   }
 
   repos(): RepoInfo[] {

@@ -21,10 +21,10 @@ export async function startWatch(services: RelayServices): Promise<RepoHub> {
     ensureDemo,
   });
   deliverHub(services, hub);
-  // DEMO-5: the demo's agent commits once the person approved its change.
+  // DEMO-5: the demo's agent commits once the person approved its change; closing the relay waits for it.
   hub.on('bus-event', (repo, event) => {
     if (!repo.demo || event.event !== 'approval_granted' || (event as { task?: string }).task !== DEMO_REVIEW_TASK) return;
-    void commitApprovedDemo(repo.path).catch((error: unknown) => services.log.error(error, 'demo agent commit'));
+    hub.track(commitApprovedDemo(repo.path).catch((error: unknown) => services.log.error(error, 'demo agent commit')));
   });
   await hub.start();
   // DEMO-6: demo commanders leave with the demo — when it steps aside, or at a start without it.

@@ -2,10 +2,12 @@
 // commits it through the real gate and completes the task. Real relay, real git.
 import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DEMO_REVIEW_TASK } from '../../relay/demo/agent';
-import { demoRelay } from './fixture';
+import type { RepoHub } from '../../relay/watch/hub';
+import { demoRelay, startRelay, subscribedClient } from './fixture';
 
 const fx = demoRelay('relay-demo-agent-');
 
@@ -29,5 +31,31 @@ describe('demo agent', () => {
     expect(fs.readdirSync(path.join(path.dirname(path.dirname(worktree)), 'commandr-demo', '.agents', 'approvals')).filter((f) => f.startsWith(review.id))).toEqual([]);
     const names = fx.rec.events.map((e) => `${e.event.event}:${String(e.event.task)}`);
     expect(names.slice(-4)).toEqual([`approval_granted:${review.id}`, `task_committed:${review.id}`, `task_progress:${review.id}`, `task_complete:${review.id}`]);
+  });
+
+  it('DEMO-5: a relay closed while its demo agent commits waits for the commit, so nothing writes into the demo repo once it has closed', async () => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'relay-demo-close-'));
+    try {
+      const relay = await startRelay([], { demo: true, dataDir });
+      const { client, bus } = await subscribedClient(relay);
+      const snap = await bus.until(() => bus.snapshots[0], 'snapshot');
+      const review = snap.tasks.find((t) => t.id === DEMO_REVIEW_TASK)!;
+      const worktree = review.pendingApproval!.worktree;
+      // The relay is closed in the same turn as the demo agent is started by the approval's bus event.
+      let closing: Promise<void> | undefined;
+      (relay.services.hub as RepoHub).on('bus-event', (_repo, event) => {
+        if (event.event === 'approval_granted') closing ??= relay.close();
+      });
+      void client.request({ type: 'task.approve', repo: snap.repo, task: review.id, digest: review.pendingApproval!.digest }).catch(() => undefined);
+      await bus.until(() => closing, 'the approval reaching the relay');
+      await closing;
+      await client.close();
+      // Closed means done: the commit is in and the task completed, with no git process left to write.
+      expect(execFileSync('git', ['log', '-1', '--format=%s'], { cwd: worktree, encoding: 'utf8' }).trim()).toBe('Demo: greet people by name');
+      const log = fs.readFileSync(path.join(path.dirname(path.dirname(worktree)), 'commandr-demo', '.agents', 'events.jsonl'), 'utf8');
+      expect(log).toContain(`"event":"task_complete","task":"${review.id}"`);
+    } finally {
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
   });
 });

@@ -32,6 +32,14 @@ export interface SandboxSpec {
   shown?: string[];
   /** More paths hidden (e.g. a TLS key outside the data dir): an empty file or directory inside. */
   hidden?: string[];
+  /**
+   * bwrap's `--new-session` (default true): the sandbox gets a session of its own, so a CLI run in
+   * the person's terminal (`commandr sandbox`) cannot push keystrokes into it (TIOCSTI). The relay
+   * passes false: it spawns jobs detached, already in a session of their own with no terminal, and
+   * a second session would take the namespace's init out of the job's process group, out of reach
+   * of a stop (KILL-1, KILL-2).
+   */
+  newSession?: boolean;
 }
 
 export interface SandboxCommand {
@@ -148,7 +156,7 @@ export function sandboxArgv(spec: SandboxSpec, command: string, args: string[] =
   // SANDBOX-10: the root read-only; the user's /dev bound as it is (no new devtmpfs to build: half
   // the start cost); /tmp shared and writable, as in the Codex CLI's workspace-write (tests, tools
   // and stand-ins pass files through it; a private tmpfs broke resuming), then the data dir hidden.
-  const a = ['--die-with-parent', '--new-session', '--unshare-pid', '--ro-bind', '/', '/', '--dev-bind', '/dev', '/dev', '--proc', '/proc', '--bind', '/tmp', '/tmp'];
+  const a = ['--die-with-parent', ...(spec.newSession === false ? [] : ['--new-session']), '--unshare-pid', '--ro-bind', '/', '/', '--dev-bind', '/dev', '/dev', '--proc', '/proc', '--bind', '/tmp', '/tmp'];
   // A HOME under /tmp (tests) is read-only like any other, but for AGENT_STATE bound back below.
   const realHome = fs.existsSync(home) ? real(home) : undefined;
   if (realHome && within(realHome, '/tmp')) a.push('--ro-bind', realHome, realHome);

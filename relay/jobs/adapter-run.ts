@@ -53,7 +53,7 @@ export function startAdapterRun(input: AdapterRunInput): AdapterRun {
     }
   }
   // SANDBOX-5: the sandbox is the leader of the process group; the agent is its child.
-  const boxed = input.sandbox ? sandboxArgv({ ...input.sandbox, home: input.sandbox.home ?? input.env.HOME }, input.run) : null;
+  const boxed = input.sandbox ? sandboxArgv({ ...input.sandbox, home: input.sandbox.home ?? input.env.HOME, newSession: false }, input.run) : null;
   const child = spawn(boxed ? boxed.command : input.run, boxed ? boxed.args : [], {
     cwd: input.cwd,
     env: { ...input.env, ...boxed?.env } as NodeJS.ProcessEnv,

@@ -5,7 +5,38 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { startAdapterRun } from '../../relay/jobs/adapter-run';
+import { sandboxSupport } from '../../adapters/sandbox';
+import { startAdapterRun, type AdapterRun } from '../../relay/jobs/adapter-run';
+
+interface Proc { pid: number; ppid: number; pgid: number; cmdline: string; pidNs: string }
+
+/** Every process this test can see, from /proc (sandboxes are Linux-only: bwrap). */
+function processes(): Proc[] {
+  const out: Proc[] = [];
+  for (const name of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      const stat = fs.readFileSync(`/proc/${name}/stat`, 'utf8');
+      // Fields after the command name, which may hold spaces and parentheses.
+      const rest = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      if (rest[0] === 'Z') continue;
+      out.push({ pid: Number(name), ppid: Number(rest[1]), pgid: Number(rest[2]), cmdline: fs.readFileSync(`/proc/${name}/cmdline`, 'utf8').replaceAll('\0', ' '), pidNs: fs.readlinkSync(`/proc/${name}/ns/pid`) });
+    } catch {
+      // Gone while being read.
+    }
+  }
+  return out;
+}
+
+/** Waits, bounded, until `pick` finds no live process; returns what is still there at the deadline. */
+async function untilNone(pick: (p: Proc) => boolean, deadlineMs = 10_000): Promise<Proc[]> {
+  const end = Date.now() + deadlineMs;
+  for (;;) {
+    const left = processes().filter(pick);
+    if (left.length === 0 || Date.now() > end) return left;
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
 
 const tmp = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'commandr-kill-')));
 afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
@@ -69,5 +100,42 @@ describe('killing a run', () => {
       if (!gone) await new Promise((r) => setTimeout(r, 10));
     }
     expect(gone).toBe(true);
+  });
+});
+
+describe('killing a sandboxed run (KILL-2)', () => {
+  const box = (): { cwd: string; dataDir: string } => ({ cwd: tmp, dataDir: path.join(tmp, 'data') });
+
+  it('KILL-2: the sandbox\'s pid namespace init stays in the run\'s process group, so a stop ends the namespace, an agent that left the group included', async () => {
+    expect(sandboxSupport()).toMatchObject({ ok: true, kind: 'bwrap' });
+    const run = path.join(tmp, 'run-boxed');
+    // The "agent" starts a daemon in a session of its own (out of any group signal), then hangs.
+    fs.writeFileSync(run, `#!/bin/sh\nsetsid sleep 601 &\necho started\nexec sleep 602\n`, { mode: 0o755 });
+    const out: string[] = [];
+    const started = startAdapterRun({ run, cwd: tmp, env: { PATH: process.env.PATH, HOME: tmp }, onStdout: (c) => out.push(c), sandbox: box() });
+    while (!out.join('').includes('started')) await new Promise((r) => setTimeout(r, 20));
+    const init = processes().filter((p) => p.ppid === started.pid);
+    expect(init.map((p) => p.cmdline.split(' ')[0])).toEqual(['/usr/bin/bwrap']);
+    expect(init[0]!.pgid).toBe(started.pid);
+    const ns = init[0]!.pidNs;
+    expect(processes().filter((p) => p.pidNs === ns).length).toBeGreaterThanOrEqual(3);
+    started.stop(200);
+    expect((await started.done).stopped).toBe(true);
+    expect(await untilNone((p) => p.pidNs === ns)).toEqual([]);
+  });
+
+  it('KILL-2: runs stopped at any moment of their start leave no process behind', async () => {
+    const dir = fs.mkdtempSync(path.join(tmp, 'many-'));
+    const run = path.join(dir, 'run');
+    fs.writeFileSync(run, `#!/bin/sh\necho started\nsleep 603\n`, { mode: 0o755 });
+    // The stop lands 0–7 ms after the spawn: before bwrap cloned its init, while the init sets
+    // itself up, or once the agent runs. Each is stopped and settled before the next starts.
+    for (let i = 0; i < 100; i++) {
+      const started: AdapterRun = startAdapterRun({ run, cwd: tmp, env: { PATH: process.env.PATH, HOME: tmp }, onStdout: () => {}, sandbox: box() });
+      await new Promise((r) => setTimeout(r, i % 8));
+      started.stop(100);
+      await started.done;
+    }
+    expect(await untilNone((p) => p.cmdline.includes(run))).toEqual([]);
   });
 });

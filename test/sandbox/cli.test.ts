@@ -38,6 +38,13 @@ describe('commandr sandbox', () => {
     expect(fs.readFileSync(path.join(repo, 'made.txt'), 'utf8')).toBe('made\n');
   });
 
+  it('KILL-2: a CLI run by hand gets a session of its own inside the sandbox, so it has no way into the person\'s terminal', () => {
+    // Inside the pid namespace a session begun there reads 1; one left outside reads 0 (not visible).
+    const r = commandr(['sandbox', '--', 'sh', '-c', 'grep NSsid /proc/self/status']);
+    expect(r.status).toBe(0);
+    expect(r.stdout.trim()).toBe('NSsid:\t1');
+  });
+
   it('SANDBOX-7: without a CLI to run it is a usage error naming what is missing', () => {
     const r = commandr(['sandbox']);
     expect(r.status).toBe(2);

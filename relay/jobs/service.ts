@@ -19,6 +19,7 @@ import { ensureTaskWorktree } from './worktree';
 import { gitCommonDirOf, type SandboxSpec } from '../../adapters/sandbox';
 import { ScopedTokens } from '../live/scoped-tokens';
 import { checkSandbox, type SandboxPolicy } from './sandbox-policy';
+import { InFlight } from '../in-flight';
 
 export interface JobAdapter {
   name: string;
@@ -71,8 +72,7 @@ export class Jobs extends EventEmitter<JobsEvents> {
   readonly logDir: string;
   private running = new Map<string, Running>();
   /** Tasks whose job is being set up (its worktree made) but not spawned yet: they count as running (JOB-5), and close waits for them. */
-  private readonly starting = new Map<string, Promise<unknown>>();
-  private closed = false;
+  private readonly starting = new InFlight();
   private readonly ownTokens = new ScopedTokens();
 
   constructor(private readonly opts: JobsOptions) {
@@ -88,7 +88,7 @@ export class Jobs extends EventEmitter<JobsEvents> {
 
   /** Starts the job and returns its first state; the end arrives as a later `job.state`. */
   async start(req: JobRequest): Promise<JobStateFrame & { pid: number | undefined }> {
-    if (this.closed) throw new CommandrError('E_UNAVAILABLE', 'the relay is stopping; no job starts now');
+    if (this.starting.closed) throw new CommandrError('E_UNAVAILABLE', 'the relay is stopping; no job starts now');
     const key = `${req.repoId}\u0000${req.task}`;
     for (const r of this.running.values()) {
       if (r.state.repo === req.repoId && r.state.task === req.task) throw new CommandrError('E_CONFLICT', `task ${req.task} already has a running job (${r.state.job})`);
@@ -99,14 +99,9 @@ export class Jobs extends EventEmitter<JobsEvents> {
     const sandbox = checkSandbox(this.opts.sandbox); // refuses before anything is created (SANDBOX-6)
     // The task is taken from here on, across the wait for its worktree: a second start is refused, and close waits.
     const worktree = req.mode === 'work' ? ensureTaskWorktree(req.repo, req.task, path.join(this.opts.dataDir, 'worktrees', req.repoId)) : Promise.resolve(req.repo);
-    this.starting.set(key, worktree.catch(() => undefined));
-    let cwd: string;
-    try {
-      cwd = await worktree;
-    } finally {
-      this.starting.delete(key);
-    }
-    if (this.closed) throw new CommandrError('E_UNAVAILABLE', 'the relay stopped while the job was being set up; it did not start');
+    this.starting.add(worktree, key);
+    const cwd = await worktree;
+    if (this.starting.closed) throw new CommandrError('E_UNAVAILABLE', 'the relay stopped while the job was being set up; it did not start');
     const job = `j-${crypto.randomBytes(6).toString('hex')}`;
     const agent = `${adapter.name}-${job}`;
     const log = this.logFile(job);
@@ -208,9 +203,8 @@ export class Jobs extends EventEmitter<JobsEvents> {
   }
 
   async close(): Promise<void> {
-    this.closed = true;
     // A job being set up is refused once its worktree is ready (it never spawns after close), then the running ones stop.
-    await Promise.all(this.starting.values());
+    await this.starting.close();
     await Promise.all([...this.running.keys()].map((job) => this.stop(job).catch(() => undefined)));
   }
 

@@ -12,6 +12,7 @@ import { type BusEventsFrame, type SnapshotFrames, eventFrames, snapshotFrames }
 import { taskOf } from './log-index';
 import { placeOf, readRegistry, type RepoPlace } from './registry';
 import { type ModelChange, RepoModel, allDirty, noneDirty } from './repo-model';
+import { InFlight } from '../in-flight';
 
 export interface RepoHubOptions {
   dataDir: string;
@@ -40,8 +41,7 @@ export class RepoHub extends EventEmitter<HubEvents> {
   private readonly watched = new Map<string, Watched>();
   private registryStamp = '';
   private registryTimer: NodeJS.Timeout | undefined;
-  private closed = false;
-  private readonly work = new Set<Promise<void>>();
+  private readonly inFlight = new InFlight();
 
   constructor(readonly options: RepoHubOptions) {
     super();
@@ -58,17 +58,15 @@ export class RepoHub extends EventEmitter<HubEvents> {
    * for, so that nothing still writes into a repo once the relay has closed.
    */
   track(work: Promise<unknown>): void {
-    const settled = work.then(() => undefined, () => undefined);
-    this.work.add(settled);
-    void settled.then(() => this.work.delete(settled));
+    this.inFlight.add(work);
   }
 
   async close(): Promise<void> {
-    this.closed = true;
+    const done = this.inFlight.close();
     if (this.registryTimer) clearInterval(this.registryTimer);
     for (const w of this.watched.values()) w.watcher.close();
     this.watched.clear();
-    await Promise.all(this.work);
+    await done;
   }
 
   repos(): RepoInfo[] {
@@ -138,7 +136,7 @@ export class RepoHub extends EventEmitter<HubEvents> {
     );
     watcher.start();
     await model.refresh(allDirty());
-    if (this.closed) {
+    if (this.inFlight.closed) {
       watcher.close();
       return;
     }

@@ -12,7 +12,9 @@ import type { Env } from './env';
 import { recordDelivery, settleDelivery } from './deliveries';
 import { pendingBlock } from './inject';
 import { passthrough } from './live-post';
-import type { LiveOutbox } from './live-queue';
+import { type LiveOutbox, nowSeq } from './live-queue';
+
+export { nowSeq };
 import { type TaskContext, taskContext, taskOf } from './task-context';
 import { awaitStarted, markStarted, pruneMarkers, sweepUnfinished } from './tool-order';
 
@@ -128,10 +130,6 @@ export function onSessionEnd(ref: SessionRef, env: Env, out: LiveOutbox, seq = n
   out.queue(endEvent(ref, env, seq));
 }
 
-/** Now, in microseconds since the epoch: the `seq` of an event stamped in this process (ORDER-2). */
-export function nowSeq(): number {
-  return Math.floor((performance.timeOrigin + performance.now()) * 1000);
-}
 
 /**
  * Prompt submit: part `part` of the block of unconsumed annotations handed to `deliver` (NOTE-1).

@@ -13,7 +13,10 @@ import { runPoster } from './hook-poster';
 import { outboxDir, writeRecord } from './hook-spool';
 import { BACKGROUND_TIMEOUT_MS, type PostResult, postLive } from './live-post';
 
-const nowSeq = (): number => Math.floor((performance.timeOrigin + performance.now()) * 1000);
+/** Now, in microseconds since the epoch: the `seq` of an event stamped in this process (ORDER-2). */
+export function nowSeq(): number {
+  return Math.floor((performance.timeOrigin + performance.now()) * 1000);
+}
 
 /** One hook process's live events: `queue` fixes each one's place in the order, `drain` posts them. */
 export class LiveOutbox {

@@ -6,6 +6,7 @@ import type { DeviceStore } from './devices/store';
 import type { LiveStore } from './live/store';
 import type { CheckResults } from './live/checks';
 import type { Logger, ResolvedOptions } from './options';
+import type { Transcribers } from './transcribe/run';
 
 /** What a broadcast filter may look at: who is on the other end and whether the app is visible. */
 export interface ClientInfo {
@@ -48,4 +49,6 @@ export interface RelayServices {
   questions?: Service;
   /** Latest check results per task (relay/live/checks.ts). */
   checks?: CheckResults;
+  /** The voice transcribers running now (relay/transcribe, VOICE-5). */
+  transcribers?: Transcribers;
 }

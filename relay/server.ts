@@ -26,6 +26,7 @@ import { originAllowed } from './http/origin';
 import { ensureAdminToken, ensureHookToken } from './live/hook-token';
 import { LiveStore } from './live/store';
 import { CheckResults } from './live/checks';
+import { Transcribers } from './transcribe/run';
 import { startWatch } from './watch';
 import { startCommanders } from './commanders/index';
 import { agentAdapter, startJobs } from './jobs/index';
@@ -85,6 +86,7 @@ export async function createRelay(opts: RelayOptions = {}): Promise<Relay> {
   services.permissions = startPermissions(services);
   services.questions = startQuestions(services);
   services.checks = new CheckResults({ ...process.env, COMMANDR_HOME: options.dataDir });
+  services.transcribers = new Transcribers();
   services.push = startPush(services); // keep last: it listens to the services above
   const fleet = startFleet(services, version);
   let url = '';
@@ -192,7 +194,7 @@ function urlHost(host: string): string {
 }
 
 async function closeServices(services: RelayServices): Promise<void> {
-  const features: (Service | undefined)[] = [services.permissions, services.questions, services.push, services.jobs, services.commanders, services.hub];
+  const features: (Service | undefined)[] = [services.permissions, services.questions, services.push, services.jobs, services.commanders, services.hub, services.transcribers];
   for (const feature of features) {
     try {
       await feature?.close?.();

@@ -27,6 +27,8 @@ function standIn(): string {
     "const file = process.argv[process.argv.length - 1];",
     "fs.writeFileSync(process.env.ARGV_LOG || '/dev/null', JSON.stringify({ argv: process.argv.slice(2), bytes: fs.readFileSync(file).length }));",
     "if (process.argv.includes('--fail')) { console.error('model missing'); process.exit(3); }",
+    "const pidFile = process.argv.find((a) => a.startsWith('--pid-file='));",
+    "if (pidFile) fs.writeFileSync(pidFile.slice(11), String(process.pid));",
     "if (process.argv.includes('--hang')) setInterval(() => {}, 1000);",
     "else process.stdout.write('  rename the helper please \\n');",
   ].join('\n'));
@@ -74,6 +76,36 @@ afterAll(async () => {
   await relay?.close();
   rmSync(dir, { recursive: true, force: true });
 });
+
+const alive = (pid: number): boolean => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+/** Waits, bounded, for a process to be gone (or a zombie nobody reaped yet). */
+async function gone(pid: number): Promise<boolean> {
+  for (const end = Date.now() + 10_000; Date.now() < end; await new Promise((r) => setTimeout(r, 20))) {
+    if (!alive(pid)) return true;
+    try {
+      if (readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.startsWith('Z')) return true;
+    } catch {
+      return true;
+    }
+  }
+  return false;
+}
+
+/** A wrapper script, as people write around a model: it starts the stand-in as a child (no exec), which holds its pipes. */
+function wrapper(extra: string, childArgs: string): string {
+  const script = join(dir, `wrapper-${crypto.randomBytes(4).toString('hex')}.sh`);
+  writeFileSync(script, `#!/bin/sh\n${extra}node ${standIn()} ${childArgs} "$@"\necho after >&2\n`);
+  chmodSync(script, 0o755);
+  return script;
+}
 
 describe('transcription routes', () => {
   it('VOICE-4: a signed upload is transcribed by the configured command, file path last, temp file removed', async () => {
@@ -151,5 +183,42 @@ describe('transcription routes', () => {
     const slow = await fetch(`${hanging}/api/transcribe`, { method: "POST", headers: signedHeaders(body), body: new Uint8Array(body) });
     expect((await slow.json()).error.message).toMatch(/took longer than/);
     expect(readdirSync(join(dir, 'data', 'transcribe'))).toEqual([]);
+  });
+
+  it('VOICE-5: a wrapper script whose model run hangs is stopped whole at the time limit: the answer comes, the model run goes', async () => {
+    const pidFile = join(dir, 'hung-model.pid');
+    const hanging = await serveWithTimeout(wrapper('', `--hang --pid-file=${pidFile}`), 500);
+    const body = Buffer.from('x');
+    const res = await fetch(`${hanging}/api/transcribe`, { method: 'POST', headers: signedHeaders(body), body: new Uint8Array(body), signal: AbortSignal.timeout(20_000) });
+    expect((await res.json()).error.message).toMatch(/took longer than/);
+    expect(await gone(Number(readFileSync(pidFile, 'utf8')))).toBe(true);
+    expect(readdirSync(join(dir, 'data', 'transcribe'))).toEqual([]);
+  });
+
+  it('VOICE-5: a transcriber that printed its text and exited is answered at once, though something it left behind holds its output', async () => {
+    const pidFile = join(dir, 'left-behind.pid');
+    const url = serve(wrapper(`sleep 600 &\necho $! > ${pidFile}\n`, ''));
+    const body = Buffer.from('x');
+    const res = await fetch(`${url}/api/transcribe`, { method: 'POST', headers: signedHeaders(body), body: new Uint8Array(body), signal: AbortSignal.timeout(20_000) });
+    expect(await res.json()).toEqual({ text: 'rename the helper please' });
+    expect(await gone(Number(readFileSync(pidFile, 'utf8')))).toBe(true);
+  });
+
+  it('VOICE-5: a relay that stops while transcribing stops the transcriber with what it started, and says so', async () => {
+    const other = await createRelay({ port: 0, host: '127.0.0.1', dataDir: join(dir, 'data-stopping'), repos: [], demo: false });
+    const phone = await pairDevice(other);
+    const pidFile = join(dir, 'stopping-model.pid');
+    process.env.COMMANDR_TRANSCRIBE_CMD = wrapper('', `--hang --pid-file=${pidFile}`);
+    const body = Buffer.from('x');
+    const answer = fetch(`${other.url}/api/transcribe`, { method: 'POST', headers: signedHeaders(body, Date.now(), phone), body: new Uint8Array(body), signal: AbortSignal.timeout(20_000) });
+    while (!existsSync(pidFile) || readFileSync(pidFile, 'utf8') === '') await new Promise((r) => setTimeout(r, 20));
+    await other.close();
+    expect(await gone(Number(readFileSync(pidFile, 'utf8')))).toBe(true);
+    // The request ends: with the relay's sentence when its answer got out before the connections
+    // closed, else with the connection closed — never by the 20 s abort, which would be a hang.
+    const ended = await answer.then((res) => res.json(), (error: Error) => ({ failed: (error.cause as { code?: string } | undefined)?.code ?? error.name }));
+    if ('failed' in ended) expect(ended.failed).toBe('UND_ERR_SOCKET');
+    else expect(ended).toMatchObject({ error: { code: 'E_UNAVAILABLE', message: expect.stringMatching(/relay stopped while transcribing/) } });
+    await expect.poll(() => readdirSync(join(dir, 'data-stopping', 'transcribe'))).toEqual([]);
   });
 });

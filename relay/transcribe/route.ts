@@ -10,7 +10,7 @@ import { ACTION_WINDOW_MS } from '../../protocol/wire/frames';
 import { DEVICE_HEADER, SIG_HEADER, TS_HEADER } from '../../protocol/wire/http';
 import { requestMessage } from '../../protocol/wire/signing';
 import { readBody, sendJson } from '../http/respond';
-import { commandArgv, runTranscriber, TRANSCRIBE_TIMEOUT_MS } from './run';
+import { commandArgv, TRANSCRIBE_TIMEOUT_MS, Transcribers } from './run';
 
 export const TRANSCRIBE_PATH = '/api/transcribe';
 export const TRANSCRIBE_STATUS_PATH = '/api/transcribe/status';
@@ -24,11 +24,13 @@ export interface TranscribeOptions {
   /** The command line; default `$COMMANDR_TRANSCRIBE_CMD`. */
   command?: string;
   timeoutMs?: number;
+  /** The relay's running transcribers (its close ends them). */
+  transcribers: Transcribers;
 }
 
 /** The relay's options for the routes: its data dir and device store; the command from the environment. */
-export function transcribeOptions(services: { dataDir: string; devices: { publicKey(id: string): crypto.KeyObject | undefined } }): TranscribeOptions {
-  return { dataDir: services.dataDir, publicKey: (id) => services.devices.publicKey(id) };
+export function transcribeOptions(services: { dataDir: string; devices: { publicKey(id: string): crypto.KeyObject | undefined }; transcribers?: Transcribers }): TranscribeOptions {
+  return { dataDir: services.dataDir, publicKey: (id) => services.devices.publicKey(id), transcribers: services.transcribers ?? new Transcribers() };
 }
 
 function argvOf(options: TranscribeOptions): string[] {
@@ -70,7 +72,7 @@ async function transcribe(req: IncomingMessage, argv: string[], options: Transcr
   const file = path.join(dir, `${crypto.randomBytes(9).toString('hex')}.${EXTENSIONS[contentType] ?? 'audio'}`);
   await fs.writeFile(file, body, { mode: 0o600, flag: 'wx' });
   try {
-    return await runTranscriber(argv, file, options.timeoutMs ?? TRANSCRIBE_TIMEOUT_MS);
+    return await options.transcribers.run(argv, file, options.timeoutMs ?? TRANSCRIBE_TIMEOUT_MS);
   } finally {
     await fs.rm(file, { force: true });
   }

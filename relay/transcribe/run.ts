@@ -2,43 +2,76 @@
 // whitespace into argv — never through a shell — with the audio file last.
 import { spawn } from 'node:child_process';
 import { CommandrError } from '../../protocol/wire/errors';
+import { InFlight } from '../in-flight';
+import { signalGroup } from '../jobs/adapter-run';
 
 export const TRANSCRIBE_TIMEOUT_MS = 60_000;
 /** More text than any dictated note; a transcriber printing more is misbehaving. */
 const MAX_OUTPUT_BYTES = 1024 * 1024;
+
+/** The transcribers a relay runs: its close stops those still running, with what they started, and waits for their answers. */
+export class Transcribers {
+  private readonly inFlight = new InFlight();
+  private readonly stops = new Set<() => void>();
+
+  run(argv: string[], audioFile: string, timeoutMs = TRANSCRIBE_TIMEOUT_MS): Promise<string> {
+    if (this.inFlight.closed) return Promise.reject(new CommandrError('E_UNAVAILABLE', 'the relay is stopping; send the recording again once it is back'));
+    let stop = (): void => undefined;
+    const done = runTranscriber(argv, audioFile, timeoutMs, (s) => (stop = s));
+    this.stops.add(stop);
+    this.inFlight.add(done.finally(() => this.stops.delete(stop)));
+    return done;
+  }
+
+  async close(): Promise<void> {
+    const settled = this.inFlight.close();
+    for (const stop of this.stops) stop();
+    await settled;
+  }
+}
 
 /** `COMMANDR_TRANSCRIBE_CMD` as argv; empty when unset or blank. */
 export function commandArgv(command: string | undefined): string[] {
   return (command ?? '').split(/\s+/).filter(Boolean);
 }
 
-/** Runs `argv… audioFile` and resolves with its stdout, trimmed. */
-export function runTranscriber(argv: string[], audioFile: string, timeoutMs = TRANSCRIBE_TIMEOUT_MS): Promise<string> {
+/** Runs `argv… audioFile` and resolves with its stdout, trimmed; `started` is handed its stop. */
+function runTranscriber(argv: string[], audioFile: string, timeoutMs: number, started: (stop: () => void) => void): Promise<string> {
   if (argv.length === 0) return Promise.reject(new CommandrError('E_UNAVAILABLE', 'no transcriber is configured on the relay (COMMANDR_TRANSCRIBE_CMD)'));
   return new Promise((resolve, reject) => {
-    const child = spawn(argv[0], [...argv.slice(1), audioFile], { shell: false, stdio: ['ignore', 'pipe', 'pipe'] });
+    // Its own process group, so a stop reaches what it started too: a wrapper script's model run
+    // holds the pipes, and a kill of the script alone would leave the request waiting on them.
+    const child = spawn(argv[0], [...argv.slice(1), audioFile], { shell: false, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+    let relayStopped = false;
+    started(() => {
+      relayStopped = true;
+      signalGroup(child.pid, 'SIGKILL');
+    });
     const out: Buffer[] = [];
     let outBytes = 0;
     let stderr = '';
     let timedOut = false;
     const timer = setTimeout(() => {
       timedOut = true;
-      child.kill('SIGKILL');
+      signalGroup(child.pid, 'SIGKILL');
     }, timeoutMs);
     child.stdout.on('data', (b: Buffer) => {
       outBytes += b.length;
-      if (outBytes > MAX_OUTPUT_BYTES) child.kill('SIGKILL');
+      if (outBytes > MAX_OUTPUT_BYTES) signalGroup(child.pid, 'SIGKILL');
       else out.push(b);
     });
     child.stderr.on('data', (b: Buffer) => {
       if (stderr.length < 2000) stderr += b.toString('utf8');
     });
+    // Once the transcriber exited, whatever it left behind goes, and its pipes close.
+    child.on('exit', () => signalGroup(child.pid, 'SIGKILL'));
     child.on('error', (error) => {
       clearTimeout(timer);
       reject(new CommandrError('E_UNAVAILABLE', `the transcriber could not be started (${argv[0]}): ${error.message}`));
     });
     child.on('close', (code, signal) => {
       clearTimeout(timer);
+      if (relayStopped) return reject(new CommandrError('E_UNAVAILABLE', 'the relay stopped while transcribing; send the recording again once it is back'));
       if (timedOut) return reject(new CommandrError('E_INTERNAL', `the transcriber took longer than ${Math.round(timeoutMs / 1000)} s and was stopped`));
       if (outBytes > MAX_OUTPUT_BYTES) return reject(new CommandrError('E_INTERNAL', 'the transcriber printed more than 1 MiB'));
       if (code !== 0) {

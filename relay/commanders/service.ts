@@ -68,6 +68,9 @@ export class Commanders extends EventEmitter<CommandersEvents> {
   private entries = new Map<string, Entry>();
   private readonly ownTokens = new ScopedTokens();
 
+  /** Set by `close`: from then on no turn starts (CMDR-RELOAD-2). */
+  private closing = false;
+
   constructor(private readonly opts: CommandersOptions) {
     super();
     this.store = new CommanderStore(opts.dataDir);
@@ -96,6 +99,7 @@ export class Commanders extends EventEmitter<CommandersEvents> {
 
   /** Start: record, directory and CLAUDE.md first, then the first turn (CMDR-START-1). */
   create(name: string, referencePath: string, start: { agent?: string; message?: string } = {}): CommanderView {
+    this.assertOpen();
     const cleanName = name.trim();
     if (cleanName.length === 0 || cleanName.length > 80 || /[\u0000-\u001f\u007f]/.test(cleanName)) {
       throw new CommandrError('E_BAD_FRAME', 'name must be 1–80 characters on one line');
@@ -132,6 +136,7 @@ export class Commanders extends EventEmitter<CommandersEvents> {
 
   /** The next turn of the current session; queued while a turn runs (CMDR-MSG-1). */
   message(id: string, text: string): { queued: number } {
+    this.assertOpen();
     const entry = this.entry(id);
     if (entry.record.status === 'dead') {
       throw new CommandrError('E_CONFLICT', `commander ${id} needs a new session: replace its session first`);
@@ -146,10 +151,13 @@ export class Commanders extends EventEmitter<CommandersEvents> {
 
   /** A fresh session in the same directory, everything it wrote intact (CMDR-REPLACE-1). */
   async replace(id: string): Promise<CommanderView> {
+    this.assertOpen();
     const entry = this.entry(id);
     entry.generation += 1;
     entry.queue = [];
     await this.stopTurn(entry);
+    // The relay may have begun to close while the old turn stopped: the new session never starts then.
+    this.assertOpen('the relay stopped while the old turn was being stopped; replace the session again once it is back');
     // CMDRFAIL-2: Retry of a commander whose very first turn failed runs that first turn again, first message and all.
     const retryFirst = entry.record.failure?.first === true;
     if (!retryFirst) this.store.writeDoc(id, withSessionKind(this.store.readDoc(id), 'replacement'));
@@ -208,11 +216,16 @@ export class Commanders extends EventEmitter<CommandersEvents> {
 
   /** Relay shutdown: turns in flight are stopped but not judged; the next start reloads them (CMDR-RELOAD-1). */
   async close(): Promise<void> {
+    this.closing = true;
     await Promise.all([...this.entries.values()].map((e) => {
       e.generation += 1;
       e.queue = [];
       return this.stopTurn(e);
     }));
+  }
+
+  private assertOpen(why = 'the relay is stopping; no commander turn starts now'): void {
+    if (this.closing) throw new CommandrError('E_UNAVAILABLE', why);
   }
 
   private entry(id: string): Entry {
@@ -263,7 +276,7 @@ export class Commanders extends EventEmitter<CommandersEvents> {
     this.pickUpReferences(entry);
     if (waiting) this.emit('waiting', this.view(entry.record));
     const next = entry.queue.shift();
-    if (next !== undefined && entry.record.status !== 'dead') this.startTurn(entry, next, entry.record.session, next);
+    if (next !== undefined && entry.record.status !== 'dead' && !this.closing) this.startTurn(entry, next, entry.record.session, next);
     else if (entry.record.status === 'dead') entry.queue = [];
   }
 

@@ -176,6 +176,24 @@ describe('commanders service (fake adapter)', () => {
     expect(() => fx.commanders.get(v.id)).toThrow(expect.objectContaining({ code: 'E_NOT_FOUND' }));
   });
 
+  it('CMDR-RELOAD-2: once the relay closes no turn starts: a replace waiting for its old turn to stop, a message and a new commander are refused', async () => {
+    const a = fx.commanders.create('kept', path.join(fx.root, 'memos'));
+    await untilState(fx.commanders, a.id, settled);
+    fx.commanders.message(a.id, 'FAKE:hang');
+    await untilState(fx.commanders, a.id, () => outputText(fx.commanders, a.id).includes('hanging'));
+    const pidFile = path.join(fx.dataDir, 'commander-logs', `${a.id}.pid`);
+    expect(fs.existsSync(pidFile)).toBe(true);
+    // The replace stops the hanging turn; the relay closes while it waits for that.
+    const replacing = fx.commanders.replace(a.id).catch((e: unknown) => e);
+    await fx.commanders.close();
+    expect(await replacing).toMatchObject({ code: 'E_UNAVAILABLE', message: expect.stringMatching(/relay stopped while the old turn was being stopped/) });
+    expect(() => fx.commanders.message(a.id, 'more')).toThrow(expect.objectContaining({ code: 'E_UNAVAILABLE' }));
+    expect(() => fx.commanders.create('late', path.join(fx.root, 'memos'))).toThrow(expect.objectContaining({ code: 'E_UNAVAILABLE' }));
+    // No turn's process is on record: the stopped one's pid file went with it, and none was started.
+    expect(fs.existsSync(pidFile)).toBe(false);
+    expect(fx.commanders.list().map((c) => c.name)).toEqual(['kept']);
+  });
+
   it('CMDR-RELOAD-1: a restarted relay reloads commanders from their directories; one caught mid-turn shows idle or dead', async () => {
     const a = fx.commanders.create('kept', path.join(fx.root, 'memos'));
     await untilState(fx.commanders, a.id, settled);

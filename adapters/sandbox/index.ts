@@ -72,7 +72,8 @@ export const AGENT_STATE: ReadonlyArray<{ path: string; why: string }> = [
 /**
  * SANDBOX-11: kept read-only INSIDE a writable state dir: what another, unsandboxed run executes or
  * obeys (Claude Code's user settings carry hooks; plugins, commands, agents and skills carry
- * hooks or instructions). Created first (a file as `{}`, a dir empty) so each bind has a target.
+ * hooks or instructions). Created first (a file as `{}`, a dir empty) so each bind has a target;
+ * one outside any writable dir (SANDBOX-16) is read-only with the rest of HOME and only created.
  */
 export const AGENT_STATE_READ_ONLY: ReadonlyArray<{ path: string; kind: 'file' | 'dir' }> = [
   { path: '.claude/settings.json', kind: 'file' },
@@ -82,7 +83,17 @@ export const AGENT_STATE_READ_ONLY: ReadonlyArray<{ path: string; kind: 'file' |
   { path: '.claude/agents', kind: 'dir' },
   { path: '.claude/skills', kind: 'dir' },
   { path: '.claude/hooks', kind: 'dir' },
+  // SANDBOX-16: OpenCode's global config (its plugins run in every later session) stays read-only,
+  // but must exist: OpenCode makes it at start, and a mkdir on the read-only HOME fails the job.
+  { path: '.config/opencode', kind: 'dir' },
 ];
+
+/**
+ * SANDBOX-16: what OpenCode writes into its global config dir at every start when it is missing
+ * (its own `.gitignore`, byte for byte as OpenCode 1.x writes it). Written first when missing, so
+ * OpenCode in the sandbox finds it and writes nothing into the read-only dir.
+ */
+export const OPENCODE_CONFIG_SEED = { path: '.config/opencode/.gitignore', content: 'node_modules\npackage.json\npackage-lock.json\nbun.lock\n.gitignore' } as const;
 
 /** Real path of an existing path, else the resolved path (a bind of a missing path fails loudly in bwrap). */
 function real(p: string): string {
@@ -202,6 +213,11 @@ function agentState(home: string, dataDir: string): { writable: string[]; readOn
     } catch {
       /* its parent is not writable here either */
     }
+  }
+  try {
+    fs.writeFileSync(path.join(home, OPENCODE_CONFIG_SEED.path), OPENCODE_CONFIG_SEED.content, { mode: 0o644, flag: 'wx' });
+  } catch {
+    /* there already (OpenCode ran here before), or its dir could not be made */
   }
   return { writable, readOnly };
 }

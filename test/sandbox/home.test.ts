@@ -7,7 +7,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AGENT_STATE, sandboxArgv, sandboxSupport, type SandboxSpec } from '../../adapters/sandbox';
+import { AGENT_STATE, OPENCODE_CONFIG_SEED, sandboxArgv, sandboxSupport, type SandboxSpec } from '../../adapters/sandbox';
 import { runInside } from './run-inside';
 
 const git = (cwd: string, ...args: string[]) => execFileSync('git', args, { cwd, encoding: 'utf8' }).trim();
@@ -105,5 +105,19 @@ describe('what the sandbox lets an agent write', () => {
       expect(r.stderr, dir).toMatch(/Read-only file system/);
       expect(fs.existsSync(path.join(home, '.claude', dir, 'planted')), dir).toBe(false);
     }
+  });
+
+  it('SANDBOX-16: on a HOME without ~/.config, OpenCode\'s config dir and its .gitignore are made first, so the CLI finds them, and stay read-only inside', async () => {
+    const bare = path.join(tmp, 'bare-home');
+    fs.mkdirSync(bare);
+    const r = await runInside({ ...spec, home: bare }, 'mkdir -p ~/.config/opencode && echo made; echo x > ~/.config/opencode/opencode.json', { HOME: bare });
+    expect(r.stdout).toContain('made');
+    expect(r.stderr).toMatch(/Read-only file system/);
+    expect(fs.statSync(path.join(bare, '.config', 'opencode')).mode & 0o777).toBe(0o700);
+    expect(fs.readdirSync(path.join(bare, '.config', 'opencode'))).toEqual(['.gitignore']);
+    // One the person has is left as it is.
+    fs.writeFileSync(path.join(bare, OPENCODE_CONFIG_SEED.path), 'mine\n');
+    await runInside({ ...spec, home: bare }, 'true', { HOME: bare });
+    expect(fs.readFileSync(path.join(bare, OPENCODE_CONFIG_SEED.path), 'utf8')).toBe('mine\n');
   });
 });

@@ -7,6 +7,7 @@ import * as path from 'node:path';
 import { createInterface } from 'node:readline';
 import { type Env, installRoot } from './env';
 import { type Grants, grantsFor, IntentError, parseCommands, parseMode } from './intent';
+import { awaitHookDelivery } from './sandbox-delivery';
 
 export interface JobInput {
   prompt: string;
@@ -119,7 +120,8 @@ export function runJob(adapter: string, main: (input: JobInput) => Promise<numbe
     process.exitCode = 2;
     return;
   }
-  main(input).then(
+  // A sandboxed job's hooks deliver from inside the sandbox, which ends with this process (LIVE-DELIVER-4).
+  main(input).then((code) => awaitHookDelivery().then(() => code)).then(
     (code) => { process.exitCode = code; },
     (error: unknown) => {
       process.stderr.write(`run: ${adapter}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);

@@ -28,8 +28,9 @@ function hooksRunning(root: string): { pid: number; idlePoster: boolean }[] {
     if (!Number.isInteger(pid) || pid <= 1 || pid === process.pid) continue;
     let cmdline: string;
     try {
+      const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+      if (stat[stat.lastIndexOf(')') + 2] === 'Z') continue; // exited, not yet reaped: nothing left to deliver
       cmdline = fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8');
-      if (/^\S+ \S+ Z/.test(fs.readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/\(.*\)/s, 'x'))) continue; // a zombie
     } catch {
       continue; // gone
     }

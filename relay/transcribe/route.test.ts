@@ -12,6 +12,7 @@ import { createRelay, type Relay } from '../server';
 import { DEVICE_HEADER, SIG_HEADER, TS_HEADER } from '../../protocol/wire/http';
 import { requestMessage } from '../../protocol/wire/signing';
 import { newKeyPair, pairDevice, sign, type TestDevice } from '../../test/helpers/device';
+import { gone } from '../../test/helpers/processes';
 import { MAX_AUDIO_BYTES, postTranscribe, transcribeOptions } from './route';
 
 let dir: string;
@@ -76,28 +77,6 @@ afterAll(async () => {
   await relay?.close();
   rmSync(dir, { recursive: true, force: true });
 });
-
-const alive = (pid: number): boolean => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
-
-/** Waits, bounded, for a process to be gone (or a zombie nobody reaped yet). */
-async function gone(pid: number): Promise<boolean> {
-  for (const end = Date.now() + 10_000; Date.now() < end; await new Promise((r) => setTimeout(r, 20))) {
-    if (!alive(pid)) return true;
-    try {
-      if (readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.startsWith('Z')) return true;
-    } catch {
-      return true;
-    }
-  }
-  return false;
-}
 
 /** A wrapper script, as people write around a model: it starts the stand-in as a child (no exec), which holds its pipes. */
 function wrapper(extra: string, childArgs: string): string {

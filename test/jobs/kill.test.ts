@@ -7,48 +7,10 @@ import * as path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { sandboxSupport } from '../../adapters/sandbox';
 import { startAdapterRun, type AdapterRun } from '../../relay/jobs/adapter-run';
-
-interface Proc { pid: number; ppid: number; pgid: number; cmdline: string; pidNs: string }
-
-/** Every process this test can see, from /proc (sandboxes are Linux-only: bwrap). */
-function processes(): Proc[] {
-  const out: Proc[] = [];
-  for (const name of fs.readdirSync('/proc')) {
-    if (!/^\d+$/.test(name)) continue;
-    try {
-      const stat = fs.readFileSync(`/proc/${name}/stat`, 'utf8');
-      // Fields after the command name, which may hold spaces and parentheses.
-      const rest = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      if (rest[0] === 'Z') continue;
-      out.push({ pid: Number(name), ppid: Number(rest[1]), pgid: Number(rest[2]), cmdline: fs.readFileSync(`/proc/${name}/cmdline`, 'utf8').replaceAll('\0', ' '), pidNs: fs.readlinkSync(`/proc/${name}/ns/pid`) });
-    } catch {
-      // Gone while being read.
-    }
-  }
-  return out;
-}
-
-/** Waits, bounded, until `pick` finds no live process; returns what is still there at the deadline. */
-async function untilNone(pick: (p: Proc) => boolean, deadlineMs = 10_000): Promise<Proc[]> {
-  const end = Date.now() + deadlineMs;
-  for (;;) {
-    const left = processes().filter(pick);
-    if (left.length === 0 || Date.now() > end) return left;
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
+import { gone, processes, running, untilNone } from '../helpers/processes';
 
 const tmp = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'commandr-kill-')));
 afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
-
-const alive = (pid: number): boolean => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
 
 /** A `run` whose "agent" (a long sleep in the same group) inherits stdout and stderr. */
 function fakeRun(): { run: string; childPidFile: string } {
@@ -69,19 +31,13 @@ describe('killing a run', () => {
     let session = '';
     const started = startAdapterRun({ run, cwd: tmp, env: { PATH: process.env.PATH }, onStdout: () => {}, onSession: (s) => { session = s; } });
     const child = Number(await untilFile(childPidFile));
-    expect(alive(child)).toBe(true);
+    expect(running(child)).toBe(true);
     process.kill(started.pid!, 'SIGKILL');
     const result = await started.done;
     expect(result.signal).toBe('SIGKILL');
     expect(session).toBe('s-kill');
     // The group is gone with its leader: the sleeper was killed, not waited for.
-    await new Promise((r) => setTimeout(r, 0));
-    let reaped = false;
-    for (let i = 0; i < 200 && !reaped; i++) {
-      reaped = !alive(child) || fs.readFileSync(`/proc/${child}/stat`, 'utf8').split(' ')[2] === 'Z';
-      if (!reaped) await new Promise((r) => setTimeout(r, 10));
-    }
-    expect(reaped).toBe(true);
+    expect(await gone(child, 2000)).toBe(true);
   });
 
   it('KILL-1: a leader that exits on its own while a child still holds its output also settles, and the child goes', async () => {
@@ -94,12 +50,7 @@ describe('killing a run', () => {
     expect(result.code).toBe(3);
     expect(out.join('')).toContain('done');
     const child = Number(await untilFile(childPidFile));
-    let gone = false;
-    for (let i = 0; i < 200 && !gone; i++) {
-      gone = !alive(child) || fs.readFileSync(`/proc/${child}/stat`, 'utf8').split(' ')[2] === 'Z';
-      if (!gone) await new Promise((r) => setTimeout(r, 10));
-    }
-    expect(gone).toBe(true);
+    expect(await gone(child, 2000)).toBe(true);
   });
 });
 

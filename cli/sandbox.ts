@@ -1,10 +1,13 @@
 // `commandr sandbox [--repo PATH] -- <cli> [args…]` (SANDBOX-7): runs any agent CLI started by
 // hand in the same OS sandbox as the relay's jobs — the data dir hidden, the repo's git hooks,
 // config and approvals read-only, loopback shared — and says so in one line on stderr.
-import { spawn } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import { parseArgs } from 'node:util';
+import { installRoot } from '../adapters/lib/env';
+import { awaitHookDelivery } from '../adapters/lib/sandbox-delivery';
 import { gitCommonDirOf, sandboxArgv, sandboxSummary, sandboxSupport, type SandboxSpec } from '../adapters/sandbox';
 import { defaultDataDir } from '../bus/approval/keys';
 import { UsageError } from './_shared/tool';
@@ -47,26 +50,41 @@ function relayEnv(dataDir: string): Record<string, string> {
 export async function sandboxCommand(args: string[]): Promise<number> {
   let parsed;
   try {
-    parsed = parseArgs({ args, options: { repo: { type: 'string' } }, allowPositionals: true, strict: true });
+    parsed = parseArgs({ args, options: { repo: { type: 'string' }, inside: { type: 'boolean' } }, allowPositionals: true, strict: true });
   } catch (error) {
     throw new UsageError(`${(error as Error).message}\nusage: commandr ${SANDBOX_USAGE}`);
   }
   const [cli, ...rest] = parsed.positionals;
   if (!cli) throw new UsageError(`name the CLI to run\nusage: commandr ${SANDBOX_USAGE}`);
+  if (parsed.values.inside) return runInside(cli, rest);
   const support = sandboxSupport();
   if (!support.ok) {
     process.stderr.write(`commandr sandbox: no sandbox on this machine: ${support.reason}\nfix: ${support.fix}\n`);
     return 1;
   }
   const spec = sandboxSpecFor(process.cwd(), parsed.values.repo);
-  const box = sandboxArgv(spec, cli, rest, support);
+  // In bwrap the CLI runs under `commandr sandbox --inside`, which outlives it by as long as its
+  // hooks take to deliver what they hold: that lives in the sandbox and ends with it (LIVE-DELIVER-4).
+  const box = support.kind === 'bwrap'
+    ? sandboxArgv(spec, process.execPath, [path.join(installRoot(), 'bin', 'commandr'), 'sandbox', '--inside', '--', cli, ...rest], support)
+    : sandboxArgv(spec, cli, rest, support);
   process.stderr.write(`commandr: ${sandboxSummary(spec, support)}\n`);
-  const child = spawn(box.command, box.args, { stdio: 'inherit', env: { ...process.env, ...relayEnv(spec.dataDir), ...box.env } });
+  return exitOf(spawn(box.command, box.args, { stdio: 'inherit', env: { ...process.env, ...relayEnv(spec.dataDir), ...box.env } }), box.command);
+}
+
+/** Inside the sandbox: the CLI, then the wait for its hooks' deliveries; the CLI's status. */
+async function runInside(cli: string, args: string[]): Promise<number> {
+  const code = await exitOf(spawn(cli, args, { stdio: 'inherit' }), cli);
+  await awaitHookDelivery();
+  return code;
+}
+
+function exitOf(child: ChildProcess, command: string): Promise<number> {
   return new Promise<number>((resolve) => {
     child.on('error', (error) => {
-      process.stderr.write(`commandr sandbox: cannot start ${box.command}: ${error.message}\n`);
+      process.stderr.write(`commandr sandbox: cannot start ${command}: ${error.message}\n`);
       resolve(1);
     });
-    child.on('exit', (code, signal) => resolve(code ?? (signal ? 128 + 15 : 1)));
+    child.on('exit', (code, signal) => resolve(code ?? (signal ? 128 + (os.constants.signals[signal] ?? 15) : 1)));
   });
 }

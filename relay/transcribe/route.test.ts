@@ -183,6 +183,19 @@ describe('transcription routes', () => {
     expect(await gone(Number(readFileSync(pidFile, 'utf8')))).toBe(true);
   });
 
+  it('VOICE-5: a transcriber whose child left its group (setsid) and holds its output is still answered once it exits', async () => {
+    const pidFile = join(dir, 'escaped.pid');
+    const url = serve(wrapper(`setsid sh -c 'echo $$ > ${pidFile}; exec sleep 600' &\n`, ''));
+    const body = Buffer.from('x');
+    try {
+      const res = await fetch(`${url}/api/transcribe`, { method: 'POST', headers: signedHeaders(body), body: new Uint8Array(body), signal: AbortSignal.timeout(20_000) });
+      expect(await res.json()).toEqual({ text: 'rename the helper please' });
+    } finally {
+      // Out of the group on purpose, so out of the relay's reach: the test ends it itself.
+      if (existsSync(pidFile)) process.kill(Number(readFileSync(pidFile, 'utf8')), 'SIGKILL');
+    }
+  });
+
   it('VOICE-5: a relay that stops while transcribing stops the transcriber with what it started, and says so', async () => {
     const other = await createRelay({ port: 0, host: '127.0.0.1', dataDir: join(dir, 'data-stopping'), repos: [], demo: false });
     const phone = await pairDevice(other);

@@ -3,7 +3,7 @@
 import { spawn } from 'node:child_process';
 import { CommandrError } from '../../protocol/wire/errors';
 import { InFlight } from '../in-flight';
-import { signalGroup } from '../jobs/adapter-run';
+import { DRAIN_MS, signalGroup } from '../jobs/adapter-run';
 
 export const TRANSCRIBE_TIMEOUT_MS = 60_000;
 /** More text than any dictated note; a transcriber printing more is misbehaving. */
@@ -63,13 +63,25 @@ function runTranscriber(argv: string[], audioFile: string, timeoutMs: number, st
     child.stderr.on('data', (b: Buffer) => {
       if (stderr.length < 2000) stderr += b.toString('utf8');
     });
-    // Once the transcriber exited, whatever it left behind goes, and its pipes close.
-    child.on('exit', () => signalGroup(child.pid, 'SIGKILL'));
+    let settled = false;
+    // Once the transcriber exited, whatever it left in its group goes and its pipes close. A child
+    // that left the group (setsid) and still holds them is not waited for: output already in the
+    // pipes is read for a short moment (DRAIN_MS, as for a job), then the answer is given.
+    child.on('exit', (code, signal) => {
+      signalGroup(child.pid, 'SIGKILL');
+      setTimeout(() => settle(code, signal), DRAIN_MS).unref();
+    });
     child.on('error', (error) => {
       clearTimeout(timer);
+      settled = true;
       reject(new CommandrError('E_UNAVAILABLE', `the transcriber could not be started (${argv[0]}): ${error.message}`));
     });
-    child.on('close', (code, signal) => {
+    child.on('close', (code, signal) => settle(code, signal));
+    const settle = (code: number | null, signal: NodeJS.Signals | null): void => {
+      if (settled) return;
+      settled = true;
+      child.stdout.destroy();
+      child.stderr.destroy();
       clearTimeout(timer);
       if (relayStopped) return reject(new CommandrError('E_UNAVAILABLE', 'the relay stopped while transcribing; send the recording again once it is back'));
       if (timedOut) return reject(new CommandrError('E_INTERNAL', `the transcriber took longer than ${Math.round(timeoutMs / 1000)} s and was stopped`));
@@ -79,6 +91,6 @@ function runTranscriber(argv: string[], audioFile: string, timeoutMs: number, st
         return reject(new CommandrError('E_INTERNAL', `the transcriber failed (${signal ?? `exit ${code}`})${why ? `: ${why}` : ''}`));
       }
       resolve(Buffer.concat(out).toString('utf8').trim());
-    });
+    };
   });
 }

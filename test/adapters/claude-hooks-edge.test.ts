@@ -7,7 +7,7 @@ import * as path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { writeAnnotation } from '../../bus/annotations';
 import { planTurn } from './claude-script';
-import { busEvents, CLAUDE_BIN, claudeEnv, eventually, ROOT, runProcess } from './harness';
+import { busEvents, CLAUDE_BIN, claudeEnv, eventually, hookLine, ROOT, runProcess } from './harness';
 import { useClaudeWorld } from './world';
 
 const w = useClaudeWorld();
@@ -17,7 +17,7 @@ beforeAll(() => {
   // person by design and has its own relay-down rules and tests, so it is left out here.
   const file = path.join(w.repo, '.claude', 'settings.local.json');
   const settings = JSON.parse(fs.readFileSync(file, 'utf8'));
-  settings.hooks.PreToolUse = settings.hooks.PreToolUse.filter((e: any) => !e.hooks.some((x: any) => x.command.includes('/hooks/permission')));
+  settings.hooks.PreToolUse = settings.hooks.PreToolUse.filter((e: any) => !e.hooks.some((x: any) => hookLine(x).includes('/hooks/permission')));
   fs.writeFileSync(file, JSON.stringify(settings, null, 2));
 });
 

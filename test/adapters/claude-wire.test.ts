@@ -7,7 +7,8 @@ import { writeAnnotation } from '../../bus/annotations';
 import { noteProblem } from '../../bus/progress';
 import { BusEvent } from '../../protocol/bus/events';
 import { planTurn, requestText, type PlannedTool } from './claude-script';
-import { adapterBin, busEvents, CLAUDE_BIN, claudeEnv, eventually, makeRepo, ROOT, runProcess } from './harness';
+import { hookBash } from '../../adapters/claude/lib/hook-specs';
+import { adapterBin, busEvents, CLAUDE_BIN, claudeEnv, eventually, hookLine, makeRepo, ROOT, runProcess, tempDir } from './harness';
 import { useClaudeWorld } from './world';
 
 const TASK = 'T-wire-1';
@@ -58,12 +59,14 @@ describe('claude wire', () => {
     expect(settings.hooks.Notification).toEqual([{ hooks: [mine] }]);
     expect(settings.hooks.Stop.flatMap((e: any) => e.hooks)).toContainEqual(mine);
     for (const event of ['UserPromptSubmit', 'PreToolUse', 'PostToolUse', 'Stop', 'SessionEnd']) {
-      const ours = settings.hooks[event].flatMap((e: any) => e.hooks).filter((x: any) => x.command.includes('/adapters/claude/hooks/'));
+      const ours = settings.hooks[event].flatMap((e: any) => e.hooks).filter((x: any) => hookLine(x).includes('/adapters/claude/hooks/'));
       // PreToolUse holds only the permission hook, which also reports the call's start (REPORT-4).
       // UserPromptSubmit holds one hook per part of the notes block (NOTE-1).
-      expect(ours.filter((x: any) => !x.command.includes('/hooks/permission')), event).toHaveLength(event === 'UserPromptSubmit' ? 8 : event === 'PreToolUse' ? 0 : 1);
+      expect(ours.filter((x: any) => !hookLine(x).includes('/hooks/permission')), event).toHaveLength(event === 'UserPromptSubmit' ? 8 : event === 'PreToolUse' ? 0 : 1);
       // The exec form (HOOK-8): an executable and its arguments, no shell in between.
       for (const hook of ours) expect(Array.isArray(hook.args) && fs.existsSync(hook.command), JSON.stringify(hook)).toBe(true);
+      // The bash hooks are started by bash's own path (HOOK-9): no `env` or sh before it.
+      for (const hook of ours.filter((x: any) => /\/hooks\/(report|permission)/.test(hookLine(x)))) expect(hook.command, JSON.stringify(hook)).toBe(hookBash());
     }
     // The committed file keeps what the person put there and gets none of our paths.
     const committed = JSON.parse(fs.readFileSync(shared, 'utf8'));
@@ -99,11 +102,40 @@ describe('claude wire', () => {
     expect(left, JSON.stringify(committed)).toEqual([mine]); // ours moved to the local file (WIREPATH-2), the person's own stays
     const settings = JSON.parse(fs.readFileSync(path.join(w.repo, '.claude', 'settings.local.json'), 'utf8'));
     const all = Object.values(settings.hooks).flatMap((entries: any) => entries.flatMap((e: any) => e.hooks));
-    expect(all.filter((h: any) => h.command.includes('/hooks/detach'))).toEqual([]);
-    expect(all.filter((h: any) => h.command.includes('/hooks/spool'))).toEqual([]);
-    expect(settings.hooks.PreToolUse.flatMap((e: any) => e.hooks).map((h: any) => h.command)).toEqual([`${hooks}/permission`]);
-    expect(settings.hooks.PostToolUse.flatMap((e: any) => e.hooks).filter((h: any) => h.command === `${hooks}/report`).map((h: any) => h.args)).toEqual([['PostToolUse']]);
-    expect(settings.hooks.Stop.flatMap((e: any) => e.hooks).filter((h: any) => h.command.includes('/adapters/claude/hooks/')).map((h: any) => [h.command, ...h.args])).toEqual([[`${hooks}/report`, 'Stop', `${hooks}/stop`]]);
+    expect(all.filter((h: any) => hookLine(h).includes('/hooks/detach'))).toEqual([]);
+    expect(all.filter((h: any) => hookLine(h).includes('/hooks/spool'))).toEqual([]);
+    const bash = hookBash()!;
+    expect(settings.hooks.PreToolUse.flatMap((e: any) => e.hooks).map(hookLine)).toEqual([`${bash} ${hooks}/permission-fast`]);
+    expect(settings.hooks.PostToolUse.flatMap((e: any) => e.hooks).filter((h: any) => hookLine(h).includes('/adapters/claude/hooks/')).map(hookLine)).toEqual([`${bash} ${hooks}/report PostToolUse`]);
+    expect(settings.hooks.Stop.flatMap((e: any) => e.hooks).filter((h: any) => hookLine(h).includes('/adapters/claude/hooks/')).map(hookLine)).toEqual([`${bash} ${hooks}/report Stop ${hooks}/stop`]);
+  });
+
+  it('HOOK-9: the bash hooks are started by the path of the first bash 5 on PATH; an older one, or one in a relative PATH entry, is not used, and switching either way replaces our hooks, never doubles them', async () => {
+    const { repo } = makeRepo();
+    const hooks = path.join(path.dirname(adapterBin('claude', 'wire')), 'hooks');
+    const file = path.join(repo, '.claude', 'settings.local.json');
+    const fake = (dir: string, major: number) => {
+      fs.mkdirSync(dir, { recursive: true });
+      fs.writeFileSync(path.join(dir, 'bash'), `#!/bin/sh\necho ${major}\n`, { mode: 0o755 });
+      return dir;
+    };
+    const older = fake(tempDir('commandr-bash4-'), 4);
+    fake(repo, 5); // `./bash`, reached only through a relative PATH entry
+    const wire = async (PATH: string) => {
+      const ran = await runProcess(adapterBin('claude', 'wire'), [repo], { cwd: repo, env: { PATH } });
+      expect(ran.code, ran.stderr).toBe(0);
+      const settings = JSON.parse(fs.readFileSync(file, 'utf8'));
+      const ours = (event: string) => settings.hooks[event].flatMap((e: any) => e.hooks).map(hookLine).filter((l: string) => l.includes(hooks));
+      return { pre: ours('PreToolUse'), post: ours('PostToolUse'), stop: ours('Stop') };
+    };
+    const bash = hookBash()!;
+    expect(bash).toMatch(/^\/.*\/bash$/);
+    const scripts = { pre: [`${hooks}/permission`], post: [`${hooks}/report PostToolUse`], stop: [`${hooks}/report Stop ${hooks}/stop`] };
+    const bashed = { pre: [`${bash} ${hooks}/permission-fast`], post: [`${bash} ${hooks}/report PostToolUse`], stop: [`${bash} ${hooks}/report Stop ${hooks}/stop`] };
+    expect(await wire(`${older}:${process.env.PATH}`)).toEqual(scripts); // bash 4 first: the scripts start themselves
+    expect(await wire(process.env.PATH!)).toEqual(bashed);
+    expect(await wire(`.:${process.env.PATH}`)).toEqual(bashed); // never ./bash: the hook runs wherever the agent is
+    expect(await wire(`${older}:${process.env.PATH}`)).toEqual(scripts);
   });
 
   it('WIREUP-2: wire refuses settings that are not JSON, changes nothing and exits non-zero', async () => {

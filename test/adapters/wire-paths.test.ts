@@ -8,7 +8,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { wiredHookSpecs } from '../../adapters/claude/lib/permission-spec';
-import { cleanup, git, makeHome, ROOT, runProcess, tempDir } from './harness';
+import { cleanup, git, hookLine, makeHome, ROOT, runProcess, tempDir } from './harness';
 
 afterAll(cleanup);
 
@@ -108,7 +108,7 @@ describe('wire leaves no machine paths in committed files', () => {
     // What the previous wire wrote into committed files: this install's absolute paths.
     const hooks: Record<string, unknown[]> = { Notification: [{ hooks: [mine] }] };
     for (const spec of wiredHookSpecs()) {
-      (hooks[spec.event] ??= []).push({ ...(spec.matcher ? { matcher: spec.matcher } : {}), hooks: [{ type: 'command', command: spec.command, timeout: spec.timeout }] });
+      (hooks[spec.event] ??= []).push({ ...(spec.matcher ? { matcher: spec.matcher } : {}), hooks: [{ type: 'command', command: spec.command, args: spec.args, timeout: spec.timeout }] });
     }
     (hooks.Stop as Array<{ hooks: unknown[] }>)[0]!.hooks.push(mine);
     const oldMcp = { type: 'stdio', command: process.execPath, args: [COMMANDR, 'mcp'] };
@@ -145,6 +145,6 @@ describe('wire leaves no machine paths in committed files', () => {
     expectNoMachinePaths(committable(repo));
     // The hooks moved, not lost.
     const local = JSON.parse(fs.readFileSync(path.join(repo, '.claude', 'settings.local.json'), 'utf8'));
-    expect(local.hooks.Stop.flatMap((e: { hooks: Array<{ command: string }> }) => e.hooks).some((x: { command: string }) => x.command.includes(ROOT))).toBe(true);
+    expect(local.hooks.Stop.flatMap((e: { hooks: Array<{ command: string }> }) => e.hooks).some((x: { command: string }) => hookLine(x).includes(ROOT))).toBe(true);
   });
 });

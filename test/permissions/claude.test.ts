@@ -6,7 +6,7 @@ import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { MessagesApi } from '../stand-ins/messages-api';
 import { planTurn } from '../adapters/claude-script';
-import { adapterBin, CLAUDE_BIN, claudeEnv, cleanup, makeHome, runProcess, type Home } from '../adapters/harness';
+import { adapterBin, CLAUDE_BIN, claudeEnv, cleanup, hookLine, makeHome, runProcess, type Home } from '../adapters/harness';
 import { claudeWorld, pairPhone } from '../adapters/world';
 import type { DeviceClient } from '../helpers/device';
 import { PERMISSION_HOOK_TIMEOUT_S } from '../../adapters/claude/lib/permission-spec';
@@ -37,7 +37,7 @@ const toolResults = (stdout: string): string =>
 describe('permission hook with the real Claude Code', () => {
   it('PERM-HOOK-4: wire installs the permission hook on PreToolUse with a timeout above the longest permission wait', () => {
     const settings = JSON.parse(fs.readFileSync(path.join(repo, '.claude', 'settings.local.json'), 'utf8'));
-    const hook = settings.hooks.PreToolUse.flatMap((e: any) => e.hooks).find((x: any) => x.command.includes('/adapters/claude/hooks/permission'));
+    const hook = settings.hooks.PreToolUse.flatMap((e: any) => e.hooks).find((x: any) => hookLine(x).includes('/adapters/claude/hooks/permission'));
     expect(hook.timeout).toBe(PERMISSION_HOOK_TIMEOUT_S);
     expect(hook.timeout * 1000).toBeGreaterThan(3_600_000);
   });

@@ -18,7 +18,11 @@ interface HookEntry {
   [key: string]: unknown;
 }
 
-const isOurs = (hook: Record<string, unknown>): boolean => typeof hook.command === 'string' && hook.command.includes(HOOK_MARKER);
+/** Ours: the command is one of our scripts, or a bash (HOOK-9) whose first argument is. */
+const isOurs = (hook: Record<string, unknown>): boolean =>
+  typeof hook.command === 'string' && (hook.command.includes(HOOK_MARKER) || (Array.isArray(hook.args) && typeof hook.args[0] === 'string' && hook.args[0].includes(HOOK_MARKER)));
+/** One hook under two names: the sh shim and the bash script it starts (HOOK-9). */
+const SAME_HOOK: Record<string, string> = { 'permission-fast': 'permission' };
 /**
  * What a command of ours is: the last shim it names with the plain words after it
  * (`report PreToolUse`, `stop` for `report Stop <stop>`, `user-prompt-submit 3`); one event may hold several of ours.
@@ -27,7 +31,7 @@ const shimOf = (hook: { command?: unknown; args?: unknown }): string | undefined
   if (typeof hook.command !== 'string') return undefined;
   const args = Array.isArray(hook.args) ? hook.args.filter((a): a is string => typeof a === 'string') : [];
   const m = /\/adapters\/claude\/hooks\/([A-Za-z0-9_-]+)'?((?:\s+[A-Za-z0-9_-]+)*)\s*$/.exec([hook.command, ...args].join(' '));
-  return m ? `${m[1]}${m[2]!.replace(/\s+/g, ' ')}` : undefined;
+  return m ? `${SAME_HOOK[m[1]!] ?? m[1]}${m[2]!.replace(/\s+/g, ' ')}` : undefined;
 };
 /** Entries of runners since replaced — `detach` by `spool` (ORDER-1), `spool` by `report` (REPORT-1): dropped wherever they are. */
 const RETIRED = ['detach', 'spool'].map((runner) => new RegExp(`${HOOK_MARKER.replace(/[/]/g, '\\/')}${runner}'?\\s`));

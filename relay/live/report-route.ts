@@ -16,7 +16,7 @@ import { CommandrError } from '../../protocol/wire/errors';
 import type { RelayServices } from '../context';
 import { readHookRecord } from './hook-record';
 import type { StoredLiveEvent } from './store';
-import { ingestLive } from './route';
+import { ingestLive, publishAfterAnswer } from './route';
 
 /** The same bound as a permission check: a huge Write's payload. */
 export const REPORT_BODY_LIMIT = 1024 * 1024;
@@ -75,14 +75,22 @@ export async function postHookReport(services: RelayServices, hookToken: string,
   // After a bus part the live event is stamped when it is done, so it follows what it wrote (ORDER-3).
   const busPart = hook === 'Stop' || hook === 'SessionEnd';
   const record = { at: busPart ? Math.max(at, Math.floor(Date.now() * 1000)) : at, hook, payload };
-  let happening;
-  try {
-    happening = translate(record, where);
-  } catch {
-    happening = undefined; // the bus part is done: a payload the live view cannot use is not an error
+  const publish = () => {
+    let happening;
+    try {
+      happening = translate(record, where);
+    } catch {
+      happening = undefined; // the bus part is done: a payload the live view cannot use is not an error
+    }
+    if (happening) ingestLive(services, happening);
+  };
+  if (busPart) {
+    publish();
+    if (ref && hook === 'Stop') keepTurnEnd(services, ref.session, turnEnd);
   }
-  if (happening) ingestLive(services, happening);
-  if (ref && hook === 'Stop') keepTurnEnd(services, ref.session, turnEnd);
   res.writeHead(200, { 'content-length': 0, 'cache-control': 'no-store' });
   res.end();
+  // A tool's end is published once the answer has left, so the hook does not wait for it, and
+  // before anything published later (REPORT-2).
+  if (!busPart) publishAfterAnswer(services, publish);
 }

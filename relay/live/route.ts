@@ -28,8 +28,38 @@ const openCalls = new WeakMap<RelayServices, Map<string, OpenCall>>();
 /** A bound on the calls kept open: the oldest is forgotten past it. */
 export const OPEN_CALLS_LIMIT = 10_000;
 
+/** What a hook route publishes after its answer (`publishAfterAnswer`), in the order the hooks came. */
+const deferred = new WeakMap<RelayServices, Array<() => void>>();
+
+/**
+ * Runs `work` (publishing what a hook told) after the hook's answer has left and its connection
+ * is closed — the relay closes it in the next loop iteration, and the hook reads to the end — so
+ * the hook does not wait for it (REPORT-2, REPORT-4). Order is kept whatever the timing: anything
+ * published later (any hook route, the poster's `POST /api/events`) first runs what is waiting.
+ */
+export function publishAfterAnswer(services: RelayServices, work: () => void): void {
+  let waiting = deferred.get(services);
+  if (!waiting) deferred.set(services, (waiting = []));
+  waiting.push(work);
+  // Two check phases on: past the next iteration's pending phase, where libuv sends the FIN.
+  if (waiting.length === 1) setImmediate(() => setImmediate(() => runDeferred(services)));
+}
+
+function runDeferred(services: RelayServices): void {
+  const waiting = deferred.get(services);
+  if (!waiting?.length) return;
+  for (const work of waiting.splice(0)) {
+    try {
+      work();
+    } catch (error) {
+      services.log.error(error, 'publishing a hook\'s live event');
+    }
+  }
+}
+
 /** Records and broadcasts what one hook call means, closing unfinished calls before a turn's or session's end. */
 export function ingestLive(services: RelayServices, happening: Happening): void {
+  runDeferred(services);
   let open = openCalls.get(services);
   if (!open) openCalls.set(services, (open = new Map()));
   for (const event of eventsOf(happening, open)) {
@@ -53,6 +83,7 @@ function endedAlready(services: RelayServices, event: LiveEvent): boolean {
 }
 
 function publish(services: RelayServices, event: LiveEvent): void {
+  runDeferred(services);
   if (services.live.holds(event)) return; // published already (REPORT-1)
   const stored = services.live.record(event);
   services.checks?.record(stored.event, stored.at);

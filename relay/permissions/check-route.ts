@@ -10,7 +10,7 @@ import { decidePermission, DECISION_ENV_KEYS, hookAnswer } from '../../adapters/
 import { cachedPolicyLoader } from '../../adapters/lib/policy-cache';
 import { translate } from '../../adapters/claude/lib/translate';
 import type { Env } from '../../adapters/lib/env';
-import { ingestLive } from '../live/route';
+import { ingestLive, publishAfterAnswer } from '../live/route';
 import { CommandrError } from '../../protocol/wire/errors';
 import type { RelayServices } from '../context';
 import { sendJson } from '../http/respond';
@@ -44,9 +44,9 @@ export async function postPermissionCheck(services: RelayServices, hookToken: st
     res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(text), 'cache-control': 'no-store' });
     res.end(text);
   }
-  // The call's start is reported here, so PreToolUse needs no second hook (REPORT-4): once the
-  // answer is on its way (the hook waits on nothing it does), in this same turn of the event loop,
-  // so before anything the agent does after the answer. Only with a 200 or 202, which is what tells
-  // the hook the start was taken: an error here leaves it to the hook's spool, not to both.
-  reportStart(services, payload, env, at);
+  // The call's start is reported here, so PreToolUse needs no second hook (REPORT-4), once the
+  // answer has left (the hook waits on nothing done here), before anything published later. Only
+  // with a 200 or 202, which is what tells the hook the start was taken: an error here leaves it
+  // to the hook's spool, not to both.
+  publishAfterAnswer(services, () => reportStart(services, payload, env, at));
 }

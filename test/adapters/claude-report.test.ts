@@ -67,6 +67,30 @@ describe('reporting hooks straight to the relay', () => {
     expect(seen[1]!.seq).toBe(at + 1);
   });
 
+  it('REPORT-2 REPORT-4: what a hook route publishes after its answer still goes before anything the relay reads after it, however soon', async () => {
+    // A call's start (published after the check's answer) and the turn's idle, written on two
+    // connections in one tick: the relay reads both in one go, the check first. The start must be
+    // out before the idle, which closes it as unfinished (LIVE-EMIT-5); else it would stay running.
+    const at = Date.now() * 1000;
+    const check = record({ AGENTS_TASK_ID: TASK, AT: String(at) }, payload('PreToolUse', 's-soon', { tool_input: { command: 'git status' } }));
+    const idle = JSON.stringify({ v: 1, session: 's-soon', kind: 'idle', summary: 'turn ended', seq: at + 50 });
+    const raw = (route: string, body: string) =>
+      `POST ${route} HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${token()}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`;
+    const { port } = new URL(url());
+    const open = () => new Promise<net.Socket>((resolve, reject) => { const s = net.connect(Number(port), '127.0.0.1', () => resolve(s)); s.on('error', reject); });
+    const answer = (s: net.Socket) => new Promise<string>((resolve) => { let text = ''; s.on('data', (d) => (text += d.toString())); s.on('close', () => resolve(text)); });
+    const [first, second] = [await open(), await open()];
+    const answers = [answer(first), answer(second)];
+    first.write(raw('/api/permissions/check', check));
+    second.write(raw('/api/events', idle));
+    const [checked, posted] = await Promise.all(answers);
+    expect(checked).toMatch(/^HTTP\/1\.1 200 /);
+    expect(posted).toMatch(/^HTTP\/1\.1 202 /);
+    await eventually(() => w.relay.live().filter((e) => e.session === 's-soon').length >= 3 || undefined, 5000, 'the start, its close and idle');
+    const seen = w.relay.live().filter((e) => e.session === 's-soon');
+    expect(seen.map((e) => [e.kind, e.running ?? false, e.ok ?? null])).toEqual([['git', true, null], ['git', false, false], ['idle', false, null]]);
+  });
+
   it('REPORT-1: records still in the spool go first — the hook spools behind them and the poster posts both in order', async () => {
     fs.mkdirSync(spoolDir(), { recursive: true, mode: 0o700 });
     const earlier = Date.now() * 1000;

@@ -11,6 +11,7 @@ import { loadPolicy, PolicyError } from '../policy/load';
 import { evaluate } from '../policy/policy';
 import { sandboxState } from '../policy/sandboxed';
 import { UsageError, runTool } from './_shared/tool';
+import { systemReadlink } from '../policy/fs-view';
 
 const USAGE = [
   "usage: commandr policy check <tool> <input-json-or-command> [--repo DIR] [--scope GLOB]",
@@ -67,7 +68,7 @@ runTool('policy', USAGE, (argv) => {
     const verdict = evaluate(policy, {
       tool, input: inputOf(tool, text), cwd, root: repo, task: context?.task, scope, sandbox,
       home: process.env.HOME || os.homedir(), commandrHome: home,
-      realpath: (file) => fs.realpathSync(file), readlink: (file) => fs.readlinkSync(file), readdir: (dir) => fs.readdirSync(dir),
+      realpath: (file) => fs.realpathSync(file), readlink: systemReadlink, readdir: (dir) => fs.readdirSync(dir),
     });
     const lines = [
       `decision: ${verdict.decision}`, `rule:     ${verdict.rule}`, `why:      ${verdict.why}`,

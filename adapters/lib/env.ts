@@ -72,14 +72,22 @@ export function hookToken(env: Env = process.env): string | undefined {
   return env.COMMANDR_HOOK_TOKEN?.trim() || readTrimmed(path.join(commandrHome(env), 'hook-token'));
 }
 
+/** Roots found, by where the walk started: the relay asks on every permission check. */
+const installRoots = new Map<string, string>();
+
 /**
  * The root of this commandr install (holding `bin/` and `adapters/`), found by walking
  * up from the running module: bundles live in `dist/adapters/<name>/`, sources in `adapters/…`.
  */
 export function installRoot(from: string = __dirname): string {
+  const known = installRoots.get(from);
+  if (known !== undefined) return known;
   let dir = from;
   for (;;) {
-    if (fs.existsSync(path.join(dir, 'bin', 'load.cjs')) && fs.existsSync(path.join(dir, 'adapters'))) return dir;
+    if (fs.existsSync(path.join(dir, 'bin', 'load.cjs')) && fs.existsSync(path.join(dir, 'adapters'))) {
+      installRoots.set(from, dir);
+      return dir;
+    }
     const parent = path.dirname(dir);
     if (parent === dir) return path.resolve(from, '..', '..', '..');
     dir = parent;

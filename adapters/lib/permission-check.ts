@@ -18,6 +18,7 @@ import { PERMISSION_DESCRIPTION_MAX, PERMISSION_WHY_MAX, type PermissionPolicyWh
 import { classifyTool } from './classify';
 import { type Env, commandrHome, installRoot } from './env';
 import { taskContext } from './task-context';
+import { systemReadlink } from '../../policy/fs-view';
 
 export interface PermissionCall {
   session: string;
@@ -34,8 +35,8 @@ export interface Checked {
   verdict: Verdict;
   policy: Policy;
   task?: string;
-  /** The ask to send when `verdict.decision` is `ask`. */
-  ask: PermissionAsk;
+  /** The ask to send when `verdict.decision` is `ask` (made when first read). */
+  readonly ask: PermissionAsk;
 }
 
 export function defaultPolicyFile(root = installRoot()): string {
@@ -87,22 +88,27 @@ export function checkPermission(call: PermissionCall, env: Env = process.env, lo
   const verdict = evaluate(policy, {
     tool: call.tool, input: call.input, cwd: call.cwd, root, task, scope, sandbox,
     home: env.HOME?.trim() || os.homedir(), commandrHome: commandrHome(env),
-    realpath: (file) => fs.realpathSync(file), readlink: (file) => fs.readlinkSync(file), readdir: (dir) => fs.readdirSync(dir),
+    realpath: (file) => fs.realpathSync(file), readlink: systemReadlink, readdir: (dir) => fs.readdirSync(dir),
   });
-  const command = typeof call.input.command === 'string' ? call.input.command : undefined;
-  const detail = command ?? editDetail(call.input) ?? JSON.stringify(call.input, null, 2);
-  const said = description(call.input);
-  const ask: PermissionAsk = {
-    session: call.session.slice(0, 256), tool: call.tool.slice(0, 256), cwd: call.cwd.slice(0, 4096),
-    summary: classifyTool({ tool: call.tool, input: call.input }, []).summary.slice(0, 2000),
-    detail: detail.slice(0, 64 * 1024), key: askKey(call), timeoutMs: policy.timeoutMs,
-    ...exactOf(call, policy, command),
-    policy: policyWhy(verdict),
-    ...(said ? { description: said } : {}),
-    ...(task ? { task: task.slice(0, 128) } : {}),
-    ...(env.COMMANDR_AGENT_ID?.trim() ? { agent: env.COMMANDR_AGENT_ID.trim().slice(0, 256) } : {}),
+  // The ask is made only when a person is asked: most calls are decided by the policy alone, and
+  // an edit's diff or a long input's hash is work the relay's fast path would do for nothing.
+  let ask: PermissionAsk | undefined;
+  const makeAsk = (): PermissionAsk => {
+    const command = typeof call.input.command === 'string' ? call.input.command : undefined;
+    const detail = command ?? editDetail(call.input) ?? JSON.stringify(call.input, null, 2);
+    const said = description(call.input);
+    return {
+      session: call.session.slice(0, 256), tool: call.tool.slice(0, 256), cwd: call.cwd.slice(0, 4096),
+      summary: classifyTool({ tool: call.tool, input: call.input }, []).summary.slice(0, 2000),
+      detail: detail.slice(0, 64 * 1024), key: askKey(call), timeoutMs: policy.timeoutMs,
+      ...exactOf(call, policy, command),
+      policy: policyWhy(verdict),
+      ...(said ? { description: said } : {}),
+      ...(task ? { task: task.slice(0, 128) } : {}),
+      ...(env.COMMANDR_AGENT_ID?.trim() ? { agent: env.COMMANDR_AGENT_ID.trim().slice(0, 256) } : {}),
+    };
   };
-  return { verdict, policy, task, ask };
+  return { verdict, policy, task, get ask() { return (ask ??= makeAsk()); } };
 }
 
 /**

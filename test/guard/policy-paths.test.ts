@@ -7,6 +7,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { decidePermission } from '../../adapters/claude/lib/permission-decide';
+import { systemReadlink } from '../../policy/fs-view';
 import { loadPolicy } from '../../policy/load';
 import { evaluate, type ToolRequest } from '../../policy/policy';
 import { agentSandboxed, sandboxState } from '../../policy/sandboxed';
@@ -34,11 +35,25 @@ beforeEach(() => {
   fs.mkdirSync(path.join(repo, 'src'));
 });
 
-const real = { readlink: (f: string) => fs.readlinkSync(f), realpath: (f: string) => fs.realpathSync(f), readdir: (d: string) => fs.readdirSync(d) };
+// The readlink the hook and the relay use (POLPATH-n), so every case below resolves links as they do.
+const real = { readlink: systemReadlink, realpath: (f: string) => fs.realpathSync(f), readdir: (d: string) => fs.readdirSync(d) };
 const judge = (command: string, extra: Partial<ToolRequest> = {}) =>
   evaluate(policy, { tool: 'Bash', input: { command }, cwd: repo, root: repo, home, commandrHome: data, scope: 'src/**', ...real, ...extra });
 const unsandboxed = { sandboxed: false, why: 'no COMMANDR_SANDBOX, Claude Code sandbox off' };
 const sandboxed = { sandboxed: true, why: 'COMMANDR_SANDBOX=bwrap' };
+
+describe('reading links', () => {
+  it('POLPATH-2: the policy\'s readlink answers as readlink(2) does: the target of a link, EINVAL for a file or a directory, ENOENT for none, the error of a path through a file', () => {
+    fs.writeFileSync(path.join(repo, 'file'), 'x');
+    fs.symlinkSync('../elsewhere', path.join(repo, 'link'));
+    const code = (read: (f: string) => string, file: string) => { try { return read(file); } catch (error) { return (error as NodeJS.ErrnoException).code; } };
+    for (const name of ['link', 'file', 'src', 'missing', 'file/below', 'missing/below']) {
+      const file = path.join(repo, name);
+      expect(code(systemReadlink, file), name).toBe(code((f) => fs.readlinkSync(f), file));
+    }
+    expect(code(systemReadlink, path.join(repo, 'link'))).toBe('../elsewhere');
+  });
+});
 
 describe('option values are paths too', () => {
   it.each([

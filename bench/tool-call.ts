@@ -17,10 +17,14 @@
 //               (a few lines of bash, builtins only): what Claude Code itself spends on any hook or server
 //   no-op hooks only the floor's hooks: the part of the floor hooks are
 //   empty MCP   only the floor's server: the part of the floor a stdio MCP server is
+//   tools MCP   only an MCP server in bash that answers with commandr's own tool list (read from the
+//               Node server at the start) and nothing else: what Claude Code spends on a server with
+//               these tools, whoever serves them
 //   empty HTTP MCP  an MCP server with no tools over Streamable HTTP (the SDK's, in this process,
 //               `type: http` in .mcp.json): what serving the tools from a running process would cost
-// Run: npx tsx bench/tool-call.ts [turns] [N]   (BENCH_TURNS, BENCH_CALLS; defaults 7 and 5)
-import { execFileSync } from 'node:child_process';
+// Run: npx tsx bench/tool-call.ts [turns] [N]   (BENCH_TURNS, BENCH_CALLS; defaults 7 and 5;
+// BENCH_VARIANTS=a,b runs plain and those only, with no verdict unless wired and floor are among them)
+import { execFileSync, spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -61,6 +65,37 @@ while IFS= read -r line; do
 done
 `;
 
+/** commandr's tools/list result, as the Node server answers it (no relay: a data dir of its own). */
+async function commandrToolList(base: string): Promise<string> {
+  const data = path.join(base, 'data-tool-list');
+  fs.mkdirSync(data, { mode: 0o700 });
+  const child = spawn(process.execPath, [path.join(ROOT, 'bin', 'commandr'), 'mcp'], { env: { ...process.env, COMMANDR_HOME: data }, stdio: ['pipe', 'pipe', 'ignore'] });
+  const lines: string[] = [];
+  let rest = '';
+  const listed = new Promise<string>((resolve, reject) => {
+    child.on('exit', (code) => reject(new Error(`bench/tool-call.ts: commandr mcp exited (${code}) before listing its tools`)));
+    child.stdout.on('data', (chunk: Buffer) => {
+      rest += chunk.toString('utf8');
+      for (let nl = rest.indexOf('\n'); nl >= 0; nl = rest.indexOf('\n')) {
+        lines.push(rest.slice(0, nl));
+        rest = rest.slice(nl + 1);
+        const answer = lines.map((l) => JSON.parse(l) as { id?: number; result?: unknown }).find((m) => m.id === 2);
+        if (answer) resolve(JSON.stringify(answer.result));
+      }
+    });
+  });
+  child.stdin.write([
+    { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'bench', version: '0' } } },
+    { jsonrpc: '2.0', method: 'notifications/initialized' },
+    { jsonrpc: '2.0', id: 2, method: 'tools/list' },
+  ].map((m) => JSON.stringify(m)).join('\n') + '\n');
+  try {
+    return await listed;
+  } finally {
+    child.kill();
+  }
+}
+
 async function main(): Promise<void> {
   execFileSync(process.execPath, [path.join(ROOT, 'scripts', 'build.mjs')], { stdio: 'ignore' });
   const base = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'commandr-bench-tool-call-')));
@@ -69,6 +104,13 @@ async function main(): Promise<void> {
   fs.mkdirSync(home);
   const emptyServer = path.join(base, 'empty-mcp.bash');
   fs.writeFileSync(emptyServer, EMPTY_SERVER, { mode: 0o755 });
+  // The same server with commandr's tools: their list as the Node server gives it.
+  const toolsServer = path.join(base, 'tools-mcp.bash');
+  const toolsFile = path.join(base, 'tools.json');
+  fs.writeFileSync(toolsFile, await commandrToolList(base));
+  const listed = EMPTY_SERVER.replace(`'{"jsonrpc":"2.0","id":%s,"result":{"tools":[]}}\\n' "$id"`, `'{"jsonrpc":"2.0","id":%s,"result":%s}\\n' "$id" "$tools"`);
+  if (listed === EMPTY_SERVER) throw new Error('bench/tool-call.ts: the tools server was not made');
+  fs.writeFileSync(toolsServer, listed.replace('\n', `\ntools=$(<${JSON.stringify(toolsFile)})\n`), { mode: 0o755 });
   const api = await startMessagesApi({ apiKey: 'sk-test' });
   const relay = await createRelay({ port: 0, host: '127.0.0.1', demo: false, repos: [], dataDir: data, registryFile: path.join(base, 'none'), appDir: path.join(base, 'no-app') });
   // The empty HTTP server: stateless, one SDK server and transport a request.
@@ -83,18 +125,20 @@ async function main(): Promise<void> {
   try {
     const calls = scriptToolCalls(api);
     const variants: Record<string, string> = {};
-    for (const name of ['plain', 'wired', 'mcp only', 'mcp, no relay', 'floor', 'no-op hooks only', 'empty MCP', 'empty HTTP MCP']) variants[name] = makeBenchRepo(base, name.replace(/[ ,]+/g, '-'));
+    const only = process.env.BENCH_VARIANTS?.split(',').map((v) => v.trim());
+    for (const name of ['plain', 'wired', 'mcp only', 'mcp, no relay', 'floor', 'no-op hooks only', 'empty MCP', 'tools MCP', 'empty HTTP MCP'].filter((v) => !only || v === 'plain' || only.includes(v))) variants[name] = makeBenchRepo(base, name.replace(/[ ,]+/g, '-'));
     for (const [name, repo] of Object.entries(variants)) {
       if (name === 'plain') continue;
       execFileSync(path.join(ROOT, 'adapters', 'claude', 'wire'), [repo], { stdio: 'ignore' });
       const local = path.join(repo, '.claude', 'settings.local.json');
       const settings = JSON.parse(fs.readFileSync(local, 'utf8'));
-      if (name === 'mcp only' || name === 'mcp, no relay' || name === 'empty MCP' || name === 'empty HTTP MCP') fs.writeFileSync(local, JSON.stringify({ ...settings, hooks: {} }, null, 2));
+      if (name === 'mcp only' || name === 'mcp, no relay' || name === 'empty MCP' || name === 'tools MCP' || name === 'empty HTTP MCP') fs.writeFileSync(local, JSON.stringify({ ...settings, hooks: {} }, null, 2));
       if (name === 'floor' || name === 'no-op hooks only') everyHookANoop(local);
       if (name === 'no-op hooks only') fs.rmSync(path.join(repo, '.mcp.json'));
       if (name === 'floor' || name === 'empty MCP') {
         fs.writeFileSync(path.join(repo, '.mcp.json'), JSON.stringify({ mcpServers: { commandr: { type: 'stdio', command: emptyServer, args: [] } } }, null, 2));
       }
+      if (name === 'tools MCP') fs.writeFileSync(path.join(repo, '.mcp.json'), JSON.stringify({ mcpServers: { commandr: { type: 'stdio', command: toolsServer, args: [] } } }, null, 2));
       if (name === 'empty HTTP MCP') fs.writeFileSync(path.join(repo, '.mcp.json'), JSON.stringify({ mcpServers: { commandr: { type: 'http', url: httpUrl } } }, null, 2));
     }
     const env = claudeTurnEnv(ROOT, { home, dataDir: data, api: api.url });
@@ -161,6 +205,7 @@ async function main(): Promise<void> {
     }
     console.log(`\ncommandr tools in the model's first request: wired ${toolsListed.wired ?? 0} of ${2 * TURNS} turns, mcp only ${toolsListed['mcp only'] ?? 0} of ${2 * TURNS}, mcp, no relay ${toolsListed['mcp, no relay'] ?? 0} of ${2 * TURNS}`);
     console.log(`MCP sessions the relay served (wired and mcp only, through the pipe): ${relay.mcp.stats().served}`);
+    if (!variants.wired || !variants.floor) return; // a subset (BENCH_VARIANTS): no verdict without both
     const wired1 = over(1, 'wired');
     const wiredEach = perCall('wired');
     const floor1 = over(1, 'floor');

@@ -10,7 +10,7 @@ import type { CommanderRecord } from '../../protocol/commander';
 import type { CommanderView } from '../../protocol/wire/views';
 import type { ServerFrame } from '../../protocol/wire/frames';
 import { CommandrError } from '../../protocol/wire/errors';
-import { signalGroup } from '../jobs/adapter-run';
+import { signalGroup } from '../process-group';
 import { referencesIn, renderClaudeMd, withReference, withSessionKind } from './claude-md';
 import { OutputBuffer, type OutputChunk } from './output';
 import { checkReferencePath, resolveRoots } from './reference-paths';

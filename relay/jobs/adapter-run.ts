@@ -5,6 +5,7 @@
 import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import { sandboxArgv, type SandboxSpec } from '../../adapters/sandbox';
+import { groupEnded, signalGroup } from '../process-group';
 
 export interface AdapterRunInput {
   /** Absolute path of the adapter's `run` executable. */
@@ -39,8 +40,6 @@ export interface AdapterRun {
 
 const SESSION_LINE = /^SESSION:\s*(\S{1,200})\s*$/;
 const TAIL = 1024;
-/** How long output still in the pipes is read after the leader exited. */
-export const DRAIN_MS = 300;
 
 export function startAdapterRun(input: AdapterRunInput): AdapterRun {
   // Inside the sandbox a missing executable would be bwrap's exit 1: say what spawn would have said.
@@ -84,22 +83,9 @@ export function startAdapterRun(input: AdapterRunInput): AdapterRun {
   child.on('error', (error) => {
     spawnError = error;
   });
-  const done = new Promise<AdapterRunResult>((resolve) => {
-    let settled = false;
-    const settle = (code: number | null, signal: NodeJS.Signals | null) => {
-      if (settled) return;
-      settled = true;
-      resolve({ code, signal, stderrTail, spawnError, stopped });
-    };
-    // KILL-1: the run is over when its leader exits, however it ended. Whatever it started
-    // (the agent CLI, a tool's child) is killed with its group, so no orphan keeps the pipes
-    // open; output already in them is read for a short moment, then the run settles.
-    child.on('exit', (code, signal) => {
-      signalGroup(child.pid, 'SIGKILL');
-      setTimeout(() => settle(code, signal), DRAIN_MS).unref();
-    });
-    child.on('close', (code, signal) => settle(code, signal));
-  });
+  // KILL-1: the run is over when its leader exits, however it ended. Whatever it started (the
+  // agent CLI, a tool's child) is killed with its group, and the run settles (process-group.ts).
+  const done = groupEnded(child).then(({ code, signal }): AdapterRunResult => ({ code, signal, stderrTail, spawnError, stopped }));
   const stop = (graceMs = 2000): void => {
     stopped = true;
     signalGroup(child.pid, 'SIGTERM');
@@ -112,16 +98,6 @@ export function startAdapterRun(input: AdapterRunInput): AdapterRun {
     });
   };
   return { pid: child.pid, done, stop };
-}
-
-/** Signals a process group; a group that is already gone is not an error. */
-export function signalGroup(pid: number | undefined, signal: NodeJS.Signals): void {
-  if (pid === undefined) return;
-  try {
-    process.kill(-pid, signal);
-  } catch {
-    // ESRCH: nothing left to signal.
-  }
 }
 
 /** A one-line reason for a failed run, for task_failed and commander state. */

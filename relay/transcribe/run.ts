@@ -3,7 +3,7 @@
 import { spawn } from 'node:child_process';
 import { CommandrError } from '../../protocol/wire/errors';
 import { InFlight } from '../in-flight';
-import { DRAIN_MS, signalGroup } from '../jobs/adapter-run';
+import { groupEnded, signalGroup } from '../process-group';
 
 export const TRANSCRIBE_TIMEOUT_MS = 60_000;
 /** More text than any dictated note; a transcriber printing more is misbehaving. */
@@ -64,19 +64,13 @@ function runTranscriber(argv: string[], audioFile: string, timeoutMs: number, st
       if (stderr.length < 2000) stderr += b.toString('utf8');
     });
     let settled = false;
-    // Once the transcriber exited, whatever it left in its group goes and its pipes close. A child
-    // that left the group (setsid) and still holds them is not waited for: output already in the
-    // pipes is read for a short moment (DRAIN_MS, as for a job), then the answer is given.
-    child.on('exit', (code, signal) => {
-      signalGroup(child.pid, 'SIGKILL');
-      setTimeout(() => settle(code, signal), DRAIN_MS).unref();
-    });
+    // Once the transcriber exited, whatever it left in its group goes, as for a job (process-group.ts).
+    void groupEnded(child).then(({ code, signal }) => settle(code, signal));
     child.on('error', (error) => {
       clearTimeout(timer);
       settled = true;
       reject(new CommandrError('E_UNAVAILABLE', `the transcriber could not be started (${argv[0]}): ${error.message}`));
     });
-    child.on('close', (code, signal) => settle(code, signal));
     const settle = (code: number | null, signal: NodeJS.Signals | null): void => {
       if (settled) return;
       settled = true;

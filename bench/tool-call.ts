@@ -16,6 +16,11 @@
 //               Code runs identical hooks once) and an MCP server with no tools
 //               (a few lines of bash, builtins only): what Claude Code itself spends on any hook or server
 //   no-op hooks only the floor's hooks: the part of the floor hooks are
+//   round-trip hooks  only hooks, each the least a hook that asks the relay can be (bash by its
+//               path, the payload read, `GET /healthz` answered): what our design's two hooks a call
+//               cost before any work of ours
+//   bash hooks  only hooks, each a bash started by its path that reads its payload: the part of a
+//               round-trip hook that is starting bash
 //   empty MCP   only the floor's server: the part of the floor a stdio MCP server is
 //   tools MCP   only an MCP server in bash that answers with commandr's own tool list (read from the
 //               Node server at the start) and nothing else: what Claude Code spends on a server with
@@ -34,7 +39,8 @@ import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/
 import { createRelay } from '../relay/server';
 import { startMessagesApi } from '../test/stand-ins/messages-api';
 import { removeWhenQuiet } from '../test/adapters/harness';
-import { claudeTurnEnv, everyHookANoop, makeBenchRepo, median, scriptToolCalls, timed } from './lib/claude-turns';
+import { hookBash } from '../adapters/claude/lib/hook-specs';
+import { claudeTurnEnv, everyHookANoop, everyHookARoundTrip, makeBenchRepo, median, scriptToolCalls, timed } from './lib/claude-turns';
 
 const ROOT = path.resolve(__dirname, '..');
 const TURNS = Number(process.argv[2] ?? process.env.BENCH_TURNS ?? 7);
@@ -126,7 +132,7 @@ async function main(): Promise<void> {
     const calls = scriptToolCalls(api);
     const variants: Record<string, string> = {};
     const only = process.env.BENCH_VARIANTS?.split(',').map((v) => v.trim());
-    for (const name of ['plain', 'wired', 'mcp only', 'mcp, no relay', 'floor', 'no-op hooks only', 'empty MCP', 'tools MCP', 'empty HTTP MCP'].filter((v) => !only || v === 'plain' || only.includes(v))) variants[name] = makeBenchRepo(base, name.replace(/[ ,]+/g, '-'));
+    for (const name of ['plain', 'wired', 'mcp only', 'mcp, no relay', 'floor', 'no-op hooks only', 'bash hooks', 'round-trip hooks', 'empty MCP', 'tools MCP', 'empty HTTP MCP'].filter((v) => !only || v === 'plain' || only.includes(v))) variants[name] = makeBenchRepo(base, name.replace(/[ ,]+/g, '-'));
     for (const [name, repo] of Object.entries(variants)) {
       if (name === 'plain') continue;
       execFileSync(path.join(ROOT, 'adapters', 'claude', 'wire'), [repo], { stdio: 'ignore' });
@@ -134,7 +140,8 @@ async function main(): Promise<void> {
       const settings = JSON.parse(fs.readFileSync(local, 'utf8'));
       if (name === 'mcp only' || name === 'mcp, no relay' || name === 'empty MCP' || name === 'tools MCP' || name === 'empty HTTP MCP') fs.writeFileSync(local, JSON.stringify({ ...settings, hooks: {} }, null, 2));
       if (name === 'floor' || name === 'no-op hooks only') everyHookANoop(local);
-      if (name === 'no-op hooks only') fs.rmSync(path.join(repo, '.mcp.json'));
+      if (name === 'round-trip hooks' || name === 'bash hooks') everyHookARoundTrip(local, name === 'bash hooks' ? undefined : relay.url, hookBash() ?? 'bash');
+      if (name === 'no-op hooks only' || name === 'round-trip hooks' || name === 'bash hooks') fs.rmSync(path.join(repo, '.mcp.json'));
       if (name === 'floor' || name === 'empty MCP') {
         fs.writeFileSync(path.join(repo, '.mcp.json'), JSON.stringify({ mcpServers: { commandr: { type: 'stdio', command: emptyServer, args: [] } } }, null, 2));
       }
@@ -212,6 +219,8 @@ async function main(): Promise<void> {
     const floorEach = perCall('floor');
     console.log(`\none tool call, wired - plain: ${wired1.toFixed(0)} ms (target <= 150: ${wired1 <= 150 ? 'met' : 'NOT met'}); floor ${floor1.toFixed(0)} ms`);
     const wiredCycle = cycle('wired');
+    /** A variant's figure, or `?` when BENCH_VARIANTS left it out. */
+    const shown = (figure: () => number, digits: number) => { try { return figure().toFixed(digits); } catch { return '?'; } };
     const floorCycle = cycle('floor');
     console.log(`each further call, wired: ${wiredEach.toFixed(1)} ms (target <= 10: ${wiredEach <= 10 ? 'met' : 'NOT met'}); floor ${floorEach.toFixed(1)} ms; ` +
       `a call's cycle: wired ${wiredCycle.toFixed(1)} ms (${wiredCycle <= 10 ? 'met' : 'NOT met'}), floor ${floorCycle.toFixed(1)} ms`);
@@ -222,10 +231,16 @@ async function main(): Promise<void> {
     if (floor1 > 150 || floorCycle > 10) {
       console.log(`the floor is above the target (${floor1 > 150 ? `1 call: ${floor1.toFixed(0)} ms` : ''}${floor1 > 150 && floorCycle > 10 ? '; ' : ''}${floorCycle > 10 ? `a call's cycle: ${floorCycle.toFixed(1)} ms` : ''}): ` +
         `Claude Code starts every command hook as a process of its own and waits for it, 12 in a one-call turn, 8 of them the prompt hooks (NOTE-1), 2 a further call ` +
-        `(no-op hooks alone: +${over(1, 'no-op hooks only').toFixed(0)} ms for 1 call, +${cycle('no-op hooks only').toFixed(1)} ms a call's cycle) and starts and connects each MCP server ` +
-        `(an empty stdio server in bash: +${over(1, 'empty MCP').toFixed(0)} ms; an empty HTTP server: +${over(1, 'empty HTTP MCP').toFixed(0)} ms); ${ours}`);
+        `(no-op hooks alone: +${shown(() => over(1, 'no-op hooks only'), 0)} ms for 1 call, +${shown(() => cycle('no-op hooks only'), 1)} ms a call's cycle) and starts and connects each MCP server ` +
+        `(an empty stdio server in bash: +${shown(() => over(1, 'empty MCP'), 0)} ms; an empty HTTP server: +${shown(() => over(1, 'empty HTTP MCP'), 0)} ms); ${ours}`);
     } else if (wired1 > 150 || wiredCycle > 10) {
       console.log(`the floor is under the target; ${ours}`);
+    }
+    if (variants['round-trip hooks']) {
+      // The design's own floor for a call: two hooks that each only ask the relay and wait for its answer.
+      const trip = cycle('round-trip hooks');
+      console.log(`two hooks a call that each ask the relay and do nothing else: +${trip.toFixed(1)} ms a call's cycle (bash hooks that only read +${shown(() => cycle('bash hooks'), 1)}, no-op hooks +${shown(() => cycle('no-op hooks only'), 1)}), ` +
+        `${trip > 10 ? 'above' : 'within'} the 10 ms target before any work of ours; wired is ${(wiredCycle - trip).toFixed(1)} ms above that (the policy decision, the live events, the report's fields)`);
     }
   } finally {
     http.close();

@@ -67,3 +67,23 @@ export function everyHookANoop(file: string): void {
   }
   fs.writeFileSync(file, JSON.stringify(settings, null, 2));
 }
+
+/**
+ * The same hooks, each the least a hook that asks the relay can be: bash, started by its path
+ * (HOOK-9), reads its payload, sends `GET /healthz` over /dev/tcp and reads the answer to the end.
+ * No credential, no decision, nothing printed: what remains of our hooks' cost is theirs alone.
+ */
+export function everyHookARoundTrip(file: string, relayUrl: string | undefined, bash: string): void {
+  const { hostname, port } = new URL(relayUrl ?? 'http://127.0.0.1:1');
+  // With no URL, bash only reads its payload: the part of a round trip's cost that is bash's.
+  const script = relayUrl === undefined ? `IFS= read -r -d '' -N 16384 _; exit 0` : `IFS= read -r -d '' -N 16384 _; exec 3<>/dev/tcp/${hostname}/${port} || exit 0
+printf 'GET /healthz HTTP/1.1\\r\\nHost: x\\r\\nConnection: close\\r\\n\\r\\n' >&3
+while IFS= read -r -d '' -N 65536 -t 3 a <&3; do :; done
+exit 0`;
+  const settings = JSON.parse(fs.readFileSync(file, 'utf8'));
+  let k = 0;
+  for (const entries of Object.values(settings.hooks) as Array<Array<{ hooks: Array<Record<string, unknown>> }>>) {
+    for (const entry of entries) entry.hooks = entry.hooks.map((h) => ({ ...h, command: bash, args: ['-c', script, `hook-${++k}`] }));
+  }
+  fs.writeFileSync(file, JSON.stringify(settings, null, 2));
+}

@@ -3,12 +3,11 @@
 // in a repo where nothing is wired or committed: the plugin travels with the job's inline config,
 // so the relay gets the live events and the bus the checkpoint and session_end.
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { OpenAiChat } from '../stand-ins/openai-chat';
 import {
-  adapterBin, busEvents, cleanup, eventually, git, makeRepo, OPENCODE_BIN, opencodeEnv, runProcess, type Home, type TestRelay,
+  adapterBin, busEvents, cleanup, eventually, git, makeRepo, OPENCODE_BIN, opencodeEnv, runProcess, tempDir, type Home, type TestRelay,
 } from '../adapters/harness';
 import { planChat } from '../adapters/opencode-script';
 import { openCodeWorld, wire } from '../adapters/world';
@@ -20,11 +19,15 @@ let h: Home;
 beforeAll(async () => {
   // No repo here: each test makes its own.
   ({ api, h, relay } = await openCodeWorld({ repo: false }));
+  tmp = tempDir('commandr-ocjob-tmp-');
 });
 
 afterAll(cleanup);
 
-const jobDirs = () => fs.readdirSync(os.tmpdir()).filter((n) => n.startsWith('commandr-opencode-')).sort();
+// The jobs' temp root is this file's own: other files run OpenCode jobs at the same time, and their
+// private dirs in the shared temp dir would look like one of ours left behind.
+let tmp: string;
+const jobDirs = () => fs.readdirSync(tmp).filter((n) => n.startsWith('commandr-opencode-')).sort();
 
 async function job(repo: string, task: string, agent: string, file: string): Promise<string> {
   planChat(api, [{ name: 'bash', arguments: { command: `touch ${file}`, description: 'make the file' } }], 'job finished');
@@ -32,7 +35,7 @@ async function job(repo: string, task: string, agent: string, file: string): Pro
     cwd: repo,
     env: opencodeEnv(h, api.url, {
       COMMANDR_OPENCODE_BIN: OPENCODE_BIN, AGENT_CWD: repo, AGENT_PROMPT: 'make the file', AGENT_MODE: 'work', AGENT_COMMANDS: 'touch',
-      COMMANDR_TASK: task, COMMANDR_AGENT_ID: agent,
+      COMMANDR_TASK: task, COMMANDR_AGENT_ID: agent, TMPDIR: tmp,
     }),
     timeoutMs: 200_000,
   });

@@ -93,3 +93,16 @@ export function installRoot(from: string = __dirname): string {
     dir = parent;
   }
 }
+
+/** The executable `name` on PATH, or undefined: the first regular file in an absolute directory. */
+export function onPath(name: string, env: Env = process.env): string | undefined {
+  for (const dir of (env.PATH ?? '').split(path.delimiter)) {
+    if (dir === '' || !path.isAbsolute(dir)) continue; // a relative PATH entry would run the repo's own file
+    const file = path.join(dir, name);
+    try {
+      fs.accessSync(file, fs.constants.X_OK);
+      if (fs.statSync(file).isFile()) return file;
+    } catch { /* not here */ }
+  }
+  return undefined;
+}

@@ -3,11 +3,11 @@
 // on this machine. The relay stores no forge token: it runs the CLI as the person would, with
 // their environment, no shell and no prompt. The branch is pushed first (task-push.ts).
 import { execFile } from 'node:child_process';
-import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type * as z from 'zod/mini';
 import { appendEvent } from '../../bus/event-log';
 import { gitResult } from '../../bus/git/run';
+import { onPath } from '../../adapters/lib/env';
 import { CommandrError } from '../../protocol/wire/errors';
 import type { TaskPr } from '../../protocol/wire/frames';
 import { type TaskActionContext, taskPlace } from './task-common';
@@ -16,19 +16,6 @@ import { pushTask } from './task-push';
 
 export type Forge = 'gh' | 'glab';
 export interface PrResult { task: string; forge: Forge; url: string; base: string; branch: string; remote: string }
-
-/** The executable `name` on PATH, or undefined. */
-export function onPath(name: string, env: NodeJS.ProcessEnv = process.env): string | undefined {
-  for (const dir of (env.PATH ?? '').split(path.delimiter)) {
-    if (dir === '' || !path.isAbsolute(dir)) continue; // a relative PATH entry would run the repo's own file
-    const file = path.join(dir, name);
-    try {
-      fs.accessSync(file, fs.constants.X_OK);
-      if (fs.statSync(file).isFile()) return file;
-    } catch { /* not here */ }
-  }
-  return undefined;
-}
 
 interface Run { code: number | null; stdout: string; stderr: string }
 function run(file: string, args: string[], cwd: string): Promise<Run> {

@@ -1,9 +1,8 @@
 // The hooks `wire` installs: event → the committed shim under adapters/claude/hooks/,
 // addressed by absolute path so any session in the project reaches this install.
 import { execFileSync } from 'node:child_process';
-import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { installRoot, type Env } from '../../lib/env';
+import { installRoot, onPath, type Env } from '../../lib/env';
 import { MAX_PARTS } from '../../lib/inject';
 import type { HookSpec } from './settings-merge';
 
@@ -47,20 +46,13 @@ export function hookBash(env: Env = process.env): string | undefined {
   const key = env.PATH ?? '';
   if (bashes.has(key)) return bashes.get(key);
   let found: string | undefined;
-  for (const dir of key.split(path.delimiter)) {
-    if (!path.isAbsolute(dir)) continue; // never a directory relative to wherever a hook runs
-    const candidate = path.join(dir, 'bash');
-    try {
-      if (!fs.statSync(candidate).isFile()) continue;
-      fs.accessSync(candidate, fs.constants.X_OK);
-    } catch {
-      continue;
-    }
+  // Never one in a directory relative to wherever a hook runs (onPath skips those).
+  const candidate = onPath('bash', env);
+  if (candidate) {
     try {
       const major = execFileSync(candidate, ['-c', 'echo "${BASH_VERSINFO[0]}"'], { env: {} as NodeJS.ProcessEnv, encoding: 'utf8', timeout: 5000, stdio: ['ignore', 'pipe', 'ignore'] });
       if (Number(major.trim()) >= 5) found = candidate;
     } catch { /* not a bash that runs: as if there were none */ }
-    break; // only the one env would start
   }
   bashes.set(key, found);
   return found;

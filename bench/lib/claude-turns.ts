@@ -74,9 +74,9 @@ export function everyHookANoop(file: string): void {
  * No credential, no decision, nothing printed: what remains of our hooks' cost is theirs alone.
  */
 export function everyHookARoundTrip(file: string, relayUrl: string | undefined, bash: string): void {
-  const { hostname, port } = new URL(relayUrl ?? 'http://127.0.0.1:1');
   // With no URL, bash only reads its payload: the part of a round trip's cost that is bash's.
-  const script = relayUrl === undefined ? `IFS= read -r -d '' -N 16384 _; exit 0` : `IFS= read -r -d '' -N 16384 _; exec 3<>/dev/tcp/${hostname}/${port} || exit 0
+  const relay = relayUrl === undefined ? undefined : new URL(relayUrl);
+  const script = relay === undefined ? `IFS= read -r -d '' -N 16384 _; exit 0` : `IFS= read -r -d '' -N 16384 _; exec 3<>/dev/tcp/${relay.hostname}/${relay.port} || exit 0
 printf 'GET /healthz HTTP/1.1\\r\\nHost: x\\r\\nConnection: close\\r\\n\\r\\n' >&3
 while IFS= read -r -d '' -N 65536 -t 3 a <&3; do :; done
 exit 0`;

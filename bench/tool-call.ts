@@ -13,7 +13,8 @@
 //               server, MCP-ONE-2: bash and two `cat`s, no node)
 //   mcp, no relay  the same with no relay (a data dir without relay.json): the Node server (MCP-ONE-6)
 //   floor       the same hooks each a no-op (`dd of=/dev/null`, each with its own arguments: Claude
-//               Code runs identical hooks once) and an MCP server with no tools
+//               Code runs identical hooks once; the tool-end ones in the background, as wired,
+//               REPORT-5) and an MCP server with no tools
 //               (a few lines of bash, builtins only): what Claude Code itself spends on any hook or server
 //   no-op hooks only the floor's hooks: the part of the floor hooks are
 //   round-trip hooks  only hooks, each the least a hook that asks the relay can be (bash by its
@@ -227,10 +228,10 @@ async function main(): Promise<void> {
     // What is the floor's and what is ours, for each target: a one-call turn, and a further call read
     // from its cycle (the steadier of the two readings).
     const ours = `wired above the floor, our hooks' and server's own share: ${(wired1 - floor1).toFixed(0)} ms for 1 call, ${(wiredCycle - floorCycle).toFixed(1)} ms a call's cycle ` +
-      `(each call waits for two bash hooks, the permission decision and the report, each a bash start and a loopback round trip to the relay; Stop waits for its git status, ORDER-1, which SessionEnd counts from, HOOK-2)`;
+      `(each call waits for one bash hook, the permission decision: a bash start, a look in /proc for tool-end reports still running, REPORT-5, and a loopback round trip to the relay; the report of its end runs in the background, a bash start and a round trip that share the 2 cores with the agent; Stop waits for its git status, ORDER-1, which SessionEnd counts from, HOOK-2)`;
     if (floor1 > 150 || floorCycle > 10) {
       console.log(`the floor is above the target (${floor1 > 150 ? `1 call: ${floor1.toFixed(0)} ms` : ''}${floor1 > 150 && floorCycle > 10 ? '; ' : ''}${floorCycle > 10 ? `a call's cycle: ${floorCycle.toFixed(1)} ms` : ''}): ` +
-        `Claude Code starts every command hook as a process of its own and waits for it, 12 in a one-call turn, 8 of them the prompt hooks (NOTE-1), 2 a further call ` +
+        `Claude Code starts every command hook as a process of its own and waits for it, 12 in a one-call turn, 8 of them the prompt hooks (NOTE-1), 2 a further call, one of them started in the background (REPORT-5) ` +
         `(no-op hooks alone: +${shown(() => over(1, 'no-op hooks only'), 0)} ms for 1 call, +${shown(() => cycle('no-op hooks only'), 1)} ms a call's cycle) and starts and connects each MCP server ` +
         `(an empty stdio server in bash: +${shown(() => over(1, 'empty MCP'), 0)} ms; an empty HTTP server: +${shown(() => over(1, 'empty HTTP MCP'), 0)} ms); ${ours}`);
     } else if (wired1 > 150 || wiredCycle > 10) {

@@ -2,6 +2,32 @@
 # this machine over bash's /dev/tcp, with the hook credential, and nothing but builtins (no
 # process is started). The caller sets LC_ALL=C (lengths in bytes).
 
+# after_tool_ends DIR: returns once no tool-end report (`DIR/report PostToolUse…`) of this hook's
+# agent is still running, or after 2 s. Claude Code runs those in the background (REPORT-5), so a
+# call's start or a turn's end waits here for the ends before it. Claude Code starts its hooks
+# itself: they are the children of this hook's parent (/proc/PPID/task/*/children), each seen
+# from its command line. No /proc (macOS): nothing is waited for. Builtins only while nothing is
+# running; between looks at one that is, a `sleep`.
+after_tool_ends() {
+  local report=$1/report until=$(( ${EPOCHREALTIME/./} + 2000000 )) children pid busy
+  local -a kids argv
+  while :; do
+    busy=
+    for children in "/proc/$PPID/task/"*/children; do
+      kids=()
+      { read -r -a kids <"$children"; } 2>/dev/null
+      for pid in "${kids[@]}"; do
+        [[ $pid == "$$" ]] && continue
+        argv=()
+        { mapfile -d '' -t argv <"/proc/$pid/cmdline"; } 2>/dev/null
+        [[ ${argv[1]:-} == "$report" && ${argv[2]:-} == PostToolUse* ]] && { busy=1; break 2; }
+      done
+    done
+    [[ -n $busy ]] && (( ${EPOCHREALTIME/./} < until )) || return 0
+    sleep 0.002 2>/dev/null || return 0
+  done
+}
+
 # relay_target: sets `token`, `host`, `port` and `address`: the token is COMMANDR_HOOK_TOKEN (a
 # scoped one a relay-started job gets), else $COMMANDR_HOME/hook-token; the URL is COMMANDR_URL,
 # else the one in relay.json — only while the relay that wrote relay.json still runs (its pid

@@ -30,6 +30,9 @@ const EVENTS: Array<{ event: string; shim?: string; arg?: string; matcher?: stri
   { event: 'SessionEnd', shim: 'session-end', runner: 'report' },
 ];
 
+/** The events whose hook Claude Code runs in the background, `async: true` (REPORT-5). */
+const BACKGROUND = new Set(['PostToolUse', 'PostToolUseFailure']);
+
 export function hookShim(shim: string, root = installRoot()): string {
   return path.join(root, 'adapters', 'claude', 'hooks', shim);
 }
@@ -70,6 +73,8 @@ export function hookSpecs(root = installRoot(), bash = hookBash()): HookSpec[] {
     const args = (runner === 'report' ? [event, hook] : [hook, arg]).filter((a): a is string => a !== undefined);
     // `report` is bash: started by bash's path when there is one (HOOK-9); the prompt gate is sh.
     const command = runner === 'report' ? bashHookCommand(hookShim(runner, root), args, bash) : { command: hookShim(runner, root), args };
-    return { event, matcher, ...command, timeout: HOOK_TIMEOUT_S };
+    // A tool's end runs in the background (REPORT-5): Claude Code does not wait for it, and the
+    // turn's end (`Stop`, a hook it waits for) waits for it in turn.
+    return { event, matcher, ...command, timeout: HOOK_TIMEOUT_S, ...(BACKGROUND.has(event) ? { async: true } : {}) };
   });
 }

@@ -10,6 +10,8 @@ export interface HookSpec {
   command: string;
   args?: string[];
   timeout: number;
+  /** Claude Code runs it in the background and does not wait for it (REPORT-5). */
+  async?: boolean;
 }
 
 interface HookEntry {
@@ -40,7 +42,7 @@ const isOursFor = (spec: HookSpec) => (hook: Record<string, unknown>): boolean =
   isRetired(hook) || (isOurs(hook) && shimOf(hook) === shimOf(spec));
 
 function desiredEntry(spec: HookSpec): HookEntry {
-  const hook = { type: 'command', command: spec.command, ...(spec.args ? { args: spec.args } : {}), timeout: spec.timeout };
+  const hook = { type: 'command', command: spec.command, ...(spec.args ? { args: spec.args } : {}), timeout: spec.timeout, ...(spec.async ? { async: true } : {}) };
   return { ...(spec.matcher !== undefined ? { matcher: spec.matcher } : {}), hooks: [hook] };
 }
 
@@ -48,7 +50,7 @@ function isDesired(entries: HookEntry[], spec: HookSpec): boolean {
   const ours = entries.flatMap((e) => (e.hooks ?? []).filter(isOursFor(spec)).map((h) => ({ e, h })));
   if (ours.length !== 1) return false;
   const { e, h } = ours[0]!;
-  return e.matcher === spec.matcher && e.hooks!.length === 1 && h.type === 'command' && h.command === spec.command && JSON.stringify(h.args) === JSON.stringify(spec.args) && h.timeout === spec.timeout;
+  return e.matcher === spec.matcher && e.hooks!.length === 1 && h.type === 'command' && h.command === spec.command && JSON.stringify(h.args) === JSON.stringify(spec.args) && h.timeout === spec.timeout && (h.async === true) === (spec.async === true);
 }
 
 /** Entries without our hooks; entries left empty by that are dropped. */

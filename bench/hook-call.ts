@@ -1,6 +1,6 @@
 // What the hooks of a Claude Code tool call cost, each started alone (issue 32, HOOKCOST-n): the
 // PreToolUse permission hook (`hooks/permission`: sh → bash `permission-fast` → relay `POST
-// /api/permissions/check`; `permission-fast` alone is the hook as wire installs it, HOOK-9) and the
+// /api/permissions/check`; `permission-fast` alone is the hook as wire installs it, HOOK-10) and the
 // PostToolUse report (`hooks/report` → `POST /api/hooks/report`, through its shebang and by bash's path),
 // and those of the turn's end (`report Stop` / `report SessionEnd`, whose bus part the relay runs
 // before it answers, ORDER-1), against a real relay in this process, beside the floors: a process
@@ -77,9 +77,9 @@ async function main(): Promise<void> {
           { name: `permission (${when})`, cmd: path.join(dir, 'permission'), args: [], input: pre, check: (out: string) => out.includes('"permissionDecision":"allow"') },
           { name: `permission-fast (${when})`, cmd: 'bash', args: [path.join(dir, 'permission-fast')], input: pre, check: (out: string) => out.includes('"permissionDecision":"allow"') },
           { name: `report PostToolUse (${when})`, cmd: path.join(dir, 'report'), args: ['PostToolUse'], input: post, check: notSpooled },
-          // As wire installs them (HOOK-9): bash by its path, the script its first argument.
+          // As wire installs them (HOOK-10): bash by its path, the script its first argument.
           ...(when === 'now' ? [
-            { name: '  … by bash\'s path (HOOK-9)', cmd: 'bash', args: [path.join(dir, 'report'), 'PostToolUse'], input: post, check: notSpooled },
+            { name: '  … by bash\'s path (HOOK-10)', cmd: 'bash', args: [path.join(dir, 'report'), 'PostToolUse'], input: post, check: notSpooled },
           ] : []),
           // The turn's end: the relay does the bus part (ORDER-1) before it answers.
           ...(when === 'now' ? [

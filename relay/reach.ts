@@ -2,8 +2,8 @@
 // here, what to do about it, and the public origin remembered in the relay config.
 // Modules return; cli/relay.ts prints.
 import { execFileSync } from 'node:child_process';
-import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { onPath } from '../adapters/lib/env';
 import { RelayConfig, TailscaleStatus } from '../protocol/relay-config';
 import { readJsonFile, writePrivateFile } from './devices/files';
 import { normalizeOrigin } from './options';
@@ -54,20 +54,6 @@ export function detectTailscale(env: NodeJS.ProcessEnv = process.env): Tailscale
   } catch {
     return { dnsName: null, running: false }; // installed but logged out, stopped or not answering
   }
-}
-
-function onPath(name: string, env: NodeJS.ProcessEnv): string | null {
-  for (const dir of (env.PATH ?? '').split(path.delimiter)) {
-    if (!dir) continue;
-    const file = path.join(dir, name);
-    try {
-      fs.accessSync(file, fs.constants.X_OK);
-      if (fs.statSync(file).isFile()) return file;
-    } catch {
-      /* not here */
-    }
-  }
-  return null;
 }
 
 /**

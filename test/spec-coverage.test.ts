@@ -34,4 +34,10 @@ describe('spec coverage', () => {
     const missing = ids.filter((id) => !new RegExp(`['"\`]${id}\\b`).test(tests) && !new RegExp(`\\b${id}[:,/ ]`).test(tests));
     expect(missing, `rules without a test: ${missing.join(', ')}`).toEqual([]);
   });
+
+  it('SPEC-1: each rule id is defined once, so a test that names it proves one rule', () => {
+    const defined = [...specText().matchAll(/^\s*- \*\*([A-Z][A-Z0-9]*(?:-[A-Z0-9]+)*-\d+)\*\*/gm)].map((m) => m[1]!);
+    const twice = [...new Set(defined.filter((id, k) => defined.indexOf(id) !== k))];
+    expect(twice, `rule ids defined more than once: ${twice.join(', ')}`).toEqual([]);
+  });
 });

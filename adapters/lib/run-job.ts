@@ -5,7 +5,7 @@ import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { createInterface } from 'node:readline';
-import { type Env, installRoot } from './env';
+import { type Env, installRoot, onPath } from './env';
 import { type Grants, grantsFor, IntentError, parseCommands, parseMode } from './intent';
 import { awaitHookDelivery } from './sandbox-delivery';
 
@@ -28,19 +28,14 @@ export function readJobInput(env: Env = process.env): JobInput {
   return { prompt, grants, cwd, resume };
 }
 
-/** A vendor binary: the override variable, else on PATH, else the copy installed beside commandr. */
+/**
+ * A vendor binary: the override variable, else on PATH (absolute entries only: a relative one would
+ * run a file of the checkout the job works in), else the copy installed beside commandr — named
+ * by that path even when it is missing, so a spawn never searches PATH again.
+ */
 export function findBinary(name: string, override: string | undefined, env: Env = process.env): string {
   if (override?.trim()) return override.trim();
-  for (const dir of (env.PATH ?? '').split(path.delimiter)) {
-    if (!dir) continue;
-    const candidate = path.join(dir, name);
-    try {
-      fs.accessSync(candidate, fs.constants.X_OK);
-      return candidate;
-    } catch { /* next */ }
-  }
-  const local = path.join(installRoot(), 'node_modules', '.bin', name);
-  return fs.existsSync(local) ? local : name;
+  return onPath(name, env) ?? path.join(installRoot(), 'node_modules', '.bin', name);
 }
 
 export interface LineSink {

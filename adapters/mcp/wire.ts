@@ -8,7 +8,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { MCP_SERVER_NAME } from '../../protocol/mcp/tools';
-import { installRoot } from '../lib/env';
+import { installRoot, onPath } from '../lib/env';
 import { readJsonObject, WireError, writeAtomic, type WireArgs, type WireLine } from '../lib/wire-report';
 
 /**
@@ -32,15 +32,7 @@ export function portableClaudeServerEntry(): { type: 'stdio'; command: string; a
 
 /** Whether `commandr` on PATH is found (what the portable entry needs). */
 export function commandrOnPath(env: NodeJS.ProcessEnv = process.env): boolean {
-  return (env.PATH ?? '').split(path.delimiter).some((dir) => {
-    if (!dir) return false;
-    try {
-      fs.accessSync(path.join(dir, 'commandr'), fs.constants.X_OK);
-      return true;
-    } catch {
-      return false;
-    }
-  });
+  return onPath('commandr', env) !== undefined;
 }
 
 /** `--mcp-config` content for a headless Claude Code job. */

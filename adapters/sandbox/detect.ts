@@ -2,7 +2,7 @@
 // doctor/init/phone messages and the relay's start-up line all read the same answer from here.
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
-import { delimiter, join } from 'node:path';
+import { onPath } from '../lib/env';
 
 export type SandboxSupport =
   | { ok: true; kind: 'bwrap' | 'sandbox-exec'; detail: string }
@@ -11,16 +11,6 @@ export type SandboxSupport =
 export const SANDBOX_EXEC = '/usr/bin/sandbox-exec';
 
 let cached: { key: string; support: SandboxSupport } | undefined;
-
-/** Finds an executable on PATH (no shell), or undefined. */
-export function findOnPath(name: string, env: NodeJS.ProcessEnv = process.env): string | undefined {
-  for (const dir of (env.PATH ?? '').split(delimiter)) {
-    if (!dir) continue;
-    const candidate = join(dir, name);
-    if (existsSync(candidate)) return candidate;
-  }
-  return undefined;
-}
 
 /** The answer for this process; the probe (one bwrap spawn on Linux) runs once per PATH. */
 export function sandboxSupport(env: NodeJS.ProcessEnv = process.env): SandboxSupport {
@@ -39,7 +29,7 @@ function probe(env: NodeJS.ProcessEnv): SandboxSupport {
   if (process.platform !== 'linux') {
     return { ok: false, reason: `no sandbox is supported on ${process.platform}`, fix: 'run the relay as its own OS user so agents cannot read its data dir' };
   }
-  const bwrap = findOnPath('bwrap', env);
+  const bwrap = onPath('bwrap', env);
   if (!bwrap) return { ok: false, reason: 'bubblewrap (bwrap) is not on PATH', fix: 'apt-get install bubblewrap (or dnf install bubblewrap)' };
   const run = spawnSync(bwrap, ['--ro-bind', '/', '/', '--unshare-pid', '--proc', '/proc', 'true'], { encoding: 'utf8', timeout: 10_000, env });
   if (run.status === 0) return { ok: true, kind: 'bwrap', detail: bwrap };

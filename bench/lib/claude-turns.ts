@@ -70,7 +70,7 @@ export function everyHookANoop(file: string): void {
 
 /**
  * The same hooks, each the least a hook that asks the relay can be: bash, started by its path
- * (HOOK-9), reads its payload, sends `GET /healthz` over /dev/tcp and reads the answer to the end.
+ * (HOOK-10), reads its payload, sends `GET /healthz` over /dev/tcp and reads the answer to the end.
  * No credential, no decision, nothing printed: what remains of our hooks' cost is theirs alone.
  */
 export function everyHookARoundTrip(file: string, relayUrl: string | undefined, bash: string): void {

@@ -65,7 +65,7 @@ describe('claude wire', () => {
       expect(ours.filter((x: any) => !hookLine(x).includes('/hooks/permission')), event).toHaveLength(event === 'UserPromptSubmit' ? 8 : event === 'PreToolUse' ? 0 : 1);
       // The exec form (HOOK-8): an executable and its arguments, no shell in between.
       for (const hook of ours) expect(Array.isArray(hook.args) && fs.existsSync(hook.command), JSON.stringify(hook)).toBe(true);
-      // The bash hooks are started by bash's own path (HOOK-9): no `env` or sh before it.
+      // The bash hooks are started by bash's own path (HOOK-10): no `env` or sh before it.
       for (const hook of ours.filter((x: any) => /\/hooks\/(report|permission)/.test(hookLine(x)))) expect(hook.command, JSON.stringify(hook)).toBe(hookBash());
     }
     // The committed file keeps what the person put there and gets none of our paths.
@@ -110,7 +110,7 @@ describe('claude wire', () => {
     expect(settings.hooks.Stop.flatMap((e: any) => e.hooks).filter((h: any) => hookLine(h).includes('/adapters/claude/hooks/')).map(hookLine)).toEqual([`${bash} ${hooks}/report Stop ${hooks}/stop`]);
   });
 
-  it('HOOK-9: the bash hooks are started by the path of the first bash 5 on PATH; an older one, or one in a relative PATH entry, is not used, and switching either way replaces our hooks, never doubles them', async () => {
+  it('HOOK-10: the bash hooks are started by the path of the first bash 5 on PATH; an older one, or one in a relative PATH entry, is not used, and switching either way replaces our hooks, never doubles them', async () => {
     const { repo } = makeRepo();
     const hooks = path.join(path.dirname(adapterBin('claude', 'wire')), 'hooks');
     const file = path.join(repo, '.claude', 'settings.local.json');

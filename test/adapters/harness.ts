@@ -16,7 +16,7 @@ export const ROOT = path.resolve(__dirname, '..', '..');
 export const CLAUDE_BIN = path.join(ROOT, 'node_modules', '.bin', 'claude');
 export const OPENCODE_BIN = path.join(ROOT, 'node_modules', '.bin', 'opencode');
 export const adapterBin = (adapter: string, tool: 'run' | 'wire') => path.join(ROOT, 'adapters', adapter, tool);
-/** A settings hook as one line: its command and arguments (HOOK-9 puts the script in the arguments). */
+/** A settings hook as one line: its command and arguments (HOOK-10 puts the script in the arguments). */
 export const hookLine = (hook: { command?: unknown; args?: unknown }): string => [hook.command, ...(Array.isArray(hook.args) ? hook.args : [])].join(' ');
 
 const cleanups: Array<() => Promise<void> | void> = [];

@@ -40,7 +40,7 @@ export function hookShim(shim: string, root = installRoot()): string {
 const bashes = new Map<string, string | undefined>();
 
 /**
- * The bash the bash hooks run under (HOOK-9): the first `bash` in an absolute directory of PATH —
+ * The bash the bash hooks run under (HOOK-10): the first `bash` in an absolute directory of PATH —
  * the one their `#!/usr/bin/env bash` would find — by its absolute path, when it is bash 5 or later.
  * Named in the settings, it spares each hook the start of `env` (or of sh, for the permission hook)
  * before bash: about 0.7–0.9 ms a hook. Undefined when there is none: the scripts then start as before.
@@ -61,7 +61,7 @@ export function hookBash(env: Env = process.env): string | undefined {
   return found;
 }
 
-/** A bash hook's command: bash by its path with the script first (HOOK-9), else the script itself (HOOK-8). */
+/** A bash hook's command: bash by its path with the script first (HOOK-10), else the script itself (HOOK-8). */
 export function bashHookCommand(script: string, args: string[], bash: string | undefined): { command: string; args: string[] } {
   return bash ? { command: bash, args: [script, ...args] } : { command: script, args };
 }
@@ -71,7 +71,7 @@ export function hookSpecs(root = installRoot(), bash = hookBash()): HookSpec[] {
     // The exec form (HOOK-8): Claude Code starts the runner itself, without a shell in between.
     const hook = shim ? hookShim(shim, root) : undefined;
     const args = (runner === 'report' ? [event, hook] : [hook, arg]).filter((a): a is string => a !== undefined);
-    // `report` is bash: started by bash's path when there is one (HOOK-9); the prompt gate is sh.
+    // `report` is bash: started by bash's path when there is one (HOOK-10); the prompt gate is sh.
     const command = runner === 'report' ? bashHookCommand(hookShim(runner, root), args, bash) : { command: hookShim(runner, root), args };
     // A tool's end runs in the background (REPORT-5): Claude Code does not wait for it, and the
     // turn's end (`Stop`, a hook it waits for) waits for it in turn.

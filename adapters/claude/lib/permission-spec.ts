@@ -8,7 +8,7 @@ import type { HookSpec } from './settings-merge';
 export const PERMISSION_HOOK_TIMEOUT_S = 3600 + 30;
 
 /**
- * With a bash 5 (HOOK-9) the hook is `permission-fast` started by bash's path; else the sh shim
+ * With a bash 5 (HOOK-10) the hook is `permission-fast` started by bash's path; else the sh shim
  * `permission`, which starts it through PATH (or the node hook where there is no bash).
  */
 export function permissionHookSpec(root?: string, bash = hookBash()): HookSpec {

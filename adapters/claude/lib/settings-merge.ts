@@ -20,10 +20,10 @@ interface HookEntry {
   [key: string]: unknown;
 }
 
-/** Ours: the command is one of our scripts, or a bash (HOOK-9) whose first argument is. */
+/** Ours: the command is one of our scripts, or a bash (HOOK-10) whose first argument is. */
 const isOurs = (hook: Record<string, unknown>): boolean =>
   typeof hook.command === 'string' && (hook.command.includes(HOOK_MARKER) || (Array.isArray(hook.args) && typeof hook.args[0] === 'string' && hook.args[0].includes(HOOK_MARKER)));
-/** One hook under two names: the sh shim and the bash script it starts (HOOK-9). */
+/** One hook under two names: the sh shim and the bash script it starts (HOOK-10). */
 const SAME_HOOK: Record<string, string> = { 'permission-fast': 'permission' };
 /**
  * What a command of ours is: the last shim it names with the plain words after it

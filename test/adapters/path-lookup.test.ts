@@ -23,17 +23,20 @@ function binDir(): { abs: string; rel: string } {
   return { abs, rel };
 }
 
+/** Only PATH, as the environment the lookups are given. */
+const only = (PATH: string) => ({ PATH }) as unknown as NodeJS.ProcessEnv;
+
 describe('PATH lookups', () => {
   it('PATHLOOK-1: a file reached only through a relative PATH entry is never found; the same file by an absolute entry is', () => {
     const { abs, rel } = binDir();
-    expect(findBinary('claude', undefined, { PATH: rel })).toBe(path.join(installRoot(), 'node_modules', '.bin', 'claude'));
-    expect(findBinary('claude', undefined, { PATH: abs })).toBe(path.join(abs, 'claude'));
-    expect(commandrOnPath({ PATH: rel })).toBe(false);
-    expect(commandrOnPath({ PATH: abs })).toBe(true);
-    expect(detectTailscale({ PATH: rel })).toBeNull();
-    expect(detectTailscale({ PATH: abs })).toEqual({ dnsName: 'box.tail.ts.net', running: true });
+    expect(findBinary('claude', undefined, only(rel))).toBe(path.join(installRoot(), 'node_modules', '.bin', 'claude'));
+    expect(findBinary('claude', undefined, only(abs))).toBe(path.join(abs, 'claude'));
+    expect(commandrOnPath(only(rel))).toBe(false);
+    expect(commandrOnPath(only(abs))).toBe(true);
+    expect(detectTailscale(only(rel))).toBeNull();
+    expect(detectTailscale(only(abs))).toEqual({ dnsName: 'box.tail.ts.net', running: true });
     if (process.platform === 'linux') {
-      const support = sandboxSupport({ PATH: rel });
+      const support = sandboxSupport(only(rel));
       expect(support.ok).toBe(false);
       expect(support.ok ? '' : support.reason).toMatch(/bwrap\) is not on PATH/);
     }

@@ -9,6 +9,8 @@
 // Variants (every one a real repo with a bus, the same prompt and the same scripted model):
 //   plain       not wired
 //   wired       `adapters/claude/wire`: the hooks and the `commandr` MCP server, as shipped
+//   wired, ends waited  wired, but Claude Code waits for the tool-end reports too (no `async`):
+//               the hooks as they were before REPORT-5
 //   mcp only    wired, hooks removed: what the MCP server alone costs (a pipe to the relay's
 //               server, MCP-ONE-2: bash and two `cat`s, no node)
 //   mcp, no relay  the same with no relay (a data dir without relay.json): the Node server (MCP-ONE-6)
@@ -17,6 +19,7 @@
 //               REPORT-5) and an MCP server with no tools
 //               (a few lines of bash, builtins only): what Claude Code itself spends on any hook or server
 //   no-op hooks only the floor's hooks: the part of the floor hooks are
+//   no-op hooks, all waited  the same, none in the background: what REPORT-5 spares Claude Code itself
 //   round-trip hooks  only hooks, each the least a hook that asks the relay can be (bash by its
 //               path, the payload read, `GET /healthz` answered; the tool end's in the background):
 //               what our design's two hooks a call cost before any work of ours
@@ -41,7 +44,7 @@ import { createRelay } from '../relay/server';
 import { startMessagesApi } from '../test/stand-ins/messages-api';
 import { removeWhenQuiet } from '../test/adapters/harness';
 import { hookBash } from '../adapters/claude/lib/hook-specs';
-import { claudeTurnEnv, everyHookANoop, everyHookARoundTrip, makeBenchRepo, median, scriptToolCalls, timed } from './lib/claude-turns';
+import { claudeTurnEnv, everyHookANoop, everyHookARoundTrip, everyHookWaitedFor, makeBenchRepo, median, scriptToolCalls, timed } from './lib/claude-turns';
 
 const ROOT = path.resolve(__dirname, '..');
 const TURNS = Number(process.argv[2] ?? process.env.BENCH_TURNS ?? 7);
@@ -133,16 +136,17 @@ async function main(): Promise<void> {
     const calls = scriptToolCalls(api);
     const variants: Record<string, string> = {};
     const only = process.env.BENCH_VARIANTS?.split(',').map((v) => v.trim());
-    for (const name of ['plain', 'wired', 'mcp only', 'mcp, no relay', 'floor', 'no-op hooks only', 'bash hooks', 'round-trip hooks', 'empty MCP', 'tools MCP', 'empty HTTP MCP'].filter((v) => !only || v === 'plain' || only.includes(v))) variants[name] = makeBenchRepo(base, name.replace(/[ ,]+/g, '-'));
+    for (const name of ['plain', 'wired', 'wired, ends waited', 'mcp only', 'mcp, no relay', 'floor', 'no-op hooks only', 'no-op hooks, all waited', 'bash hooks', 'round-trip hooks', 'empty MCP', 'tools MCP', 'empty HTTP MCP'].filter((v) => !only || v === 'plain' || only.includes(v))) variants[name] = makeBenchRepo(base, name.replace(/[ ,]+/g, '-'));
     for (const [name, repo] of Object.entries(variants)) {
       if (name === 'plain') continue;
       execFileSync(path.join(ROOT, 'adapters', 'claude', 'wire'), [repo], { stdio: 'ignore' });
       const local = path.join(repo, '.claude', 'settings.local.json');
       const settings = JSON.parse(fs.readFileSync(local, 'utf8'));
       if (name === 'mcp only' || name === 'mcp, no relay' || name === 'empty MCP' || name === 'tools MCP' || name === 'empty HTTP MCP') fs.writeFileSync(local, JSON.stringify({ ...settings, hooks: {} }, null, 2));
-      if (name === 'floor' || name === 'no-op hooks only') everyHookANoop(local);
+      if (name === 'floor' || name === 'no-op hooks only' || name === 'no-op hooks, all waited') everyHookANoop(local);
+      if (name === 'wired, ends waited' || name === 'no-op hooks, all waited') everyHookWaitedFor(local);
       if (name === 'round-trip hooks' || name === 'bash hooks') everyHookARoundTrip(local, name === 'bash hooks' ? undefined : relay.url, hookBash() ?? 'bash');
-      if (name === 'no-op hooks only' || name === 'round-trip hooks' || name === 'bash hooks') fs.rmSync(path.join(repo, '.mcp.json'));
+      if (name === 'no-op hooks only' || name === 'no-op hooks, all waited' || name === 'round-trip hooks' || name === 'bash hooks') fs.rmSync(path.join(repo, '.mcp.json'));
       if (name === 'floor' || name === 'empty MCP') {
         fs.writeFileSync(path.join(repo, '.mcp.json'), JSON.stringify({ mcpServers: { commandr: { type: 'stdio', command: emptyServer, args: [] } } }, null, 2));
       }
@@ -236,6 +240,11 @@ async function main(): Promise<void> {
         `(an empty stdio server in bash: +${shown(() => over(1, 'empty MCP'), 0)} ms; an empty HTTP server: +${shown(() => over(1, 'empty HTTP MCP'), 0)} ms); ${ours}`);
     } else if (wired1 > 150 || wiredCycle > 10) {
       console.log(`the floor is under the target; ${ours}`);
+    }
+    if (variants['wired, ends waited']) {
+      const waited = cycle('wired, ends waited');
+      console.log(`the tool end's report in the background (REPORT-5): wired ${wiredCycle.toFixed(1)} ms a call's cycle against ${waited.toFixed(1)} with Claude Code waiting for it ` +
+        `(no-op hooks: ${shown(() => cycle('no-op hooks only'), 1)} against ${shown(() => cycle('no-op hooks, all waited'), 1)})`);
     }
     if (variants['round-trip hooks']) {
       // The design's own floor for a call: two hooks that each only ask the relay and wait for its

@@ -68,6 +68,15 @@ export function everyHookANoop(file: string): void {
   fs.writeFileSync(file, JSON.stringify(settings, null, 2));
 }
 
+/** The same hooks, every one waited for: the tool-end ones no longer in the background (REPORT-5). */
+export function everyHookWaitedFor(file: string): void {
+  const settings = JSON.parse(fs.readFileSync(file, 'utf8'));
+  for (const entries of Object.values(settings.hooks) as Array<Array<{ hooks: Array<Record<string, unknown>> }>>) {
+    for (const entry of entries) entry.hooks = entry.hooks.map(({ async: _background, ...h }) => h);
+  }
+  fs.writeFileSync(file, JSON.stringify(settings, null, 2));
+}
+
 /**
  * The same hooks, each the least a hook that asks the relay can be: bash, started by its path
  * (HOOK-10), reads its payload, sends `GET /healthz` over /dev/tcp and reads the answer to the end.

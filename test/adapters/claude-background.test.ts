@@ -107,11 +107,41 @@ describe('tool ends reported in the background', () => {
     expect(shown(session)).toEqual(['git status:running', 'git status:done', 'idle:done']);
   }, 60_000);
 
+  it('REPORT-5: a turn\'s end also waits for a tool end that gave up on the relay and is still writing its spool record, and goes behind it', async () => {
+    const session = `s-spooling-${process.pid}`;
+    await startCall(session, 'tu-s', 'git status');
+    // What a report that gave up becomes (exec): `spool PostToolUse`, held before its record is written.
+    const spooling = spawn('/bin/sh', [path.join(HOOKS, 'spool'), 'PostToolUse'], { cwd: w.repo, env: hookEnv() as NodeJS.ProcessEnv, stdio: ['pipe', 'ignore', 'ignore'] });
+    const spooled = new Promise<number | null>((resolve) => spooling.on('close', (code) => resolve(code)));
+    process.kill(spooling.pid!, 'SIGSTOP');
+    spooling.stdin.end(payload('PostToolUse', session, 'tu-s', 'git status'));
+    const stop = startHook('report', ['Stop', path.join(HOOKS, 'stop')], JSON.stringify({ session_id: session, cwd: w.repo, hook_event_name: 'Stop' }));
+    await eventually(() => shown(session).includes('idle:done') || waitingOnAReport(stop.child.pid!) || undefined, 20_000, 'idle published, or the Stop hook waiting');
+    process.kill(spooling.pid!, 'SIGCONT');
+    expect(await spooled).toBe(0);
+    expect(await stop.ended).toBe(0);
+    // The record was there when Stop looked, so Stop went behind it: the poster brings both, in order.
+    await eventually(() => shown(session).includes('idle:done') || undefined, 30_000, 'idle, through the spool');
+    expect(shown(session)).toEqual(['git status:running', 'git status:done', 'idle:done']);
+  }, 60_000);
+
   it('REPORT-5: a report Claude Code ends (SIGTERM) before the relay answered it spools its record, and does not mark the relay down', async () => {
     const sockets: net.Socket[] = [];
     let received = '';
     const hung = net.createServer((s) => { sockets.push(s); s.on('error', () => {}); s.on('data', (d) => { received += d.toString('latin1'); }); });
     await new Promise<void>((r) => hung.listen(0, '127.0.0.1', r));
+    // A poster still running (an earlier test's) would make the report spool at once, behind it.
+    const posterAlive = () => {
+      try {
+        const pid = Number(fs.readFileSync(path.join(w.h.commandrHome, 'hook-state', 'spool', 'poster.pid'), 'utf8'));
+        if (!(pid > 0)) return false;
+        process.kill(pid, 0);
+        return true;
+      } catch {
+        return false;
+      }
+    };
+    await eventually(() => !posterAlive() || undefined, 30_000, 'no poster running');
     try {
       const session = `s-term-${process.pid}`;
       const report = startHook('report', ['PostToolUse'], payload('PostToolUse', session, 'tu-t', 'echo ended'), hookEnv({ COMMANDR_URL: `http://127.0.0.1:${(hung.address() as net.AddressInfo).port}` }));
@@ -135,7 +165,9 @@ describe('tool ends reported in the background', () => {
           return undefined; // not written yet
         }
       }, 20_000, 'the poster started');
-      process.kill(poster, 'SIGKILL');
+      try {
+        process.kill(poster, 'SIGKILL');
+      } catch { /* a poster of an earlier test that has left since */ }
       fs.rmSync(spool, { recursive: true, force: true });
     } finally {
       for (const s of sockets) s.destroy();

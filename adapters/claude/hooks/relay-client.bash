@@ -2,14 +2,15 @@
 # this machine over bash's /dev/tcp, with the hook credential, and nothing but builtins (no
 # process is started). The caller sets LC_ALL=C (lengths in bytes).
 
-# after_tool_ends DIR: returns once no tool-end report (`DIR/report PostToolUse…`) of this hook's
-# agent is still running, or after 2 s. Claude Code runs those in the background (REPORT-5), so a
-# call's start or a turn's end waits here for the ends before it. Claude Code starts its hooks
+# after_tool_ends DIR: returns once no tool-end report (`DIR/report PostToolUse…`, or the
+# `DIR/spool PostToolUse…` it became) of this hook's agent is still running, or after 2 s. Claude
+# Code runs those in the background (REPORT-5), so a call's start or a turn's end waits here for
+# the ends before it. Claude Code starts its hooks
 # itself: they are the children of this hook's parent (/proc/PPID/task/*/children), each seen
 # from its command line. No /proc (macOS): nothing is waited for. Builtins only while nothing is
 # running; between looks at one that is, a `sleep`.
 after_tool_ends() {
-  local report=$1/report until=$(( ${EPOCHREALTIME/./} + 2000000 )) children pid busy
+  local report=$1/report spool=$1/spool until=$(( ${EPOCHREALTIME/./} + 2000000 )) children pid busy
   local -a kids argv
   while :; do
     busy=
@@ -20,7 +21,9 @@ after_tool_ends() {
         [[ $pid == "$$" ]] && continue
         argv=()
         { mapfile -d '' -t argv <"/proc/$pid/cmdline"; } 2>/dev/null
-        [[ ${argv[1]:-} == "$report" && ${argv[2]:-} == PostToolUse* ]] && { busy=1; break 2; }
+        # A report that gave up on the relay goes on as `spool` (exec: the same process) until
+        # its record is in the spool, where a later hook must see it (ORDER-1).
+        [[ ( ${argv[1]:-} == "$report" || ${argv[1]:-} == "$spool" ) && ${argv[2]:-} == PostToolUse* ]] && { busy=1; break 2; }
       done
     done
     [[ -n $busy ]] && (( ${EPOCHREALTIME/./} < until )) || return 0

@@ -73,8 +73,8 @@ export function hookSpecs(root = installRoot(), bash = hookBash()): HookSpec[] {
     const args = (runner === 'report' ? [event, hook] : [hook, arg]).filter((a): a is string => a !== undefined);
     // `report` is bash: started by bash's path when there is one (HOOK-10); the prompt gate is sh.
     const command = runner === 'report' ? bashHookCommand(hookShim(runner, root), args, bash) : { command: hookShim(runner, root), args };
-    // A tool's end runs in the background (REPORT-5): Claude Code does not wait for it, and the
-    // turn's end (`Stop`, a hook it waits for) waits for it in turn.
+    // A tool's end runs in the background (REPORT-5): Claude Code does not wait for it; the next
+    // call's permission hook and the turn's end wait for it instead, while it still runs.
     return { event, matcher, ...command, timeout: HOOK_TIMEOUT_S, ...(BACKGROUND.has(event) ? { async: true } : {}) };
   });
 }

@@ -20,6 +20,8 @@
 //               (a few lines of bash, builtins only): what Claude Code itself spends on any hook or server
 //   no-op hooks only the floor's hooks: the part of the floor hooks are
 //   no-op hooks, all waited  the same, none in the background: what REPORT-5 spares Claude Code itself
+//   no-op hooks, HTTP decision  the same, the permission hook one of Claude Code's HTTP hooks (`type:
+//               http`, answered `{}` by this process): what a decision with no process would cost
 //   round-trip hooks  only hooks, each the least a hook that asks the relay can be (bash by its
 //               path, the payload read, `GET /healthz` answered; the tool end's in the background):
 //               what our design's two hooks a call cost before any work of ours
@@ -32,7 +34,7 @@
 //   empty HTTP MCP  an MCP server with no tools over Streamable HTTP (the SDK's, in this process,
 //               `type: http` in .mcp.json): what serving the tools from a running process would cost
 // Run: npx tsx bench/tool-call.ts [turns] [N]   (BENCH_TURNS, BENCH_CALLS; defaults 7 and 5;
-// BENCH_VARIANTS=a,b runs plain and those only, with no verdict unless wired and floor are among them)
+// BENCH_VARIANTS=a,b runs plain and those only (a comma followed by a space belongs to a name), with no verdict unless wired and floor are among them)
 import { execFileSync, spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -124,7 +126,9 @@ async function main(): Promise<void> {
   const api = await startMessagesApi({ apiKey: 'sk-test' });
   const relay = await createRelay({ port: 0, host: '127.0.0.1', demo: false, repos: [], dataDir: data, registryFile: path.join(base, 'none'), appDir: path.join(base, 'no-app') });
   // The empty HTTP server: stateless, one SDK server and transport a request.
+  let httpHooks = 0;
   const http = createServer((req, res) => {
+    if (req.url === '/hook') { httpHooks++; req.resume(); req.on('end', () => { res.writeHead(200, { 'content-type': 'application/json' }); res.end('{}'); }); return; }
     const server = new McpServer({ name: 'empty', version: '0' }, { capabilities: { tools: {} } });
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     res.on('close', () => void transport.close().then(() => server.close()));
@@ -132,21 +136,27 @@ async function main(): Promise<void> {
   });
   await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
   const httpUrl = `http://127.0.0.1:${(http.address() as { port: number }).port}/mcp`;
+  const hookUrl = `http://127.0.0.1:${(http.address() as { port: number }).port}/hook`;
   try {
     const calls = scriptToolCalls(api);
     const variants: Record<string, string> = {};
-    const only = process.env.BENCH_VARIANTS?.split(',').map((v) => v.trim());
-    for (const name of ['plain', 'wired', 'wired, ends waited', 'mcp only', 'mcp, no relay', 'floor', 'no-op hooks only', 'no-op hooks, all waited', 'bash hooks', 'round-trip hooks', 'empty MCP', 'tools MCP', 'empty HTTP MCP'].filter((v) => !only || v === 'plain' || only.includes(v))) variants[name] = makeBenchRepo(base, name.replace(/[ ,]+/g, '-'));
+    const only = process.env.BENCH_VARIANTS?.split(/,(?! )/).map((v) => v.trim());
+    for (const name of ['plain', 'wired', 'wired, ends waited', 'mcp only', 'mcp, no relay', 'floor', 'no-op hooks only', 'no-op hooks, all waited', 'no-op hooks, HTTP decision', 'bash hooks', 'round-trip hooks', 'empty MCP', 'tools MCP', 'empty HTTP MCP'].filter((v) => !only || v === 'plain' || only.includes(v))) variants[name] = makeBenchRepo(base, name.replace(/[ ,]+/g, '-'));
     for (const [name, repo] of Object.entries(variants)) {
       if (name === 'plain') continue;
       execFileSync(path.join(ROOT, 'adapters', 'claude', 'wire'), [repo], { stdio: 'ignore' });
       const local = path.join(repo, '.claude', 'settings.local.json');
       const settings = JSON.parse(fs.readFileSync(local, 'utf8'));
       if (name === 'mcp only' || name === 'mcp, no relay' || name === 'empty MCP' || name === 'tools MCP' || name === 'empty HTTP MCP') fs.writeFileSync(local, JSON.stringify({ ...settings, hooks: {} }, null, 2));
-      if (name === 'floor' || name === 'no-op hooks only' || name === 'no-op hooks, all waited') everyHookANoop(local);
+      if (name === 'floor' || name === 'no-op hooks only' || name === 'no-op hooks, all waited' || name === 'no-op hooks, HTTP decision') everyHookANoop(local);
+      if (name === 'no-op hooks, HTTP decision') {
+        const hooked = JSON.parse(fs.readFileSync(local, 'utf8'));
+        for (const entry of hooked.hooks.PreToolUse) entry.hooks = entry.hooks.map(() => ({ type: 'http', url: hookUrl, timeout: 10 }));
+        fs.writeFileSync(local, JSON.stringify(hooked, null, 2));
+      }
       if (name === 'wired, ends waited' || name === 'no-op hooks, all waited') everyHookWaitedFor(local);
       if (name === 'round-trip hooks' || name === 'bash hooks') everyHookARoundTrip(local, name === 'bash hooks' ? undefined : relay.url, hookBash() ?? 'bash');
-      if (name === 'no-op hooks only' || name === 'no-op hooks, all waited' || name === 'round-trip hooks' || name === 'bash hooks') fs.rmSync(path.join(repo, '.mcp.json'));
+      if (name === 'no-op hooks only' || name === 'no-op hooks, all waited' || name === 'no-op hooks, HTTP decision' || name === 'round-trip hooks' || name === 'bash hooks') fs.rmSync(path.join(repo, '.mcp.json'));
       if (name === 'floor' || name === 'empty MCP') {
         fs.writeFileSync(path.join(repo, '.mcp.json'), JSON.stringify({ mcpServers: { commandr: { type: 'stdio', command: emptyServer, args: [] } } }, null, 2));
       }
@@ -217,6 +227,11 @@ async function main(): Promise<void> {
     }
     console.log(`\ncommandr tools in the model's first request: wired ${toolsListed.wired ?? 0} of ${2 * TURNS} turns, mcp only ${toolsListed['mcp only'] ?? 0} of ${2 * TURNS}, mcp, no relay ${toolsListed['mcp, no relay'] ?? 0} of ${2 * TURNS}`);
     console.log(`MCP sessions the relay served (wired and mcp only, through the pipe): ${relay.mcp.stats().served}`);
+    if (variants['no-op hooks, HTTP decision']) {
+      // Claude Code's own HTTP hook (`type: http`): no process started for the decision. Counted, so
+      // a hook Claude Code skipped cannot pass for a cheap one.
+      console.log(`HTTP decisions asked (no-op hooks, HTTP decision): ${httpHooks}; its call's cycle +${cycle('no-op hooks, HTTP decision').toFixed(1)} ms against +${variants['no-op hooks only'] ? cycle('no-op hooks only').toFixed(1) : '?'} with a command hook`);
+    }
     if (!variants.wired || !variants.floor) return; // a subset (BENCH_VARIANTS): no verdict without both
     const wired1 = over(1, 'wired');
     const wiredEach = perCall('wired');

@@ -94,15 +94,22 @@ export function installRoot(from: string = __dirname): string {
   }
 }
 
+/** Whether `file` is a regular file this process may execute. */
+export function isExecutableFile(file: string): boolean {
+  try {
+    fs.accessSync(file, fs.constants.X_OK);
+    return fs.statSync(file).isFile();
+  } catch {
+    return false;
+  }
+}
+
 /** The executable `name` on PATH, or undefined: the first regular file in an absolute directory. */
 export function onPath(name: string, env: Env = process.env): string | undefined {
   for (const dir of (env.PATH ?? '').split(path.delimiter)) {
     if (dir === '' || !path.isAbsolute(dir)) continue; // a relative PATH entry would run the repo's own file
     const file = path.join(dir, name);
-    try {
-      fs.accessSync(file, fs.constants.X_OK);
-      if (fs.statSync(file).isFile()) return file;
-    } catch { /* not here */ }
+    if (isExecutableFile(file)) return file;
   }
   return undefined;
 }

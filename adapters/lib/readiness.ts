@@ -4,9 +4,8 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { type Env, isExecutableFile } from './env';
 import { findBinary } from './run-job';
-
-type Env = Record<string, string | undefined>;
 
 export type NotReadyReason = 'cli-missing' | 'not-logged-in' | 'no-provider' | 'no-council-key';
 
@@ -26,15 +25,6 @@ export const machineName = (): string => os.hostname() || 'this machine';
 /** The vendor binary a job would run: exactly what the adapter's `run` resolves (override, PATH, this install's). */
 export function agentBinary(agent: KnownAgent, env: Env): string {
   return findBinary(agent, env[OVERRIDE[agent]], env);
-}
-
-function isExecutableFile(file: string): boolean {
-  try {
-    fs.accessSync(file, fs.constants.X_OK);
-    return fs.statSync(file).isFile();
-  } catch {
-    return false;
-  }
 }
 
 /** READY-1: Claude Code can authenticate: an API key, or a login saved under $HOME. */

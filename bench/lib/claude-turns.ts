@@ -54,27 +54,30 @@ export function scriptToolCalls(api: MessagesApi): { n: number } {
   return calls;
 }
 
+type Hook = Record<string, unknown>;
+
+/** Rewrites every hook of a settings file with `change`, given the hook and its 1-based position. */
+function rewriteEveryHook(file: string, change: (hook: Hook, k: number) => Hook): void {
+  const settings = JSON.parse(fs.readFileSync(file, 'utf8'));
+  let k = 0;
+  for (const entries of Object.values(settings.hooks) as Array<Array<{ hooks: Hook[] }>>) {
+    for (const entry of entries) entry.hooks = entry.hooks.map((h) => change(h, ++k));
+  }
+  fs.writeFileSync(file, JSON.stringify(settings, null, 2));
+}
+
 /**
  * The same hooks, each only reading its payload: what Claude Code spends on running them at all.
  * Each no-op differs (its `ibs`): Claude Code runs hooks with the same command and arguments only
  * once, so identical no-ops would leave 1 of the 8 prompt hooks (NOTE-1) in the floor.
  */
 export function everyHookANoop(file: string): void {
-  const settings = JSON.parse(fs.readFileSync(file, 'utf8'));
-  let k = 0;
-  for (const entries of Object.values(settings.hooks) as Array<Array<{ hooks: Array<Record<string, unknown>> }>>) {
-    for (const entry of entries) entry.hooks = entry.hooks.map((h) => ({ ...h, command: '/bin/dd', args: ['of=/dev/null', 'status=none', `ibs=${512 * ++k}`] }));
-  }
-  fs.writeFileSync(file, JSON.stringify(settings, null, 2));
+  rewriteEveryHook(file, (h, k) => ({ ...h, command: '/bin/dd', args: ['of=/dev/null', 'status=none', `ibs=${512 * k}`] }));
 }
 
 /** The same hooks, every one waited for: the tool-end ones no longer in the background (REPORT-5). */
 export function everyHookWaitedFor(file: string): void {
-  const settings = JSON.parse(fs.readFileSync(file, 'utf8'));
-  for (const entries of Object.values(settings.hooks) as Array<Array<{ hooks: Array<Record<string, unknown>> }>>) {
-    for (const entry of entries) entry.hooks = entry.hooks.map(({ async: _background, ...h }) => h);
-  }
-  fs.writeFileSync(file, JSON.stringify(settings, null, 2));
+  rewriteEveryHook(file, ({ async: _background, ...h }) => h);
 }
 
 /**
@@ -89,10 +92,5 @@ export function everyHookARoundTrip(file: string, relayUrl: string | undefined, 
 printf 'GET /healthz HTTP/1.1\\r\\nHost: x\\r\\nConnection: close\\r\\n\\r\\n' >&3
 while IFS= read -r -d '' -N 65536 -t 3 a <&3; do :; done
 exit 0`;
-  const settings = JSON.parse(fs.readFileSync(file, 'utf8'));
-  let k = 0;
-  for (const entries of Object.values(settings.hooks) as Array<Array<{ hooks: Array<Record<string, unknown>> }>>) {
-    for (const entry of entries) entry.hooks = entry.hooks.map((h) => ({ ...h, command: bash, args: ['-c', script, `hook-${++k}`] }));
-  }
-  fs.writeFileSync(file, JSON.stringify(settings, null, 2));
+  rewriteEveryHook(file, (h, k) => ({ ...h, command: bash, args: ['-c', script, `hook-${k}`] }));
 }

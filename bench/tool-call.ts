@@ -11,6 +11,8 @@
 //   wired       `adapters/claude/wire`: the hooks and the `commandr` MCP server, as shipped
 //   wired, ends waited  wired, but Claude Code waits for the tool-end reports too (no `async`):
 //               the hooks as they were before REPORT-5
+//   wired, no end hooks  wired, without the tool-end hooks at all: the permission decision is the
+//               only hook a call runs, what any design that decides each call in a command hook costs
 //   mcp only    wired, hooks removed: what the MCP server alone costs (a pipe to the relay's
 //               server, MCP-ONE-2: bash and two `cat`s, no node)
 //   mcp, no relay  the same with no relay (a data dir without relay.json): the Node server (MCP-ONE-6)
@@ -141,7 +143,7 @@ async function main(): Promise<void> {
     const calls = scriptToolCalls(api);
     const variants: Record<string, string> = {};
     const only = process.env.BENCH_VARIANTS?.split(/,(?! )/).map((v) => v.trim());
-    for (const name of ['plain', 'wired', 'wired, ends waited', 'mcp only', 'mcp, no relay', 'floor', 'no-op hooks only', 'no-op hooks, all waited', 'no-op hooks, HTTP decision', 'bash hooks', 'round-trip hooks', 'empty MCP', 'tools MCP', 'empty HTTP MCP'].filter((v) => !only || v === 'plain' || only.includes(v))) variants[name] = makeBenchRepo(base, name.replace(/[ ,]+/g, '-'));
+    for (const name of ['plain', 'wired', 'wired, ends waited', 'wired, no end hooks', 'mcp only', 'mcp, no relay', 'floor', 'no-op hooks only', 'no-op hooks, all waited', 'no-op hooks, HTTP decision', 'bash hooks', 'round-trip hooks', 'empty MCP', 'tools MCP', 'empty HTTP MCP'].filter((v) => !only || v === 'plain' || only.includes(v))) variants[name] = makeBenchRepo(base, name.replace(/[ ,]+/g, '-'));
     for (const [name, repo] of Object.entries(variants)) {
       if (name === 'plain') continue;
       execFileSync(path.join(ROOT, 'adapters', 'claude', 'wire'), [repo], { stdio: 'ignore' });
@@ -155,6 +157,12 @@ async function main(): Promise<void> {
         fs.writeFileSync(local, JSON.stringify(hooked, null, 2));
       }
       if (name === 'wired, ends waited' || name === 'no-op hooks, all waited') everyHookWaitedFor(local);
+      if (name === 'wired, no end hooks') {
+        const hooked = JSON.parse(fs.readFileSync(local, 'utf8'));
+        delete hooked.hooks.PostToolUse;
+        delete hooked.hooks.PostToolUseFailure;
+        fs.writeFileSync(local, JSON.stringify(hooked, null, 2));
+      }
       if (name === 'round-trip hooks' || name === 'bash hooks') everyHookARoundTrip(local, name === 'bash hooks' ? undefined : relay.url, hookBash() ?? 'bash');
       if (name === 'no-op hooks only' || name === 'no-op hooks, all waited' || name === 'no-op hooks, HTTP decision' || name === 'round-trip hooks' || name === 'bash hooks') fs.rmSync(path.join(repo, '.mcp.json'));
       if (name === 'floor' || name === 'empty MCP') {
@@ -260,6 +268,13 @@ async function main(): Promise<void> {
       const waited = cycle('wired, ends waited');
       console.log(`the tool end's report in the background (REPORT-5): wired ${wiredCycle.toFixed(1)} ms a call's cycle against ${waited.toFixed(1)} with Claude Code waiting for it ` +
         `(no-op hooks: ${shown(() => cycle('no-op hooks only'), 1)} against ${shown(() => cycle('no-op hooks, all waited'), 1)})`);
+    }
+    if (variants['wired, no end hooks']) {
+      // No report of a tool's end at all (the phone would never see a call finish): what the one hook a
+      // call cannot do without, the permission decision, costs by itself.
+      const alone = cycle('wired, no end hooks');
+      console.log(`the permission decision alone, no tool-end hook at all: +${alone.toFixed(1)} ms a call's cycle (${alone > 10 ? 'above' : 'within'} the 10 ms target); ` +
+        `the tool end's report in the background adds ${(wiredCycle - alone).toFixed(1)} ms to it`);
     }
     if (variants['round-trip hooks']) {
       // The design's own floor for a call: two hooks that each only ask the relay and wait for its

@@ -48,7 +48,7 @@ import { createRelay } from '../relay/server';
 import { startMessagesApi } from '../test/stand-ins/messages-api';
 import { removeWhenQuiet } from '../test/adapters/harness';
 import { hookBash } from '../adapters/claude/lib/hook-specs';
-import { claudeTurnEnv, everyHookANoop, everyHookARoundTrip, everyHookWaitedFor, makeBenchRepo, median, scriptToolCalls, timed } from './lib/claude-turns';
+import { claudeTurnEnv, editSettings, everyHookANoop, everyHookARoundTrip, everyHookWaitedFor, makeBenchRepo, median, scriptToolCalls, timed } from './lib/claude-turns';
 
 const ROOT = path.resolve(__dirname, '..');
 const TURNS = Number(process.argv[2] ?? process.env.BENCH_TURNS ?? 7);
@@ -141,35 +141,43 @@ async function main(): Promise<void> {
   const hookUrl = `http://127.0.0.1:${(http.address() as { port: number }).port}/hook`;
   try {
     const calls = scriptToolCalls(api);
-    const variants: Record<string, string> = {};
+    // Each variant: what it does to a wired repo (its hooks in `.claude/settings.local.json`, its
+    // `.mcp.json`), in the order the header lists them. `plain` alone is not wired.
+    type Setup = (local: string, repo: string) => void;
+    const noHooks: Setup = (local) => editSettings(local, (settings) => { settings.hooks = {}; });
+    const noMcp: Setup = (_local, repo) => fs.rmSync(path.join(repo, '.mcp.json'));
+    const mcp = (server: Record<string, unknown>): Setup => (_local, repo) =>
+      fs.writeFileSync(path.join(repo, '.mcp.json'), JSON.stringify({ mcpServers: { commandr: server } }, null, 2));
+    const emptyMcp = mcp({ type: 'stdio', command: emptyServer, args: [] });
+    const SETUPS: Record<string, Setup[]> = {
+      plain: [],
+      wired: [],
+      'wired, ends waited': [everyHookWaitedFor],
+      'wired, no end hooks': [(local) => editSettings(local, (settings) => { delete settings.hooks.PostToolUse; delete settings.hooks.PostToolUseFailure; })],
+      'mcp only': [noHooks],
+      'mcp, no relay': [noHooks],
+      floor: [everyHookANoop, emptyMcp],
+      'no-op hooks only': [everyHookANoop, noMcp],
+      'no-op hooks, all waited': [everyHookANoop, everyHookWaitedFor, noMcp],
+      'no-op hooks, HTTP decision': [everyHookANoop, (local) => editSettings(local, (settings) => {
+        for (const entry of settings.hooks.PreToolUse) entry.hooks = entry.hooks.map(() => ({ type: 'http', url: hookUrl, timeout: 10 }));
+      }), noMcp],
+      'bash hooks': [(local) => everyHookARoundTrip(local, undefined, hookBash() ?? 'bash'), noMcp],
+      'round-trip hooks': [(local) => everyHookARoundTrip(local, relay.url, hookBash() ?? 'bash'), noMcp],
+      'empty MCP': [noHooks, emptyMcp],
+      'tools MCP': [noHooks, mcp({ type: 'stdio', command: toolsServer, args: [] })],
+      'empty HTTP MCP': [noHooks, mcp({ type: 'http', url: httpUrl })],
+    };
     const only = process.env.BENCH_VARIANTS?.split(/,(?! )/).map((v) => v.trim());
-    for (const name of ['plain', 'wired', 'wired, ends waited', 'wired, no end hooks', 'mcp only', 'mcp, no relay', 'floor', 'no-op hooks only', 'no-op hooks, all waited', 'no-op hooks, HTTP decision', 'bash hooks', 'round-trip hooks', 'empty MCP', 'tools MCP', 'empty HTTP MCP'].filter((v) => !only || v === 'plain' || only.includes(v))) variants[name] = makeBenchRepo(base, name.replace(/[ ,]+/g, '-'));
-    for (const [name, repo] of Object.entries(variants)) {
+    const unknown = only?.filter((v) => !(v in SETUPS)) ?? [];
+    if (unknown.length > 0) throw new Error(`bench/tool-call.ts: BENCH_VARIANTS names no variant ${unknown.map((v) => JSON.stringify(v)).join(', ')} (variants: ${Object.keys(SETUPS).join('; ')})`);
+    const variants: Record<string, string> = {};
+    for (const [name, setups] of Object.entries(SETUPS)) {
+      if (only && name !== 'plain' && !only.includes(name)) continue;
+      const repo = (variants[name] = makeBenchRepo(base, name.replace(/[ ,]+/g, '-')));
       if (name === 'plain') continue;
       execFileSync(path.join(ROOT, 'adapters', 'claude', 'wire'), [repo], { stdio: 'ignore' });
-      const local = path.join(repo, '.claude', 'settings.local.json');
-      const settings = JSON.parse(fs.readFileSync(local, 'utf8'));
-      if (name === 'mcp only' || name === 'mcp, no relay' || name === 'empty MCP' || name === 'tools MCP' || name === 'empty HTTP MCP') fs.writeFileSync(local, JSON.stringify({ ...settings, hooks: {} }, null, 2));
-      if (name === 'floor' || name === 'no-op hooks only' || name === 'no-op hooks, all waited' || name === 'no-op hooks, HTTP decision') everyHookANoop(local);
-      if (name === 'no-op hooks, HTTP decision') {
-        const hooked = JSON.parse(fs.readFileSync(local, 'utf8'));
-        for (const entry of hooked.hooks.PreToolUse) entry.hooks = entry.hooks.map(() => ({ type: 'http', url: hookUrl, timeout: 10 }));
-        fs.writeFileSync(local, JSON.stringify(hooked, null, 2));
-      }
-      if (name === 'wired, ends waited' || name === 'no-op hooks, all waited') everyHookWaitedFor(local);
-      if (name === 'wired, no end hooks') {
-        const hooked = JSON.parse(fs.readFileSync(local, 'utf8'));
-        delete hooked.hooks.PostToolUse;
-        delete hooked.hooks.PostToolUseFailure;
-        fs.writeFileSync(local, JSON.stringify(hooked, null, 2));
-      }
-      if (name === 'round-trip hooks' || name === 'bash hooks') everyHookARoundTrip(local, name === 'bash hooks' ? undefined : relay.url, hookBash() ?? 'bash');
-      if (name === 'no-op hooks only' || name === 'no-op hooks, all waited' || name === 'no-op hooks, HTTP decision' || name === 'round-trip hooks' || name === 'bash hooks') fs.rmSync(path.join(repo, '.mcp.json'));
-      if (name === 'floor' || name === 'empty MCP') {
-        fs.writeFileSync(path.join(repo, '.mcp.json'), JSON.stringify({ mcpServers: { commandr: { type: 'stdio', command: emptyServer, args: [] } } }, null, 2));
-      }
-      if (name === 'tools MCP') fs.writeFileSync(path.join(repo, '.mcp.json'), JSON.stringify({ mcpServers: { commandr: { type: 'stdio', command: toolsServer, args: [] } } }, null, 2));
-      if (name === 'empty HTTP MCP') fs.writeFileSync(path.join(repo, '.mcp.json'), JSON.stringify({ mcpServers: { commandr: { type: 'http', url: httpUrl } } }, null, 2));
+      for (const setup of setups) setup(path.join(repo, '.claude', 'settings.local.json'), repo);
     }
     const env = claudeTurnEnv(ROOT, { home, dataDir: data, api: api.url });
     // No relay for this one: a data dir no relay ever wrote relay.json into.

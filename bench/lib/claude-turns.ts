@@ -56,14 +56,21 @@ export function scriptToolCalls(api: MessagesApi): { n: number } {
 
 type Hook = Record<string, unknown>;
 
+/** Reads a settings file, lets `change` edit it in place, and writes it back. */
+export function editSettings(file: string, change: (settings: any) => void): void {
+  const settings = JSON.parse(fs.readFileSync(file, 'utf8'));
+  change(settings);
+  fs.writeFileSync(file, JSON.stringify(settings, null, 2));
+}
+
 /** Rewrites every hook of a settings file with `change`, given the hook and its 1-based position. */
 function rewriteEveryHook(file: string, change: (hook: Hook, k: number) => Hook): void {
-  const settings = JSON.parse(fs.readFileSync(file, 'utf8'));
-  let k = 0;
-  for (const entries of Object.values(settings.hooks) as Array<Array<{ hooks: Hook[] }>>) {
-    for (const entry of entries) entry.hooks = entry.hooks.map((h) => change(h, ++k));
-  }
-  fs.writeFileSync(file, JSON.stringify(settings, null, 2));
+  editSettings(file, (settings) => {
+    let k = 0;
+    for (const entries of Object.values(settings.hooks) as Array<Array<{ hooks: Hook[] }>>) {
+      for (const entry of entries) entry.hooks = entry.hooks.map((h) => change(h, ++k));
+    }
+  });
 }
 
 /**

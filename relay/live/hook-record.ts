@@ -6,7 +6,8 @@ import { readFields } from '../../adapters/lib/hook-spool';
 import type { Env } from '../../adapters/lib/env';
 import { CommandrError } from '../../protocol/wire/errors';
 import { readBody } from '../http/respond';
-import { checkScope, hookCaller } from './scoped-tokens';
+import type { RelayServices } from '../context';
+import { checkScope, checkSession, hookCaller } from './scoped-tokens';
 
 export interface HookRecord {
   /** The fields asked for that were sent and not empty (an empty value means unset in the hook). */
@@ -19,7 +20,7 @@ export interface HookRecord {
 const AT = /^\d{1,16}$/;
 
 /** `what` names the route in errors: "permission check", "hook report". */
-export async function readHookRecord(services: object, req: http.IncomingMessage, hookToken: string, keys: readonly string[], limit: number, what: string): Promise<HookRecord> {
+export async function readHookRecord(services: RelayServices, req: http.IncomingMessage, hookToken: string, keys: readonly string[], limit: number, what: string): Promise<HookRecord> {
   // Only the hook's own client: a browser page (it sends Origin or Sec-Fetch-*) never may, whatever it knows.
   if (req.headers.origin !== undefined || req.headers['sec-fetch-site'] !== undefined) {
     req.resume();
@@ -38,8 +39,20 @@ export async function readHookRecord(services: object, req: http.IncomingMessage
   const at = AT.test(env.AT ?? '') ? Number(env.AT) : Math.floor(Date.now() * 1000);
   delete env.AT;
   for (const key of Object.keys(env)) if (env[key] === '') delete env[key];
-  // JOBTOKEN-2: a run's own credential speaks only for its task, agent and directories.
-  checkScope(caller, { task: env.COMMANDR_TASK ?? env.AGENTS_TASK_ID, agent: env.COMMANDR_AGENT_ID, paths: [env.PWD, env.CLAUDE_PROJECT_DIR, env.AGENT_CWD, env.GIT_DIR, env.GIT_WORK_TREE] }, what);
-  if (caller.scope !== null) checkScope(caller, { task: env.AGENTS_TASK_ID }, what);
-  return { env, payload: payload as Record<string, unknown>, at };
+  const record = payload as Record<string, unknown>;
+  const cwd = typeof record.cwd === 'string' ? record.cwd : undefined;
+  // JOBTOKEN-2: a run's own credential speaks only for its task, agent and directories — the
+  // payload's `cwd` (where the relay runs git and writes the bus) among them, and a relative
+  // GIT_DIR or GIT_WORK_TREE as git reads it, from the hook's directory.
+  checkScope(caller, { task: env.COMMANDR_TASK ?? env.AGENTS_TASK_ID, agent: env.COMMANDR_AGENT_ID, paths: [cwd, env.PWD, env.CLAUDE_PROJECT_DIR, env.AGENT_CWD, env.GIT_DIR, env.GIT_WORK_TREE], base: cwd ?? env.PWD }, what);
+  if (caller.scope !== null) {
+    checkScope(caller, { task: env.AGENTS_TASK_ID }, what);
+    // With no directory named, the relay would act in its own (JOBTOKEN-2).
+    if (cwd === undefined && env.CLAUDE_PROJECT_DIR === undefined && env.PWD === undefined) throw new CommandrError('E_FORBIDDEN', `${what}: the credential of ${caller.scope.owner} must name its directory (the payload's cwd, or PWD)`);
+    // What it left unsaid is its own (JOBTOKEN-3): the task a branch would name is not asked.
+    if (caller.scope.task !== undefined) env.AGENTS_TASK_ID = caller.scope.task;
+    env.COMMANDR_AGENT_ID = caller.scope.agent;
+  }
+  if (typeof record.session_id === 'string' && record.session_id !== '') checkSession(services, caller, record.session_id, (s) => services.live.recent(s).length > 0, what);
+  return { env, payload: record, at };
 }

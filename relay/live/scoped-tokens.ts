@@ -3,6 +3,7 @@
 // only report and ask on the hook routes, and only for its own task (or commander) and paths;
 // it is revoked when the run ends. The relay-wide token keeps working for wired sessions.
 import * as crypto from 'node:crypto';
+import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type * as http from 'node:http';
 import { CommandrError } from '../../protocol/wire/errors';
@@ -28,12 +29,22 @@ interface Entry {
 
 const digest = (token: string): string => crypto.createHash('sha256').update(token).digest('hex');
 
+/** Sessions one run may name (JOBTOKEN-3): past it, a run making up sessions to crowd the phone's view is refused. */
+export const SESSIONS_PER_RUN = 256;
+/** Sessions whose speaker is remembered; the oldest is forgotten past it. */
+export const SESSION_SPEAKERS_LIMIT = 20_000;
+/** The speaker of a session first named with the relay-wide credential (a wired session of the person's). */
+const WIDE = '';
+
 export class ScopedTokens {
   private byDigest = new Map<string, Entry>();
+  /** Session → who speaks for it (JOBTOKEN-3): the `owner` of the run that named it first, or WIDE. Outlives the runs. */
+  private speakers = new Map<string, string>();
+  private named = new Map<string, number>();
 
   issue(scope: TokenScope): string {
     const token = `cj_${crypto.randomBytes(32).toString('base64url')}`;
-    this.byDigest.set(digest(token), { scope: { ...scope, roots: scope.roots.map((r) => path.resolve(r)) }, asked: new Set() });
+    this.byDigest.set(digest(token), { scope: { ...scope, roots: scope.roots.map((r) => realPath(path.resolve(r))) }, asked: new Set() });
     return token;
   }
 
@@ -47,6 +58,51 @@ export class ScopedTokens {
 
   get size(): number {
     return this.byDigest.size;
+  }
+
+  /**
+   * Whether `caller` may speak for `session` (JOBTOKEN-3), recording who does. A run may name a
+   * session no one has named (`known` says whether the relay holds anything of it from before,
+   * such as a fleet member's events), or one it named before; the relay-wide credential names any,
+   * and takes over one a run named first: a run's own session never reports with it, so that run
+   * had named a session of the person's. Returns why not, or undefined.
+   */
+  speak(caller: HookCaller, session: string, known: (session: string) => boolean): string | undefined {
+    const speaker = this.speakers.get(session);
+    if (caller.scope === null) {
+      if (speaker !== WIDE) this.remember(session, WIDE);
+      return undefined;
+    }
+    const owner = caller.scope.owner;
+    if (speaker === owner) return undefined;
+    if (speaker !== undefined || known(session)) return `may not speak for session ${JSON.stringify(session.slice(0, 256))}: another run's or a session of this machine's`;
+    const count = this.named.get(owner) ?? 0;
+    if (count >= SESSIONS_PER_RUN) return `has named ${SESSIONS_PER_RUN} sessions, the most a run may`;
+    this.named.set(owner, count + 1);
+    this.remember(session, owner);
+    return undefined;
+  }
+
+  private remember(session: string, speaker: string): void {
+    this.speakers.delete(session);
+    this.speakers.set(session, speaker);
+    while (this.speakers.size > SESSION_SPEAKERS_LIMIT) this.speakers.delete(this.speakers.keys().next().value!);
+  }
+}
+
+/**
+ * `p` (absolute) with every symlink of its longest existing part resolved, the rest as written:
+ * where a path really leads, so a link inside a run's roots to a directory outside them is outside.
+ */
+export function realPath(p: string): string {
+  const rest: string[] = [];
+  for (let head = p; ; head = path.dirname(head)) {
+    try {
+      return path.join(fs.realpathSync.native(head), ...rest.reverse());
+    } catch {
+      if (path.dirname(head) === head) return p;
+      rest.push(path.basename(head));
+    }
   }
 }
 
@@ -77,9 +133,14 @@ export interface Claims {
   task?: string | undefined;
   agent?: string | undefined;
   paths?: Array<string | undefined>;
+  /** What a relative path in `paths` is relative to (the hook's PWD); with none, a relative path is refused. */
+  base?: string | undefined;
 }
 
-/** Refuses (E_FORBIDDEN, 403) a scoped caller claiming another task, agent or a path outside its roots. */
+/**
+ * Refuses (E_FORBIDDEN, 403) a scoped caller claiming another task, agent or a path outside its
+ * roots — where the path really leads, symlinks resolved (JOBTOKEN-2).
+ */
 export function checkScope(caller: HookCaller, claims: Claims, what: string): void {
   if (caller.scope === null) return;
   const s = caller.scope;
@@ -88,9 +149,17 @@ export function checkScope(caller: HookCaller, claims: Claims, what: string): vo
   };
   if (claims.task !== undefined && claims.task !== '' && claims.task !== s.task) refuse(`is for ${s.task ? `task ${s.task}` : 'no task'}${s.repoId ? ` in ${s.repoId}` : ''}, not task ${JSON.stringify(claims.task.slice(0, 128))}`);
   if (claims.agent !== undefined && claims.agent !== '' && claims.agent !== s.agent) refuse(`is for agent ${s.agent}, not ${JSON.stringify(claims.agent.slice(0, 256))}`);
+  const base = claims.base !== undefined && path.isAbsolute(claims.base) ? claims.base : undefined;
   for (const p of claims.paths ?? []) {
     if (p === undefined || p === '') continue;
-    const abs = path.resolve(p);
-    if (!s.roots.some((r) => abs === r || abs.startsWith(`${r}${path.sep}`))) refuse(`may not speak for ${JSON.stringify(p.slice(0, 512))}: outside ${s.roots.join(', ')}`);
+    if (!path.isAbsolute(p) && base === undefined) refuse(`may not name the relative path ${JSON.stringify(p.slice(0, 512))} without an absolute PWD`);
+    const real = realPath(path.resolve(base ?? '/', p));
+    if (!s.roots.some((r) => real === r || real.startsWith(`${r}${path.sep}`))) refuse(`may not speak for ${JSON.stringify(p.slice(0, 512))}: outside ${s.roots.join(', ')}`);
   }
+}
+
+/** Refuses (E_FORBIDDEN) a caller naming a session it may not speak for (JOBTOKEN-3); `known`: what the relay holds of it already. */
+export function checkSession(services: object, caller: HookCaller, session: string, known: (session: string) => boolean, what: string): void {
+  const why = scopedTokensOf(services).speak(caller, session, known);
+  if (why !== undefined) throw new CommandrError('E_FORBIDDEN', `${what}: the credential of ${caller.scope?.owner} ${why}`);
 }

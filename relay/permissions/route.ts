@@ -6,7 +6,7 @@ import { CommandrError } from '../../protocol/wire/errors';
 import { PermissionAsk } from '../../protocol/wire/http';
 import type { RelayServices } from '../context';
 import { readJsonAs } from '../http/respond';
-import { checkScope, hookCaller } from '../live/scoped-tokens';
+import { checkScope, checkSession, hookCaller } from '../live/scoped-tokens';
 import { PermissionService } from './service';
 import { requestIdFor } from './store';
 import { linkedToHome } from '../fleet/linked';
@@ -17,8 +17,15 @@ export async function postPermission(services: RelayServices, hookToken: string,
   const caller = hookCaller(services, hookToken, req, 'permission requests');
   const permissions = services.permissions;
   if (!(permissions instanceof PermissionService)) throw new CommandrError('E_UNAVAILABLE', 'permission requests are not available');
-  const body = await readJsonAs(req, PermissionAsk, 'permission ask', PERMISSION_BODY_LIMIT);
-  checkScope(caller, { task: body.task, agent: body.agent, paths: [body.cwd] }, 'permission ask'); // JOBTOKEN-2
+  const asked = await readJsonAs(req, PermissionAsk, 'permission ask', PERMISSION_BODY_LIMIT);
+  checkScope(caller, { task: asked.task, agent: asked.agent, paths: [asked.cwd] }, 'permission ask'); // JOBTOKEN-2
+  checkSession(services, caller, asked.session, (s) => services.live.recent(s).length > 0, 'permission ask'); // JOBTOKEN-3
+  // What a run left unsaid is its own, and a key is only ever its own session's request (JOBTOKEN-3).
+  const body = caller.scope === null ? asked : { ...asked, agent: caller.scope.agent, ...(caller.scope.task !== undefined ? { task: caller.scope.task } : {}) };
+  const existing = caller.scope === null ? undefined : permissions.get(requestIdFor(body.key));
+  if (caller.scope !== null && existing && (existing.session !== body.session || existing.agent !== caller.scope.agent)) {
+    throw new CommandrError('E_FORBIDDEN', `permission ask: the credential of ${caller.scope.owner} may not join request ${existing.id}: it is another session's`);
+  }
   // No paired device means no one can answer: say so at once, so the hook leaves
   // the decision to the agent's own permission rules (PERM-10).
   // A member linked to its home is answered by the home's devices (FLEETX-3).

@@ -22,10 +22,19 @@ export function questionsOf(services: RelayServices): QuestionService {
 export async function postQuestion(services: RelayServices, hookToken: string, req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
   const caller = hookCaller(services, hookToken, req, 'questions');
   const questions = questionsOf(services);
-  const body = await readJsonAs(req, QuestionAsk, 'question', QUESTION_BODY_LIMIT);
+  const asked = await readJsonAs(req, QuestionAsk, 'question', QUESTION_BODY_LIMIT);
   // JOBTOKEN-2: a job asks for its own task; a commander (no task) for any it is working on.
-  checkScope(caller, { task: caller.scope?.task === undefined ? undefined : body.task, agent: body.agent, paths: [body.cwd] }, 'question');
-  if (caller.scope !== null) caller.asked.add(body.key);
+  checkScope(caller, { task: caller.scope?.task === undefined ? undefined : asked.task, agent: asked.agent, paths: [asked.cwd] }, 'question');
+  // A run asks as itself, and a key another asker holds is not its to join (JOBTOKEN-3): it would
+  // read that question's answer, and could withdraw it.
+  const body = caller.scope === null ? asked : { ...asked, agent: caller.scope.agent };
+  if (caller.scope !== null) {
+    const existing = questions.get(body.key);
+    if (existing && !caller.asked.has(body.key) && existing.agent !== caller.scope.agent) {
+      throw new CommandrError('E_FORBIDDEN', `question: the credential of ${caller.scope.owner} may not join ${body.key}: another asker's`);
+    }
+    caller.asked.add(body.key);
+  }
   // No paired device: no one can answer, say so at once (ASK-5).
   if (services.devices.list().length === 0) throw new CommandrError('E_UNAVAILABLE', 'no paired device can answer: pair a phone with `commandr pair`');
   // The headers are the acknowledgement: the asking client knows the relay took the question (FAST-5, as GUARD-9).

@@ -9,6 +9,8 @@ import { loadOrCreateSigningKey } from '../../bus/approval/keys';
 import { FAKE_ADAPTER_DIR } from '../commanders/relay-fixture';
 import { scopedTokensOf } from '../../relay/live/scoped-tokens';
 import { hookTokenFile } from '../../relay/live/hook-token';
+import { SESSIONS_PER_RUN } from '../../relay/live/scoped-tokens';
+import { busRepo } from '../helpers/bus-repo';
 
 const probeDir = fs.mkdtempSync(path.join(fs.realpathSync(process.env.TMPDIR ?? '/tmp'), 'probe-adapter-'));
 
@@ -101,5 +103,83 @@ describe('sandboxed jobs and their own credential', () => {
       tokens.revoke(token);
     }
     expect((await post('/api/events', token, liveEvent('T-1'))).status).toBe(401);
+  });
+  it('JOBTOKEN-3: a scoped credential speaks only for sessions it named first, in the directories it really works in, and asks only as itself', async () => {
+    const worktree = path.join(world.fx.dataDir, 'worktrees', world.repoId, 'T-1');
+    fs.mkdirSync(worktree, { recursive: true });
+    const services = world.fx.relay.services;
+    const tokens = scopedTokensOf(services);
+    const token = tokens.issue({ owner: 'j-000000000001', repoId: world.repoId, task: 'T-1', agent: 'probe-j-000000000001', roots: [worktree, world.repo] });
+    const other = tokens.issue({ owner: 'j-000000000002', repoId: world.repoId, task: 'T-1', agent: 'probe-j-000000000002', roots: [worktree, world.repo] });
+    const hookToken = fs.readFileSync(hookTokenFile(world.fx.dataDir), 'utf8').trim();
+    // Another repository with a bus, outside the run's roots, and a link to it inside them.
+    const elsewhere = busRepo('sandbox-jobs-elsewhere-', { commit: true, inbox: { 'T-9': packet('T-9') } });
+    fs.symlinkSync(elsewhere.repo, path.join(worktree, 'link'));
+    const eventsOf = () => (fs.existsSync(path.join(elsewhere.bus, 'events.jsonl')) ? fs.readFileSync(path.join(elsewhere.bus, 'events.jsonl'), 'utf8') : '');
+    const before = eventsOf();
+    const refused = async (res: Response, why: RegExp) => {
+      expect(res.status).toBe(403);
+      expect(((await res.json()) as { error: { message: string } }).error.message).toMatch(why);
+    };
+    try {
+      // The person's own session, wired: it reported with the relay-wide credential.
+      expect((await post('/api/events', hookToken, { v: 1, session: 'victim-0001', kind: 'command', summary: 'npm run deploy', running: true })).status).toBe(202);
+      await refused(await post('/api/events', token, { v: 1, session: 'victim-0001', kind: 'idle', summary: 'finished responding' }), /may not speak for session "victim-0001"/);
+      const tool = (session: string, cwd: string) => ({ hook_event_name: 'PostToolUse', session_id: session, cwd, tool_name: 'Bash', tool_input: { command: 'git push --force' }, tool_response: { stdout: '' } });
+      await refused(await post('/api/hooks/report', token, record({ HOOK: 'PostToolUse', PWD: worktree }, tool('victim-0001', worktree))), /may not speak for session/);
+      await refused(await post('/api/permissions/check', token, record({ PWD: worktree }, { ...tool('victim-0001', worktree), hook_event_name: 'PreToolUse' })), /may not speak for session/);
+      await refused(await post('/api/permissions', token, { session: 'victim-0001', tool: 'Bash', summary: 'rm -rf build', cwd: worktree, key: 'kspoof000001' }), /may not speak for session/);
+      // A session the relay holds events of from before (a fleet member's, say) is not a run's to name.
+      services.live.record({ v: 1, session: 'member-0001', kind: 'other', summary: 'from a member' });
+      await refused(await post('/api/events', token, { v: 1, session: 'member-0001', kind: 'idle', summary: 'x' }), /may not speak for session/);
+      expect(services.live.recent('victim-0001').map((e) => e.event.kind)).toEqual(['command']);
+
+      // Its own new session it may name, and keeps; no other run may then.
+      expect((await post('/api/events', token, { v: 1, session: 'own-0001', kind: 'other', summary: 'hello' })).status).toBe(202);
+      expect((await post('/api/events', token, { v: 1, session: 'own-0001', kind: 'other', summary: 'again' })).status).toBe(202);
+      await refused(await post('/api/events', other, { v: 1, session: 'own-0001', kind: 'idle', summary: 'x' }), /credential of j-000000000002 may not speak for session "own-0001"/);
+      // What it left unsaid is its own: the event is stamped with its task and agent.
+      expect(services.live.recent('own-0001').at(-1)!.event).toMatchObject({ task: 'T-1', agent: 'probe-j-000000000001' });
+
+      // The payload's cwd is where the relay acts: another repository, directly or through a link, is refused, and nothing is written there.
+      const stop = (cwd: string) => ({ hook_event_name: 'Stop', session_id: 'own-0001', cwd });
+      await refused(await post('/api/hooks/report', token, record({ HOOK: 'Stop', PWD: worktree }, stop(elsewhere.repo))), /may not speak for ".*": outside/);
+      await refused(await post('/api/hooks/report', token, record({ HOOK: 'Stop', PWD: worktree }, stop(path.join(worktree, 'link')))), /may not speak for ".*link": outside/);
+      await refused(await post('/api/permissions/check', token, record({ PWD: worktree }, { ...tool('own-0001', path.join(worktree, 'link', 'src')), hook_event_name: 'PreToolUse' })), /outside/);
+      // A relative GIT_DIR is where git would read it, from the hook's directory.
+      await refused(await post('/api/hooks/report', token, record({ HOOK: 'Stop', PWD: worktree, GIT_DIR: 'link/.git' }, stop(worktree))), /may not speak for "link\/\.git": outside/);
+      await refused(await post('/api/hooks/report', token, record({ HOOK: 'Stop' }, { hook_event_name: 'Stop', session_id: 'own-0001' })), /must name its directory/);
+      const question = { kind: 'question', key: 'q-00000000000000000009', task: 'T-1', cwd: path.join(worktree, 'link'), timeoutMs: 1000, question: 'ok?', choices: [] };
+      await refused(await post('/api/questions', token, question), /outside/);
+      expect(eventsOf()).toBe(before);
+
+      // A question another asker holds is not its to join (it would read the answer), nor to cancel.
+      const questions = world.fx.relay.services.questions as { get(id: string): unknown };
+      const asking = post('/api/questions', other, { ...question, cwd: worktree, key: 'q-00000000000000000010' });
+      await expect.poll(() => questions.get('q-00000000000000000010')).toBeTruthy();
+      await refused(await post('/api/questions', token, { ...question, cwd: worktree, key: 'q-00000000000000000010' }), /may not join q-00000000000000000010: another asker's/);
+      await refused(await post('/api/questions/cancel', token, { key: 'q-00000000000000000010' }), /did not ask/);
+      expect((await post('/api/questions/cancel', other, { key: 'q-00000000000000000010' })).status).toBe(200);
+      expect((await asking).status).toBe(200);
+
+      // The relay-wide credential takes over a session a run named first: the run had named one of the person's.
+      expect((await post('/api/events', token, { v: 1, session: 'taken-0001', kind: 'other', summary: 'x' })).status).toBe(202);
+      expect((await post('/api/events', hookToken, { v: 1, session: 'taken-0001', kind: 'other', summary: 'the real one' })).status).toBe(202);
+      await refused(await post('/api/events', token, { v: 1, session: 'taken-0001', kind: 'idle', summary: 'x' }), /may not speak for session/);
+
+      // A run names a bounded number of sessions: it cannot crowd the phone's view out with made-up ones.
+      let accepted = 0;
+      let last: Response;
+      do {
+        last = await post('/api/events', other, { v: 1, session: `made-up-${accepted}`, kind: 'other', summary: 'x' });
+        if (last.status === 202) accepted++;
+      } while (last.status === 202 && accepted <= SESSIONS_PER_RUN);
+      expect(accepted).toBe(SESSIONS_PER_RUN);
+      await refused(last, new RegExp(`has named ${SESSIONS_PER_RUN} sessions`));
+    } finally {
+      tokens.revoke(token);
+      tokens.revoke(other);
+      fs.rmSync(elsewhere.dir, { recursive: true, force: true });
+    }
   });
 });

@@ -16,7 +16,7 @@ beforeAll(() => {
   // The agent's one tool call: a command outside every allowed prefix, made in its worktree.
   fs.writeFileSync(path.join(probeDir, 'run'), `#!/usr/bin/env bash
 echo "sandbox=\${COMMANDR_SANDBOX:-none}"
-payload=$(printf '{"hook_event_name":"PreToolUse","session_id":"s-sandbox","tool_use_id":"toolu_%s","tool_name":"Bash","tool_input":{"command":"touch /tmp/commandr-sandbox-ask-%s","description":"make a file"},"cwd":"%s"}' "$COMMANDR_PROBE_CALL" "$COMMANDR_PROBE_CALL" "$PWD")
+payload=$(printf '{"hook_event_name":"PreToolUse","session_id":"s-sandbox-%s","tool_use_id":"toolu_%s","tool_name":"Bash","tool_input":{"command":"touch /tmp/commandr-sandbox-ask-%s","description":"make a file"},"cwd":"%s"}' "$COMMANDR_PROBE_CALL" "$COMMANDR_PROBE_CALL" "$COMMANDR_PROBE_CALL" "$PWD")
 printf 'hook=%s\\n' "$(printf '%s' "$payload" | ${JSON.stringify(HOOK)})"
 `, { mode: 0o755 });
   fs.copyFileSync(path.join(FAKE_ADAPTER_DIR, 'wire'), path.join(probeDir, 'wire'));

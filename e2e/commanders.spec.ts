@@ -151,19 +151,22 @@ test.describe('the demo commander', () => {
     await page.getByTestId('cmdr-card').first().click();
     await expect(page).toHaveURL(/\/commander\?id=c-demo/);
     await expect(page.getByTestId('chat-notice').first()).toContainText('A sample conversation');
+    // DEMO-7: its header names the script that answers it, not an agent that is not there.
+    await expect(page.getByTestId('commander').locator('.task-meta')).toContainText('demo script');
+    await expect(page.getByTestId('commander').locator('.task-meta')).not.toContainText('Claude Code');
     await expect(page.getByTestId('chat-person')).toHaveCount(3);
     await expect(page.getByTestId('chat-commander')).toHaveCount(4);
-    await expect(page.getByTestId('chat-commander').last()).toContainText('Will do.');
+    await expect(page.getByTestId('chat-commander').last()).toContainText('I only answer when you write to me');
     await page.screenshot({ path: testInfo.outputPath('demo-commander.png') });
     await expectAboveComposer(page, page.getByTestId('chat-commander').last());
     await expect(page.getByTestId('cmdr-output')).not.toContainText('SESSION:');
 
     const tool = page.getByTestId('chat-tool').first();
-    await expect(tool.locator('summary')).toHaveText('Read .agents/index.json');
+    await expect(tool.locator('summary')).toHaveText('Ran ls .agents/claimed .agents/done .agents/inbox');
     await expect(tool.getByTestId('chat-tool-detail')).toBeHidden();
     await tool.locator('summary').click();
     await expect(tool.getByTestId('chat-tool-detail')).toBeVisible();
-    await expect(tool.getByTestId('chat-tool-detail')).toContainText('Five tasks');
+    await expect(tool.getByTestId('chat-tool-detail')).toContainText('demo-4-docs.md');
     await page.screenshot({ path: testInfo.outputPath('demo-commander-tool-open.png') });
 
     // Delete and Add reference path wait in the header's menu, not on the screen (CHAT-5).

@@ -7,9 +7,20 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { AGENT_GUARD, noticeLine, parseConversation, saidLine, toolLine } from './commander-transcript';
 import { OutputBuffer } from '../relay/commanders/output';
 import { CommanderStore } from '../relay/commanders/store';
-import { DEMO_COMMANDER_ID, demoHistory, writeDemoCommander } from '../relay/demo/commander';
+import { DEMO_COMMANDER_ID, demoFacts, demoHistory, writeDemoCommander } from '../relay/demo/commander';
+import { gitSync } from '../bus/git/run';
 
 const tmps: string[] = [];
+
+/** A real git repo with a bus's three packet directories, which the demo commander's history reads. */
+function demoLikeRepo(repo: string): string {
+  for (const dir of ['claimed', 'done', 'inbox']) fs.mkdirSync(path.join(repo, '.agents', dir), { recursive: true });
+  fs.writeFileSync(path.join(repo, '.agents', 'inbox', 'demo-5-research.md'), '# Demo\n');
+  const env = { ...process.env, GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@t.invalid', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@t.invalid' };
+  gitSync(['init', '-q', '-b', 'main'], { cwd: repo, env });
+  gitSync(['commit', '-q', '--allow-empty', '-m', 'first'], { cwd: repo, env });
+  return repo;
+}
 afterEach(() => { for (const t of tmps.splice(0)) fs.rmSync(t, { recursive: true, force: true }); });
 
 describe('commander conversation log', () => {
@@ -46,9 +57,10 @@ describe('commander conversation log', () => {
   it('CHAT-6: the demo commander ships a short history in its log, the format a real turn leaves: 3–4 exchanges, one or two tool lines', () => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'chat-demo-'));
     tmps.push(dataDir);
-    writeDemoCommander(dataDir, path.join(dataDir, 'repo'));
+    const repo = demoLikeRepo(path.join(dataDir, 'repo'));
+    writeDemoCommander(dataDir, repo);
     const logFile = new CommanderStore(dataDir).logFile(DEMO_COMMANDER_ID);
-    expect(fs.readFileSync(logFile, 'utf8')).toBe(demoHistory('demo-session-0001'));
+    expect(fs.readFileSync(logFile, 'utf8')).toBe(demoHistory('demo-session-0001', demoFacts(repo)));
     // The relay reads it back as it reads any commander's log after a restart (CMDR-RELOAD-1).
     const buffer = new OutputBuffer(logFile);
     buffer.restoreFromLog();

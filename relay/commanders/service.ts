@@ -60,7 +60,8 @@ export function viewOf(record: CommanderRecord, sandbox?: SandboxPolicy): Comman
   const { id, name, referencePaths, created, session, status, waitingFor, adapter, failure } = record;
   // SANDBOX-WARN-1: the phone warns when this relay runs the commander's turns unsandboxed.
   // CMDRFAIL-1: why its start failed, while it has not started since.
-  return { id, name, referencePaths, created, session, status, waitingFor, adapter, sandbox: sandbox?.enabled === false ? 'off' : 'on', ...(failure ? { failure } : {}) };
+  // DEMO-7: a demo commander names the script that answers it (a demo made by an older relay recorded `claude`).
+  return { id, name, referencePaths, created, session, status, waitingFor, adapter: record.demo ? DEMO_COMMANDER_ADAPTER.name : adapter, sandbox: sandbox?.enabled === false ? 'off' : 'on', ...(failure ? { failure } : {}) };
 }
 
 export class Commanders extends EventEmitter<CommandersEvents> {

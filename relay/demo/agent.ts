@@ -1,9 +1,10 @@
 // The demo's simulated agent (DEMO-5): once the person approves the demo change, it
 // commits it through the real gate (its approval carried and spent, as the hooks do) and
-// completes the task, so the story ends "committed, done".
+// stops there, as the demo's other committed task did (DEMO-STATES-1): the story goes on
+// "committed", then Merge into main from the phone. It does not complete the task, so the
+// same git state never reads "Done" on one task and "Committed" on the other.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { completePacket } from '../../bus/complete';
 import { appendProgress } from '../../bus/progress';
 import { commitThroughGate, DEMO_AGENT } from './later-states';
 import { REVIEW_TASK } from './packets';
@@ -11,9 +12,9 @@ import { REVIEW_TASK } from './packets';
 export { REVIEW_TASK as DEMO_REVIEW_TASK };
 
 /**
- * Commits the approved demo change in its agent worktree and completes the task.
- * The gate decides exactly as for a real agent (in-process, so it works without a
- * built bin/); returns false, changing nothing, when it still blocks.
+ * Commits the approved demo change in its agent worktree. The gate decides exactly as for a
+ * real agent (in-process, so it works without a built bin/); returns false, changing
+ * nothing, when it still blocks.
  */
 export async function commitApprovedDemo(repo: string): Promise<boolean> {
   const bus = path.join(repo, '.agents');
@@ -25,6 +26,5 @@ export async function commitApprovedDemo(repo: string): Promise<boolean> {
   // so the phone says "committed", not "waiting". The repo's hooks are not run a second time.
   if (!(await commitThroughGate(worktree, 'Demo: greet people by name'))) return false;
   appendProgress(bus, REVIEW_TASK, 'Committed the approved change', DEMO_AGENT);
-  await completePacket(path.join(bus, 'claimed', claimed), 'pass');
   return true;
 }

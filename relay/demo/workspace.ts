@@ -20,6 +20,8 @@ import { commitApprovedChange, failedRun, gitAsync, mergeIntoBase } from './late
 import { BLOCKED_TASK, COMMITTED_TASK, DEMO_PACKETS, FAIL_TASK, FAILED_RUN_TASK, INBOX_TASK, MERGED_TASK, PASS_TASK, REVIEW_TASK, RUNNING_TASK } from './packets';
 
 export const DEMO_REPO_NAME = 'commandr-demo';
+/** The demo repo's README: first with the typo its typo task fixes (DEMO-STATES-6). */
+const readme = (workspace: string): string => `# Commandr demo\n\nA demo ${workspace}. Every task here is labelled "Demo:".\n`;
 const READY_FILE = '.ready';
 void BLOCKED_TASK; void INBOX_TASK; // stay in the inbox: nothing to do for them
 
@@ -60,7 +62,7 @@ function gitEnv(): NodeJS.ProcessEnv {
 async function buildDemo(root: string, repo: string, dataDir: string): Promise<void> {
   fs.mkdirSync(path.join(repo, 'src'), { recursive: true });
   git(repo, 'init', '-q', '-b', 'main');
-  fs.writeFileSync(path.join(repo, 'README.md'), '# Commandr demo\n\nA demo worksapce. Every task here is labelled "Demo:".\n');
+  fs.writeFileSync(path.join(repo, 'README.md'), readme('worksapce'));
   fs.writeFileSync(path.join(repo, 'src', 'greeting.js'), "exports.greet = () => 'Hello!';\n");
   const { bus } = initRepo(repo, { gateBin: path.join(PACKAGE_ROOT, 'bin', 'pre-commit-gate'), registryFile: path.join(root, 'registry') });
   git(repo, 'add', '-A');
@@ -72,11 +74,11 @@ async function buildDemo(root: string, repo: string, dataDir: string): Promise<v
   for (const p of DEMO_PACKETS) if (p.id !== INBOX_TASK) fs.writeFileSync(path.join(bus, 'inbox', p.file), p.text);
   const first = git(repo, 'rev-parse', 'HEAD').trim();
   await claimedWithNotes(bus);
-  await finished(bus);
+  const typo = await finished(bus);
   // Claims in name order, then the slow parts (git worktrees, gates, commits, the council's
   // evaluators) side by side: each works on its own task, branch and worktree.
   const later = await claimLater(bus);
-  await Promise.all([blockedCommit(bus, repo, root), laterStates(bus, repo, root, dataDir, first, later), councilVerdict(bus, root)]);
+  await Promise.all([blockedCommit(bus, repo, root, first), laterStates(bus, repo, root, dataDir, first, { ...later, typo }), councilVerdict(bus, root)]);
   annotations(bus);
   const inbox = DEMO_PACKETS.find((p) => p.id === INBOX_TASK)!;
   fs.writeFileSync(path.join(bus, 'inbox', inbox.file), inbox.text);
@@ -95,14 +97,21 @@ async function claimLater(bus: string): Promise<{ merged: string }> {
   return { merged };
 }
 
-/** DEMO-STATES-1..3: merged, committed, a failed run — made for real (later-states.ts); both branches start at `from`. */
-async function laterStates(bus: string, repo: string, root: string, dataDir: string, from: string, claimed: { merged: string }): Promise<void> {
+/**
+ * DEMO-STATES-1..3, -6: merged, committed, a failed run — made for real (later-states.ts). The typo's
+ * fix and then the loud greeting are merged one after the other (each a fast-forward: the second
+ * branches from main after the first); the committed one starts at `from`, beside them.
+ */
+async function laterStates(bus: string, repo: string, root: string, dataDir: string, from: string, claimed: { merged: string; typo: string }): Promise<void> {
   failedRun(bus, repo, FAILED_RUN_TASK, dataDir);
-  loadOrCreateSigningKey(dataDir); // once, before the two approvals below sign with it
+  loadOrCreateSigningKey(dataDir); // once, before the approvals below sign with it
   await Promise.all([
     (async () => {
+      await commitApprovedChange(bus, repo, root, dataDir, { task: PASS_TASK, file: 'README.md', subject: 'Demo: fix a typo in the README', from, text: readme('workspace') });
+      await completePacket(claimed.typo, 'pass');
+      await mergeIntoBase(bus, repo, PASS_TASK, dataDir);
       await commitApprovedChange(bus, repo, root, dataDir, {
-        task: MERGED_TASK, file: 'src/shout.js', subject: 'Demo: add a loud greeting', from,
+        task: MERGED_TASK, file: 'src/shout.js', subject: 'Demo: add a loud greeting', from: 'main',
         text: "exports.shout = (name) => `HELLO, ${String(name).toUpperCase()}!`;\n",
       });
       await completePacket(claimed.merged, 'pass');
@@ -127,22 +136,24 @@ async function claimedWithNotes(bus: string): Promise<void> {
   appendProgress(bus, REVIEW_TASK, 'greet(name) written; waiting for approval to commit', 'demo-host_4242');
 }
 
-async function finished(bus: string): Promise<void> {
+/** The typo task claimed with its note (its commit, completion and merge come later, DEMO-STATES-6); the flaky one failed. */
+async function finished(bus: string): Promise<string> {
   const pass = await claim(bus, PASS_TASK);
   appendProgress(bus, PASS_TASK, 'Typo fixed in the README', 'demo-host_4242');
-  await completePacket(pass, 'pass');
   const fail = await claim(bus, FAIL_TASK);
   appendProgress(bus, FAIL_TASK, 'The slow test depends on a network call; cannot make it fast alone', 'demo-host_4242');
   await completePacket(fail, 'fail');
+  return pass;
 }
 
 /**
  * The agent's worktree on agent/<task> stages a change, and the gate its `git commit` would run
  * blocks it. The gate runs in process: the relay's git runs no hook, not even this repo's (GITRUN-2).
  */
-async function blockedCommit(bus: string, repo: string, root: string): Promise<void> {
+async function blockedCommit(bus: string, repo: string, root: string, from: string): Promise<void> {
   const worktree = path.join(root, 'worktrees', REVIEW_TASK);
-  await gitAsync(repo, 'worktree', 'add', '-q', '-b', `agent/${REVIEW_TASK}`, worktree);
+  // From the first commit, not wherever main is: the merges beside it move main meanwhile.
+  await gitAsync(repo, 'worktree', 'add', '-q', '-b', `agent/${REVIEW_TASK}`, worktree, from);
   fs.writeFileSync(path.join(worktree, 'src', 'greeting.js'), 'exports.greet = (name) => `Hello, ${name}!`;\n');
   await gitAsync(worktree, 'add', 'src/greeting.js');
   const outcome = await runGate(worktree, gitEnv());

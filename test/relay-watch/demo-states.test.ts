@@ -11,7 +11,7 @@ import { publicKeyFile, readVerifyingKey } from '../../bus/approval/keys';
 import { verifyWalk } from '../../bus/approval/verify';
 import { rangeWalk } from '../../bus/approval/walks';
 import { readEvents } from '../../bus/event-log';
-import { COMMITTED_TASK, FAILED_RUN_TASK, MERGED_TASK, RUNNING_TASK } from '../../relay/demo/packets';
+import { COMMITTED_TASK, FAILED_RUN_TASK, MERGED_TASK, PASS_TASK, RUNNING_TASK } from '../../relay/demo/packets';
 import { demoRoot } from '../../relay/demo/workspace';
 import type { TaskSummary } from '../../protocol/wire/views';
 import { demoRelay } from './fixture';
@@ -61,6 +61,25 @@ describe('the demo shows every later state, made for real', () => {
     execFileSync('git', ['merge-base', '--is-ancestor', tip, 'main'], { cwd: repoDir() }); // throws when not merged
     expect(git('show', 'main:src/shout.js')).toContain('HELLO');
     expect(await verifyRange(`main~1..main`, MERGED_TASK)).toMatchObject({ bad: [] });
+  });
+
+  it('DEMO-STATES-6: the done typo task did what it says: its fix committed with a signed approval, merged into main, shown as its change', async () => {
+    const t = await task(PASS_TASK);
+    expect(t).toMatchObject({ state: 'done', result: 'pass', scope: 'README.md' });
+    expect(t.life).toMatchObject({ stage: 'merged', merged: { base: 'main' }, commit: { branch: `agent/${PASS_TASK}`, verified: true, subject: 'Demo: fix a typo in the README' } });
+    const tip = git('rev-parse', `agent/${PASS_TASK}`);
+    expect(t.life!.commit!.hash).toBe(tip);
+    execFileSync('git', ['merge-base', '--is-ancestor', tip, 'main'], { cwd: repoDir() }); // throws when not merged
+    expect(await verifyRange(`main..agent/${PASS_TASK}`, PASS_TASK)).toMatchObject({ bad: [] });
+    expect(await verifyRange(`${tip}~1..${tip}`, PASS_TASK)).toMatchObject({ checked: 1, bad: [] });
+    // The README the repo shows says what the task claims: the typo is gone from main.
+    expect(git('show', 'main:README.md')).toContain('A demo workspace.');
+    expect(fs.readFileSync(path.join(repoDir(), 'README.md'), 'utf8')).not.toContain('worksapce');
+    const diff = fx.client.request({ type: 'task.diff', repo: t.repo, task: t.id });
+    const begin = await fx.client.next('task.diff.begin', (f) => f.task === PASS_TASK);
+    expect(begin).toMatchObject({ source: 'commit', commit: { tip, branch: `agent/${PASS_TASK}` } });
+    expect(JSON.stringify(begin.files)).toContain('README.md');
+    await diff;
   });
 
   it('DEMO-STATES-3: a task whose Claude Code run failed (not logged in): task_failed on the bus, the failed job kept and sent with its reason and details', async () => {

@@ -1,13 +1,18 @@
 // DEMO-n: with no repo registered and none given, the relay makes (once) and
-// watches a demo workspace whose every state was made by the real bus tools and gate.
+// watches a demo workspace whose every state was made by the real bus tools and gate,
+// with a sample commander whose history is true of it.
+import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CommanderRecord } from '../../protocol/commander';
+import { parseConversation } from '../../protocol/commander-transcript';
 import { readEvents } from '../../bus/event-log';
-import { DEMO_COMMANDER_ID } from '../../relay/demo/commander';
+import { DEMO_COMMANDER_ADAPTER, DEMO_COMMANDER_ID } from '../../relay/demo/commander';
+import { CommanderStore } from '../../relay/commanders/store';
 import { REVIEW_TASK } from '../../relay/demo/packets';
 import { demoRoot, ensureDemo } from '../../relay/demo/workspace';
+import { viewOf } from '../../relay/commanders/service';
 import { demoRelay } from './fixture';
 
 const fx = demoRelay('relay-demo-');
@@ -52,6 +57,39 @@ describe('demo workspace', () => {
     expect(record.demo).toBe(true);
     expect(fs.readFileSync(path.join(dir, 'CLAUDE.md'), 'utf8')).toContain(record.name);
     expect(fs.readFileSync(path.join(dir, 'spawned'), 'utf8').trim()).toBe(record.session);
+  });
+
+  it('CHAT-6: the demo commander\'s history is true of the workspace: the tasks it counts, the log it read, nothing it cannot do', () => {
+    const repo = path.join(demoRoot(fx.dataDir), 'commandr-demo');
+    const entries = parseConversation(fs.readFileSync(new CommanderStore(fx.dataDir).logFile(DEMO_COMMANDER_ID), 'utf8'));
+    const tools = entries.flatMap((e) => (e.kind === 'tool' ? [e] : []));
+    // What it says `ls` printed is what the bus holds, and the tasks it counts are those.
+    const dirs = ['claimed', 'done', 'inbox'].map((d) => [d, fs.readdirSync(path.join(repo, '.agents', d)).filter((f) => !f.startsWith('.')).sort()] as const);
+    const total = dirs.reduce((n, [, names]) => n + names.filter((f) => f.endsWith('.md')).length, 0);
+    expect(total).toBe(9);
+    expect(tools[0]!.summary).toBe('Ran ls .agents/claimed .agents/done .agents/inbox');
+    expect(tools[0]!.detail).toBe(dirs.map(([d, names]) => `.agents/${d}:\n${names.join('\n')}`).join('\n\n'));
+    // The log it says it ran is main's log, as it was when the demo was made.
+    expect(tools[1]!.summary).toBe('Ran git log --oneline -3 main');
+    expect(tools[1]!.detail).toBe(execFileSync('git', ['log', '--oneline', '-3', 'main'], { cwd: repo, encoding: 'utf8' }).trim());
+    const said = entries.flatMap((e) => (e.kind === 'commander' ? [e.text] : [])).join('\n');
+    expect(said).toMatch(new RegExp(`^Of the ${total} tasks`, 'm'));
+    expect(execFileSync('git', ['show', 'main:README.md'], { cwd: repo, encoding: 'utf8' })).not.toContain('worksapce');
+    expect(said).toContain('merged into main');
+    // It names no branch the repo does not have, and promises nothing its script will not do.
+    for (const branch of said.match(/agent\/[a-z0-9-]+/g) ?? []) execFileSync('git', ['rev-parse', '--verify', '-q', branch], { cwd: repo });
+    expect(said).not.toMatch(/\bI will\b|\bI'll\b|Will do/);
+  });
+
+  it('DEMO-7: the demo commander\'s view names the script that answers it, not Claude Code, even in a record written as claude', async () => {
+    const list = await fx.client.waitFor((f) => f.type === 'commander.list', 'the commander list');
+    const demo = (list.commanders as Array<{ id: string; adapter: string }>).find((c) => c.id === DEMO_COMMANDER_ID)!;
+    expect(demo.adapter).toBe(DEMO_COMMANDER_ADAPTER.name);
+    expect(DEMO_COMMANDER_ADAPTER.name).toBe('demo script');
+    const file = path.join(fx.dataDir, 'commanders', DEMO_COMMANDER_ID, 'commander.json');
+    expect(CommanderRecord.parse(JSON.parse(fs.readFileSync(file, 'utf8'))).adapter).toBe(DEMO_COMMANDER_ADAPTER.name);
+    // A demo made by an older relay wrote `claude` there: its view still names the script.
+    expect(viewOf({ ...CommanderRecord.parse(JSON.parse(fs.readFileSync(file, 'utf8'))), adapter: 'claude' }).adapter).toBe(DEMO_COMMANDER_ADAPTER.name);
   });
 
   it('DEMO-7: a message to the demo commander is answered by the demo\'s own script (no agent CLI): it says what it is and stays usable', async () => {

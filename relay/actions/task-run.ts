@@ -3,11 +3,17 @@
 // progress arrives as job.* frames. `job.stop {job}` (UX-5) ends one from the phone.
 import type * as z from 'zod/mini';
 import type { JobStop, TaskRun } from '../../protocol/wire/frames';
+import { CommandrError } from '../../protocol/wire/errors';
 import { Jobs, jobsOf } from '../jobs/index';
 import { taskPlace, type TaskActionContext } from './task-common';
 
 export async function taskRun(ctx: TaskActionContext, f: z.infer<typeof TaskRun>): Promise<{ job: string; status: string; agent?: string }> {
   const place = taskPlace(ctx.services, f.repo, f.task);
+  // JOB-7: its agent could not claim it (BLOCKED-BY-1), so no job starts to find that out.
+  const waitingFor = place.summary.state === 'inbox' && f.mode === 'work' ? place.summary.blockedBy.filter((id) => place.model.summary(id)?.state !== 'done') : [];
+  if (waitingFor.length > 0) {
+    throw new CommandrError('E_CONFLICT', `task ${f.task} is blocked by ${waitingFor.join(', ')}, not done yet: its agent could not claim it. Run it once ${waitingFor.length === 1 ? 'that task is' : 'those tasks are'} done.`);
+  }
   const state = await jobsOf(ctx.services).start({
     repoId: f.repo, repo: place.model.info.path, bus: place.bus, task: f.task, mode: f.mode, packet: place.packet,
     ...(f.agent === undefined ? {} : { agent: f.agent }),

@@ -14,7 +14,10 @@ function packet(id: string, body: string): string {
   return `---\nid: ${id}\ntype: implementation\nscope: src/**\n---\n# ${id}\n\n## Context\n${body}\n`;
 }
 
-const world = jobsWorld('jobs-repo-', { 'T-ok': packet('T-ok', 'all fine'), 'T-crash': packet('T-crash', 'FAKE:crash'), 'T-hang': packet('T-hang', 'FAKE:hang') });
+const world = jobsWorld('jobs-repo-', {
+  'T-ok': packet('T-ok', 'all fine'), 'T-crash': packet('T-crash', 'FAKE:crash'), 'T-hang': packet('T-hang', 'FAKE:hang'),
+  'T-later': packet('T-later', 'all fine').replace('scope: src/**\n', 'scope: src/**\nblocked-by: [T-ok, T-crash]\n'),
+});
 
 const failedEvents = () => readEvents(world.bus).events.filter((e) => e.event === 'task_failed');
 const ended = (job: string) => world.phone.next('job.state', (f) => f.job === job && f.status !== 'running', 15_000);
@@ -35,6 +38,26 @@ describe('task jobs', () => {
     expect(out).toContain('echo: Work on task T-ok');
     expect(fs.readFileSync(path.join(world.fx.dataDir, 'jobs', `${job}.log`), 'utf8')).toContain(out.trim().split('\n')[0]!);
     expect(failedEvents()).toEqual([]);
+  });
+
+  it('JOB-7: a task blocked by tasks not done is refused E_CONFLICT naming them, nothing started; once they are done it runs', async () => {
+    const jobs = () => world.phone.received.filter((f) => f.type === 'job.state').length;
+    const before = jobs();
+    const refused = world.phone.request({ type: 'task.run', repo: world.repoId, task: 'T-later', mode: 'work' });
+    await expect(refused).rejects.toMatchObject({ code: 'E_CONFLICT', message: expect.stringMatching(/task T-later is blocked by T-ok, T-crash, not done yet/) });
+    expect(fs.existsSync(path.join(world.fx.dataDir, 'worktrees', world.repoId, 'T-later'))).toBe(false);
+    expect(jobs()).toBe(before);
+    // A review reads only: it may run. Once both are done (moved to done/ as `complete` does), work runs too.
+    await world.phone.request({ type: 'task.run', repo: world.repoId, task: 'T-later', mode: 'review' });
+    for (const id of ['T-ok', 'T-crash']) fs.renameSync(path.join(world.bus, 'inbox', `${id}.md`), path.join(world.bus, 'done', `${id}.md`));
+    // (Until the watcher has seen the moves, and the review has ended, it is refused.)
+    await expect.poll(async () => {
+      try {
+        return ((await world.phone.request({ type: 'task.run', repo: world.repoId, task: 'T-later', mode: 'work' })).result as { job: string }).job;
+      } catch (error) {
+        return (error as Error).message;
+      }
+    }, { timeout: 10_000 }).toMatch(/^j-[0-9a-f]{12}$/);
   });
 
   it('JOB-2: an existing agent/<task> worktree is reused, not duplicated', async () => {

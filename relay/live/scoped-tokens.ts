@@ -25,6 +25,8 @@ interface Entry {
   scope: TokenScope;
   /** Question keys this run asked, the only ones it may cancel. */
   asked: Set<string>;
+  /** Its permission asks and questions that may still wait for the person (JOBTOKEN-4), by route. */
+  waiting: Set<string>;
 }
 
 const digest = (token: string): string => crypto.createHash('sha256').update(token).digest('hex');
@@ -44,7 +46,7 @@ export class ScopedTokens {
 
   issue(scope: TokenScope): string {
     const token = `cj_${crypto.randomBytes(32).toString('base64url')}`;
-    this.byDigest.set(digest(token), { scope: { ...scope, roots: scope.roots.map((r) => realPath(path.resolve(r))) }, asked: new Set() });
+    this.byDigest.set(digest(token), { scope: { ...scope, roots: scope.roots.map((r) => realPath(path.resolve(r))) }, asked: new Set(), waiting: new Set() });
     return token;
   }
 
@@ -116,14 +118,14 @@ export function scopedTokensOf(services: object): ScopedTokens {
 }
 
 /** Who is calling a hook route: the relay-wide credential (scope null) or a run's own. */
-export type HookCaller = { scope: null } | { scope: TokenScope; asked: Set<string> };
+export type HookCaller = { scope: null } | { scope: TokenScope; asked: Set<string>; waiting: Set<string> };
 
 /** Checks the bearer credential of a hook route; throws E_UNAUTHORIZED naming `what`. */
 export function hookCaller(services: object, hookToken: string, req: http.IncomingMessage, what: string): HookCaller {
   const presented = bearerToken(req);
   if (tokenMatches(presented, hookToken)) return { scope: null };
   const entry = scopedTokensOf(services).find(presented);
-  if (entry) return { scope: entry.scope, asked: entry.asked };
+  if (entry) return { scope: entry.scope, asked: entry.asked, waiting: entry.waiting };
   req.resume();
   throw new CommandrError('E_UNAUTHORIZED', `${what} needs the hook credential (Authorization: Bearer <COMMANDR_HOOK_TOKEN or dataDir/hook-token>); this one is unknown or its run has ended`);
 }
@@ -162,4 +164,19 @@ export function checkScope(caller: HookCaller, claims: Claims, what: string): vo
 export function checkSession(services: object, caller: HookCaller, session: string, known: (session: string) => boolean, what: string): void {
   const why = scopedTokensOf(services).speak(caller, session, known);
   if (why !== undefined) throw new CommandrError('E_FORBIDDEN', `${what}: the credential of ${caller.scope?.owner} ${why}`);
+}
+
+/** Requests of one run that may wait for the person at once (JOBTOKEN-4): each new one pushes to the phone. */
+export const WAITING_PER_RUN = 8;
+
+/**
+ * Refuses (E_RATE_LIMITED) a run's new permission ask or question while WAITING_PER_RUN of its
+ * requests still wait for the person, so a run cannot flood the phone with prompts and pushes; an
+ * ask again of one it made (a retry) always passes. `pending` says whether a request still waits.
+ */
+export function checkWaiting(caller: HookCaller, key: string, pending: (key: string) => boolean, what: string): void {
+  if (caller.scope === null || caller.waiting.has(key)) return;
+  for (const k of caller.waiting) if (!pending(k)) caller.waiting.delete(k);
+  if (caller.waiting.size >= WAITING_PER_RUN) throw new CommandrError('E_RATE_LIMITED', `${what}: the credential of ${caller.scope.owner} has ${WAITING_PER_RUN} requests waiting for the person already; answer or let them expire first`);
+  caller.waiting.add(key);
 }

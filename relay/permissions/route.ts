@@ -6,7 +6,7 @@ import { CommandrError } from '../../protocol/wire/errors';
 import { PermissionAsk } from '../../protocol/wire/http';
 import type { RelayServices } from '../context';
 import { readJsonAs } from '../http/respond';
-import { checkScope, checkSession, hookCaller } from '../live/scoped-tokens';
+import { checkScope, checkSession, checkWaiting, hookCaller } from '../live/scoped-tokens';
 import { PermissionService } from './service';
 import { requestIdFor } from './store';
 import { linkedToHome } from '../fleet/linked';
@@ -26,6 +26,7 @@ export async function postPermission(services: RelayServices, hookToken: string,
   if (caller.scope !== null && existing && (existing.session !== body.session || existing.agent !== caller.scope.agent)) {
     throw new CommandrError('E_FORBIDDEN', `permission ask: the credential of ${caller.scope.owner} may not join request ${existing.id}: it is another session's`);
   }
+  checkWaiting(caller, `permission:${body.key}`, (k) => permissions.get(requestIdFor(k.slice('permission:'.length)))?.status === 'pending', 'permission ask'); // JOBTOKEN-4
   // No paired device means no one can answer: say so at once, so the hook leaves
   // the decision to the agent's own permission rules (PERM-10).
   // A member linked to its home is answered by the home's devices (FLEETX-3).

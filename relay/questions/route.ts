@@ -7,7 +7,7 @@ import { CommandrError } from '../../protocol/wire/errors';
 import { QuestionAsk, QuestionCancel } from '../../protocol/wire/questions';
 import type { RelayServices } from '../context';
 import { readJsonAs, sendJson } from '../http/respond';
-import { checkScope, hookCaller } from '../live/scoped-tokens';
+import { checkScope, checkWaiting, hookCaller } from '../live/scoped-tokens';
 import { QuestionService } from './service';
 
 export const QUESTION_BODY_LIMIT = 64 * 1024;
@@ -33,6 +33,7 @@ export async function postQuestion(services: RelayServices, hookToken: string, r
     if (existing && !caller.asked.has(body.key) && existing.agent !== caller.scope.agent) {
       throw new CommandrError('E_FORBIDDEN', `question: the credential of ${caller.scope.owner} may not join ${body.key}: another asker's`);
     }
+    checkWaiting(caller, `question:${body.key}`, (k) => questions.get(k.slice('question:'.length))?.status === 'pending', 'question'); // JOBTOKEN-4
     caller.asked.add(body.key);
   }
   // No paired device: no one can answer, say so at once (ASK-5).

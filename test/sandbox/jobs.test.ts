@@ -9,7 +9,7 @@ import { loadOrCreateSigningKey } from '../../bus/approval/keys';
 import { FAKE_ADAPTER_DIR } from '../commanders/relay-fixture';
 import { scopedTokensOf } from '../../relay/live/scoped-tokens';
 import { hookTokenFile } from '../../relay/live/hook-token';
-import { SESSIONS_PER_RUN } from '../../relay/live/scoped-tokens';
+import { SESSIONS_PER_RUN, WAITING_PER_RUN } from '../../relay/live/scoped-tokens';
 import { busRepo } from '../helpers/bus-repo';
 
 const probeDir = fs.mkdtempSync(path.join(fs.realpathSync(process.env.TMPDIR ?? '/tmp'), 'probe-adapter-'));
@@ -180,6 +180,39 @@ describe('sandboxed jobs and their own credential', () => {
       tokens.revoke(token);
       tokens.revoke(other);
       fs.rmSync(elsewhere.dir, { recursive: true, force: true });
+    }
+  });
+  it('JOBTOKEN-4: a run has at most 8 requests waiting for the person at once: a 9th new one is refused 429, a retry of its own is not, and one settled makes room', async () => {
+    const worktree = path.join(world.fx.dataDir, 'worktrees', world.repoId, 'T-1');
+    fs.mkdirSync(worktree, { recursive: true });
+    const tokens = scopedTokensOf(world.fx.relay.services);
+    const token = tokens.issue({ owner: 'j-000000000003', repoId: world.repoId, task: 'T-1', agent: 'probe-j-000000000003', roots: [worktree, world.repo] });
+    const questions = world.fx.relay.services.questions as { get(id: string): { status: string } | undefined };
+    const key = (k: number) => `q-${String(k).padStart(20, '0')}`;
+    const ask = (k: number) => post('/api/questions', token, { kind: 'question', key: key(k), task: 'T-1', cwd: worktree, timeoutMs: 60_000, question: `question ${k}?`, choices: [] });
+    const waiting: Array<Promise<Response>> = [];
+    try {
+      for (let k = 0; k < WAITING_PER_RUN; k++) {
+        waiting.push(ask(k));
+        await expect.poll(() => questions.get(key(k))?.status).toBe('pending');
+      }
+      const ninth = await ask(WAITING_PER_RUN);
+      expect(ninth.status).toBe(429);
+      expect(((await ninth.json()) as { error: { message: string } }).error.message).toMatch(/has 8 requests waiting for the person already/);
+      expect(questions.get(key(WAITING_PER_RUN))).toBeUndefined();
+      // The relay-wide credential (the person's own sessions) is not counted.
+      const hookToken = fs.readFileSync(hookTokenFile(world.fx.dataDir), 'utf8').trim();
+      const wide = post('/api/questions', hookToken, { kind: 'question', key: key(99), task: 'T-1', cwd: worktree, timeoutMs: 60_000, question: 'mine?', choices: [] });
+      await expect.poll(() => questions.get(key(99))?.status).toBe('pending');
+      // A retry of one of its own joins it; one withdrawn makes room for a new one.
+      const again = ask(0);
+      expect((await post('/api/questions/cancel', token, { key: key(1) })).status).toBe(200);
+      expect((await ask(WAITING_PER_RUN + 1)).status).toBe(200); // its long-poll opened: the question was taken
+      await expect.poll(() => questions.get(key(WAITING_PER_RUN + 1))?.status).toBe('pending');
+      for (const k of [0, 2, 3, 4, 5, 6, 7, WAITING_PER_RUN + 1, 99]) await post('/api/questions/cancel', hookToken, { key: key(k) });
+      await Promise.all([...waiting, again, wide]);
+    } finally {
+      tokens.revoke(token);
     }
   });
 });

@@ -70,9 +70,11 @@ test('REVIEW-9: a task awaiting approval opens on its diff, above the agent card
   await openTask(page, relayEnv, task);
   await expect(page.getByTestId('diff-digest')).toBeVisible();
   const top = async (testId: string) => (await page.getByTestId(testId).first().boundingBox())!.y;
-  const changes = await top('changes');
-  expect(changes).toBeLessThan(await top('agent-run'));
+  // No agent card at all here: no job of this task, and none to start while a change waits (TSTATE-8).
+  await expect(page.getByTestId('agent-run')).toHaveCount(0);
+  expect(await top('changes')).toBeLessThan(await top('timeline'));
   await page.getByTestId('approve').click();
   await expect(page.getByTestId('approval-state')).toHaveAttribute('data-state', 'waiting');
-  expect(await top('changes')).toBeLessThan(await top('agent-run')); // the order stays as it opened
+  await expect(page.getByTestId('agent-run')).toHaveCount(0);
+  expect(await top('changes')).toBeLessThan(await top('timeline')); // the order stays as it opened
 });

@@ -22,9 +22,13 @@ test('CMDRFAIL-3, CMDRFAIL-1, CMDRFAIL-2: a refused start offers Retry; a first 
   await page.getByTestId('cmdr-start').click();
 
   // Not logged in at all: refused before anything is made, in the sheet, with Retry.
-  await expect(page.getByTestId('start-error')).toHaveText(`${sentence} Nothing was started.`);
+  await expect(page.getByTestId('start-error')).toHaveText(`${sentence.replaceAll('`', '')} Nothing was started.`); // its command as code (RUNFAIL-5)
   await expect(page.getByTestId('start-sheet')).toBeVisible();
   await expect(page).not.toHaveURL(/\/commander\?id=/);
+  // ROOM-11: after the refusal, Retry is the one main button and the sheet's buttons are in view at its foot.
+  await expect(page.getByTestId('start-retry')).toBeInViewport({ ratio: 1 });
+  await expect(page.getByTestId('start-retry')).toHaveAttribute('data-variant', 'primary');
+  await expect(page.getByTestId('cmdr-start')).not.toHaveAttribute('data-variant', 'primary');
 
   // A saved login the CLI no longer accepts: readiness passes, the first turn fails.
   mkdirSync(path.join(claude.home(), '.claude'), { recursive: true });

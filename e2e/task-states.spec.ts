@@ -84,7 +84,7 @@ test('TSTATE-2 TSTATE-4 TSTATE-5 TSTATE-6: on the open page the task goes from a
   await expect(page.getByTestId('finish-merge')).toHaveText('Merge into main'); // VOCAB-6: the button names the base
   await page.getByTestId('finish-more-toggle').click();
   await expect(page.getByTestId('run-council')).toBeEnabled();
-  await expect(page.getByTestId('finish-push')).toBeEnabled();
+  await expect(page.getByTestId('finish-push')).toHaveCount(0); // this repo has no remote to push to (FINISH-10)
   await page.getByTestId('finish-more-toggle').click();
   await expect(page.getByTestId('finish-more')).toHaveCount(0);
   // The confirmation: one, a success (the ok colour, not the notice's warning stripe), and it goes by itself.

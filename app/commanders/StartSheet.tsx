@@ -6,6 +6,7 @@ import { useRouter } from 'next/navigation';
 import { useState, type FormEvent } from 'react';
 import type { CommanderView } from '../../protocol/wire/views';
 import { Button } from '../components/Button';
+import { Prose } from '../components/Prose';
 import { Sheet } from '../components/Sheet';
 import { act } from '../lib/actions';
 import { AGENTS } from '../lib/agents';
@@ -104,10 +105,12 @@ export function StartSheet({ roots, onClose }: { roots: string[]; onClose(): voi
           </select>
         </div>
         <VoiceInput id="cmdr-first-message" label="First message (optional)" value={message} onChange={setMessage} rows={3} testId="cmdr-first-message" />
-        {error ? <p role="alert" data-testid="start-error">{error}</p> : null}
-        {refused ? <Button variant="primary" disabled={busy} onClick={() => void send(refused)} data-testid="start-retry">{AGENT_RUN_FAILURE.retry}</Button> : null}
-        <div className="row">
-          <Button type="submit" variant="primary" disabled={busy || !path || !name.trim() || !!memberProblem} data-testid="cmdr-start">{START_COMMANDER}</Button>
+        {/* The buttons stay in view at the sheet's foot (ROOM-8); after a refusal, its sentence sits with them and
+            Retry is the one main button (Start commander sends the fields as they are now). */}
+        <div className="row sheet-footer">
+          {error ? <p role="alert" className="sheet-footer-note" data-testid="start-error"><Prose text={error} /></p> : null}
+          {refused ? <Button variant="primary" disabled={busy} onClick={() => void send(refused)} data-testid="start-retry">{AGENT_RUN_FAILURE.retry}</Button> : null}
+          <Button type="submit" variant={refused ? undefined : 'primary'} disabled={busy || !path || !name.trim() || !!memberProblem} data-testid="cmdr-start">{START_COMMANDER}</Button>
           <Button onClick={onClose}>Cancel</Button>
         </div>
       </form>

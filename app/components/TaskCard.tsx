@@ -1,5 +1,5 @@
 // One task in a list: title, id, repo, owner, last note and the badges that matter
-// (waiting for approval, council verdict, unread notes), and its machine once
+// (its stage of life, TSTATE-7: Failed, Committed, Merged…; waiting for approval, council verdict, unread notes), and its machine once
 // the home has members (FLEETUI-1, -2), and how long ago it last moved, kept current
 // (ROOM-6). Links to the Task screen; the quick note sits in the card's ⋯ menu (ROOM-6),
 // not on a row of its own.
@@ -10,7 +10,8 @@ import { ageText, useNow } from '../lib/age';
 import { clockFull } from '../lib/clock';
 import { plural } from '../lib/plural';
 import { MachineLabel, useRepoPlace } from './MachineLabel';
-import { AWAITING_APPROVAL, NOTE, STAGE_WORD, verdictWord } from '../lib/words';
+import { AWAITING_APPROVAL, cardStageWord, NOTE, verdictWord } from '../lib/words';
+import { STAGE_TONE, stageOf } from '../task/task-stage';
 
 export function taskHref(task: Pick<TaskSummary, 'repo' | 'id'>): string {
   return `/task?repo=${encodeURIComponent(task.repo)}&id=${encodeURIComponent(task.id)}`;
@@ -22,6 +23,9 @@ export function TaskCard({ task, repoName, onNote }: { task: TaskSummary; repoNa
   // The task's last event, else when its packet was written (a task nobody has touched yet).
   const moved = task.lastEventTs ?? task.since ?? null;
   const age = ageText(moved, useNow());
+  // The stage, but not where its group or another pill already says it: an inbox task, one awaiting approval.
+  const stage = stageOf(task);
+  const shownStage = stage && stage !== 'inbox' && !task.pendingApproval ? stage : null;
   return (
     <div className="card task-card-wrap" data-menu={onNote ? 'true' : undefined}>
       {/* No prefetch: the Task screen's code (diff, markdown, highlighting) must not load with the Inbox. */}
@@ -34,7 +38,11 @@ export function TaskCard({ task, repoName, onNote }: { task: TaskSummary; repoNa
           {task.owner ? <span className="wrap-anywhere">by {task.owner}</span> : null}
           {task.pendingApproval ? <span className="pill" data-tone="warn">{AWAITING_APPROVAL} · {plural(task.pendingApproval.files, 'file')}</span> : null}
           {council ? <span className="pill" data-tone={council.tone}>{council.text}</span> : null}
-          {task.result ? <span className="pill" data-tone={task.result === 'pass' ? 'ok' : 'danger'}>{task.result === 'failed' ? STAGE_WORD.failed : verdictWord(task.result)}</span> : null}
+          {shownStage ? (
+            <span className="pill" data-tone={STAGE_TONE[shownStage]} data-testid="task-stage-pill">{cardStageWord(shownStage, Boolean(task.life?.commit && !task.life.merged))}</span>
+          ) : null}
+          {/* A result the stage pill does not already say: a task that completed PASS or FAIL (a failed run is "Failed"). */}
+          {task.result && task.result !== 'failed' && stage !== 'failed' ? <span className="pill" data-tone={task.result === 'pass' ? 'ok' : 'danger'}>{verdictWord(task.result)}</span> : null}
           {task.annotations.unconsumed > 0 ? <span>{plural(task.annotations.unconsumed, 'unread note')}</span> : null}
         </div>
         {task.lastNote ? <p className="muted" style={{ margin: '6px 0 0' }} data-testid="task-last-note">{task.lastNote}</p> : null}

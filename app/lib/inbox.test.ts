@@ -21,9 +21,29 @@ describe('inbox grouping', () => {
       'other-89abcdef': { g: task('g', { repo: 'other-89abcdef' }) },
     };
     const ids = (groups: ReturnType<typeof groupTasks>) => Object.fromEntries(groups.map((g) => [g.key, g.tasks.map((t) => t.id)]));
-    expect(ids(groupTasks(tasks))).toEqual({ approval: ['a'], 'council-failed': ['b'], 'in-progress': ['d', 'c'], inbox: ['e', 'g'], done: ['f'] });
+    expect(ids(groupTasks(tasks))).toEqual({ approval: ['a'], 'council-failed': ['b'], 'needs-you': [], 'in-progress': ['d', 'c'], inbox: ['e', 'g'], done: ['f'] });
     expect(ids(groupTasks(tasks, { repo: 'other-89abcdef' })).inbox).toEqual(['g']);
     expect(ids(groupTasks(tasks, { query: 'C' }))['in-progress']).toEqual(['c']);
+  });
+
+  it('TSTATE-7: the group follows the stage of life: a failed run and a commit to merge wait for the person, a merged task is done', () => {
+    const commit = { hash: 'h', subject: 's', branch: 'agent/x', verified: true, ts: 't' };
+    const merged = { base: 'main', commit: 'm', mode: 'merge' as const, ts: 't' };
+    const tasks = {
+      'demo-0123abcd': {
+        failedRun: task('failedRun', { state: 'claimed', result: 'failed', life: { stage: 'failed' } }),
+        failedDone: task('failedDone', { state: 'done', result: 'fail', life: { stage: 'failed' } }),
+        committed: task('committed', { state: 'claimed', life: { stage: 'committed', commit } }),
+        doneUnmerged: task('doneUnmerged', { state: 'done', result: 'pass', life: { stage: 'done', commit } }),
+        mergedClaimed: task('mergedClaimed', { state: 'claimed', life: { stage: 'merged', commit, merged } }),
+        approved: task('approved', { state: 'claimed', life: { stage: 'approved', digest: 'd' } }),
+        doneNoCommit: task('doneNoCommit', { state: 'done', result: 'pass', life: { stage: 'done' } }),
+      },
+    };
+    const group = (key: string) => groupTasks(tasks).find((g) => g.key === key)!.tasks.map((t) => t.id).sort();
+    expect(group('needs-you')).toEqual(['committed', 'doneUnmerged', 'failedDone', 'failedRun']);
+    expect(group('in-progress')).toEqual(['approved']);
+    expect(group('done')).toEqual(['doneNoCommit', 'mergedClaimed']);
   });
 
   it('UX-14: a FAIL no reviewer voted on is not "council failed": the task stays where its state puts it', () => {

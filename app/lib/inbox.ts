@@ -1,17 +1,21 @@
 // The Inbox's grouping, filtering and search over task summaries (pure, unit-tested):
-// each task lands in exactly one group, the one that most needs a person.
+// each task lands in exactly one group, the one that most needs a person. The group follows
+// the task's stage of life (TSTATE-7), not its bus state alone: a claimed task may have failed
+// or be committed and waiting to be merged, and a done one may still wait for its merge.
 //
 // API:
 //   GROUPS: [{key, title}] in display order
 //   groupTasks(tasks by repo, {repo?, query?}) → [{key, title, tasks}] (every group, maybe empty)
 //   heldDone(tasks of a repo) → {count, oldest}: the done tasks the app holds, and where the next page starts (PAGE-3)
 import type { TaskSummary } from '../../protocol/wire/views';
-import { AWAITING_APPROVAL } from './words';
+import { barActions, stageOf } from '../task/task-stage';
+import { AWAITING_APPROVAL, WAITING_FOR_YOU } from './words';
 
-export type GroupKey = 'approval' | 'council-failed' | 'in-progress' | 'inbox' | 'done';
+export type GroupKey = 'approval' | 'council-failed' | 'needs-you' | 'in-progress' | 'inbox' | 'done';
 export const GROUPS: { key: GroupKey; title: string }[] = [
   { key: 'approval', title: AWAITING_APPROVAL },
   { key: 'council-failed', title: 'Council failed' },
+  { key: 'needs-you', title: WAITING_FOR_YOU },
   { key: 'in-progress', title: 'In progress' },
   { key: 'inbox', title: 'Inbox' },
   { key: 'done', title: 'Done' },
@@ -19,11 +23,15 @@ export const GROUPS: { key: GroupKey; title: string }[] = [
 
 export function groupOf(task: TaskSummary): GroupKey {
   if (task.pendingApproval) return 'approval';
+  const stage = stageOf(task);
+  const settled = task.state === 'done' || stage === 'merged';
   // A FAIL no reviewer voted on is "council not configured", not a failed review (UX-7).
-  if (task.verdict?.verdict === 'FAIL' && task.verdict.votes.some((v) => v.vote !== 'ABSTAIN') && task.state !== 'done') return 'council-failed';
-  if (task.state === 'claimed') return 'in-progress';
+  if (task.verdict?.verdict === 'FAIL' && task.verdict.votes.some((v) => v.vote !== 'ABSTAIN') && !settled) return 'council-failed';
+  // Its run failed (the next step is to run it again), or its commit waits to be merged: the person's move.
+  if (stage === 'failed' || barActions(stage, task.life).includes('merge')) return 'needs-you';
+  if (stage === 'merged' || stage === 'done') return 'done';
   if (task.state === 'inbox') return 'inbox';
-  return 'done';
+  return 'in-progress';
 }
 
 export function groupTasks(

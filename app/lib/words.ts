@@ -75,9 +75,24 @@ export const AGENT_RUN_FAILURE = {
   retry: 'Retry',
   noOutput: 'The agent printed nothing.',
   notStarted: 'Nothing was started.',
+  /** A failed task's main action (TSTATE-8): the Run agent sheet again, the failed run's agent chosen. */
+  runAgain: 'Run agent again',
+  /** Retry refused before anything started (RUNFAIL-5): said apart from the failure it retried. */
+  retryRefused: (why: string) => `Retry refused: ${why} ${AGENT_RUN_FAILURE.notStarted}`,
 } as const;
 
 // ---- H3 (action bar, cards, inbox, sheets, settings): add words below this line ----
+
+/** The Inbox group of tasks whose next step is the person's (TSTATE-7): a failed run, a commit to merge. */
+export const WAITING_FOR_YOU = 'Waiting for you';
+
+/** Why the bar has no Push or Open pull request (FINISH-10): the repo has no remote for the branch. */
+export const NO_REMOTE = 'No remote to push to: add one with `git remote add origin <url>` on the relay’s machine.';
+
+/** A card's stage pill (TSTATE-7): the stage's word, and for a done task whose commit is not merged, so. */
+export function cardStageWord(stage: TaskStage, unmerged: boolean): string {
+  return stage === 'done' && unmerged ? `${STAGE_WORD.done} · not merged` : STAGE_WORD[stage];
+}
 
 // ---- H4 (commanders): add words below this line ----
 

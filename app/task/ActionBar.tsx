@@ -18,7 +18,8 @@ import { sentence } from '../lib/errors';
 import { ActionStatus, type ActionNotice } from './ActionStatus';
 import { AnnotateSheet, ConfirmApproveSheet, DenySheet } from './sheets';
 import { useRepoPlace } from '../components/MachineLabel';
-import { APPROVED_WAITING, mergeInto, NOTE } from '../lib/words';
+import { Prose } from '../components/Prose';
+import { AGENT_RUN_FAILURE, APPROVED_WAITING, mergeInto, NO_REMOTE, NOTE } from '../lib/words';
 import type { DiffResult, Loadable } from './use-task';
 
 export type SheetRequest = { kind: 'deny' } | { kind: 'annotate'; anchor: string } | { kind: 'confirm-approve' };
@@ -95,7 +96,7 @@ function CommittedNotice({ commit, approval }: { commit: TaskCommit; approval: A
     : uncarried ? `${head} — without your approval in it (its gate was skipped or a plain token was used), so that approval no longer applies.`
       : `${head} — made without an approval.`;
   return (
-    <div className="card notice row task-notice" data-tone={commit.verified ? 'ok' : 'warn'} role="status"
+    <div className="card notice row task-notice task-notice-dismissable" data-tone={commit.verified ? 'ok' : 'warn'} role="status"
       data-testid="approval-state" data-state={commit.verified ? 'committed' : 'uncarried'}>
       <span>{text}</span>
       <button type="button" className="action-status-close" onClick={() => setShown(false)} aria-label="Dismiss" data-testid="committed-dismiss">×</button>
@@ -188,7 +189,7 @@ export function ActionBar({ repo, id, stage, life, freshCommit, onRunAgent, diff
   const described = missing ? 'task-missing' : undefined;
   /** Each action as a button: the same one on the row or, as a menu item, under More. */
   const BUTTONS: Record<BarAction, { label: string; variant?: 'primary' | 'danger'; testId: string; disabled: boolean; onPress(): void; extra?: Record<string, string | undefined> }> = {
-    'run-agent': { label: 'Run agent', testId: 'run-agent', disabled: !!offline, onPress: onRunAgent },
+    'run-agent': { label: stage === 'failed' ? AGENT_RUN_FAILURE.runAgain : 'Run agent', testId: 'run-agent', disabled: !!offline, onPress: onRunAgent },
     approve: {
       label: 'Approve', testId: 'approve', disabled: decide, onPress: () => (confirmApprove ? setSheet({ kind: 'confirm-approve' }) : void approve()),
       extra: { 'aria-describedby': described, title: offline ?? (waiting ? APPROVED_WAITING.stage : undefined) },
@@ -214,7 +215,8 @@ export function ActionBar({ repo, id, stage, life, freshCommit, onRunAgent, diff
   // One line on the bar says why the buttons are as they are: offline machine, approved and waiting, nothing staged.
   const line = offline ? <p className="muted task-missing" role="status" data-testid="machine-offline-notice">{offline}. Actions on its tasks are off until it is back.</p>
     : waiting && offers('approve') ? <p className="muted task-missing" role="status" data-testid="approval-state" data-state="waiting">{APPROVED_WAITING.line}</p>
-      : missing ? <p className="muted task-missing" id="task-missing" data-testid="approve-missing">{missing}</p> : null;
+      : missing ? <p className="muted task-missing" id="task-missing" data-testid="approve-missing">{missing}</p>
+        : offers('merge') && life?.remote === false ? <p className="muted task-missing" data-testid="no-remote"><Prose text={NO_REMOTE} /></p> : null;
 
   return (
     <>

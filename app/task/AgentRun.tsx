@@ -7,6 +7,7 @@
 import { useCallback, useEffect, useRef, useState, type FormEvent } from 'react';
 import type { TaskSummary } from '../../protocol/wire/views';
 import { Button } from '../components/Button';
+import { Prose } from '../components/Prose';
 import { useRepoPlace } from '../components/MachineLabel';
 import { Sheet } from '../components/Sheet';
 import { act, type ActResult } from '../lib/actions';
@@ -15,6 +16,7 @@ import { sentence } from '../lib/errors';
 import { useRelay, type AppState, type JobView } from '../lib/store';
 import { AGENT_RUN_FAILURE, JOB_MODE, JOB_OUTPUT, JOB_STATUS, jobExit } from '../lib/words';
 import type { ServerFrameOf } from '../../protocol/wire/frames';
+import { canRunAgent, stageOf } from './task-stage';
 
 /** A job as the relay last described it: a failed one carries its reason and details (RUNFAIL-1). */
 type ShownJob = JobView & Pick<ServerFrameOf<'job.state'>, 'reason' | 'details'>;
@@ -54,13 +56,17 @@ export function AgentRun({ repo, task, choosing, setChoosing, inBar }: {
   const [refusal, setRefusal] = useState<string | null>(null);
   const offline = useRepoPlace(repo)?.offline ?? null; // FLEETUI-2
   if (!task) return null;
-  const canRun = (task.state === 'inbox' || task.state === 'claimed') && job?.status !== 'running';
+  const canRun = canRunAgent(stageOf(task), job);
   const canRetry = job?.status === 'failed' && !job.stopped;
 
-  /** Starts a job; a refusal (e.g. the CLI not ready) keeps the sheet open and says why there (RUNREADY-2). */
+  /**
+   * Starts a job; a refusal (e.g. the CLI not ready) keeps the sheet open and says why there (RUNREADY-2).
+   * A Retry the relay refuses says so apart from the failure it retried, and that nothing started (RUNFAIL-5).
+   */
   async function start(agent: string, mode: Intent, fromSheet: boolean) {
     setBusy(true);
     setRefusal(null);
+    setNotice(null);
     const r = await act('task.run', { repo, task: task!.id, mode, agent });
     setBusy(false);
     if (r.status === 'refused' && fromSheet) {
@@ -68,7 +74,8 @@ export function AgentRun({ repo, task, choosing, setChoosing, inBar }: {
       return;
     }
     setChoosing(false);
-    setNotice(r.status === 'applied' ? null : { text: outcomeText(r, '') ?? '', tone: 'danger' });
+    if (r.status === 'refused') setNotice({ text: AGENT_RUN_FAILURE.retryRefused(outcomeText(r, '') ?? ''), tone: 'danger' });
+    else setNotice(r.status === 'applied' ? null : { text: outcomeText(r, '') ?? '', tone: 'danger' });
   }
   const closeSheet = () => { setRefusal(null); setChoosing(false); };
   async function stop(id: string) {
@@ -86,14 +93,16 @@ export function AgentRun({ repo, task, choosing, setChoosing, inBar }: {
         {job?.status === 'running' ? (
           <Button variant="danger" disabled={busy} onClick={() => void stop(job.job)} data-testid="job-stop">Stop</Button>
         ) : canRetry ? (
-          <Button variant="primary" disabled={busy || !!offline} title={offline ?? undefined} onClick={() => void start(job.agent ?? AGENTS[0].id, job.mode, false)} data-testid="job-retry">{AGENT_RUN_FAILURE.retry}</Button>
+          // With the dock's "Run agent again" beside it (TSTATE-8), the quick Retry is not a second main button.
+          <Button variant={inBar ? undefined : 'primary'} disabled={busy || !!offline} title={offline ?? undefined} onClick={() => void start(job.agent ?? AGENTS[0].id, job.mode, false)} data-testid="job-retry">{AGENT_RUN_FAILURE.retry}</Button>
         ) : canRun && !inBar ? (
           <Button variant="primary" disabled={busy || !!offline} title={offline ?? undefined} onClick={() => setChoosing(true)} data-testid="run-agent">Run agent</Button>
         ) : null}
       </div>
       {job ? <JobOutput job={job} /> : <p className="muted" style={{ margin: '6px 0 0' }}>Start Claude Code or OpenCode on this task, headless, and watch it work here.</p>}
-      {notice ? <p className="notice card" data-tone={notice.tone} role="status" data-testid="agent-notice" style={{ margin: '8px 0 0' }}>{notice.text}</p> : null}
-      {choosing ? <RunAgentSheet taskId={task.id} busy={busy} refusal={refusal} onClose={closeSheet} onStart={(a, m) => void start(a, m, true)} /> : null}
+      {notice ? <p className="notice card" data-tone={notice.tone} role="status" data-testid="agent-notice" style={{ margin: '8px 0 0' }}><Prose text={notice.text} /></p> : null}
+      {choosing ? <RunAgentSheet taskId={task.id} busy={busy} refusal={refusal} onClose={closeSheet} onStart={(a, m) => void start(a, m, true)}
+        initial={job ? { agent: job.agent ?? AGENTS[0].id, mode: job.mode } : undefined} /> : null}
     </section>
   );
 }
@@ -131,7 +140,7 @@ function JobFailure({ job }: { job: ShownJob }) {
         <span>{agentLabel(job.agent)}</span>
         <span className="pill" data-tone="danger" data-testid="job-status">{JOB_STATUS.failed}</span>
       </div>
-      <p className="notice card" data-tone="danger" role="alert" data-testid="job-reason" style={{ margin: '8px 0 0' }}>{job.reason}</p>
+      <p className="notice card" data-tone="danger" role="alert" data-testid="job-reason" style={{ margin: '8px 0 0' }}><Prose text={job.reason ?? ''} /></p>
       <details className="job-details" data-testid="job-details" style={{ marginTop: 8 }}>
         <summary>{AGENT_RUN_FAILURE.details}</summary>
         <pre className="card job-output mono" data-testid="job-output">
@@ -142,11 +151,13 @@ function JobFailure({ job }: { job: ShownJob }) {
   );
 }
 
-export function RunAgentSheet({ taskId, busy, refusal, onClose, onStart }: {
+/** `initial`: the agent and intent chosen at first, e.g. the failed run's, to run again (TSTATE-8). */
+export function RunAgentSheet({ taskId, busy, refusal, onClose, onStart, initial }: {
   taskId: string; busy?: boolean; refusal?: string | null; onClose(): void; onStart(agent: string, mode: Intent): void;
+  initial?: { agent: string; mode: Intent };
 }) {
-  const [agent, setAgent] = useState<string>(AGENTS[0].id);
-  const [mode, setMode] = useState<Intent>('work');
+  const [agent, setAgent] = useState<string>(initial?.agent ?? AGENTS[0].id);
+  const [mode, setMode] = useState<Intent>(initial?.mode ?? 'work');
   const submit = (e: FormEvent) => { e.preventDefault(); onStart(agent, mode); };
   return (
     <Sheet title={`Run an agent on ${taskId}`} onClose={onClose} testId="run-agent-sheet">
@@ -169,12 +180,13 @@ export function RunAgentSheet({ taskId, busy, refusal, onClose, onStart }: {
             </label>
           ))}
         </fieldset>
-        {refusal ? (
-          <p className="notice card" data-tone="danger" role="alert" data-testid="run-agent-refusal" style={{ margin: 0 }}>
-            {refusal} {AGENT_RUN_FAILURE.notStarted}
-          </p>
-        ) : null}
-        <div className="row">
+        {/* Start and Cancel stay in view at the sheet's foot on a small or landscape screen (ROOM-8), the refusal with them. */}
+        <div className="row sheet-footer">
+          {refusal ? (
+            <p className="notice card sheet-footer-note" data-tone="danger" role="alert" data-testid="run-agent-refusal">
+              <Prose text={refusal} /> {AGENT_RUN_FAILURE.notStarted}
+            </p>
+          ) : null}
           <Button type="submit" variant="primary" disabled={busy} data-testid="run-agent-start">Start</Button>
           <Button onClick={onClose}>Cancel</Button>
         </div>

@@ -75,7 +75,7 @@ function TaskReview({ repo, id }: { repo: string; id: string }) {
   // known, so approving never moves the diff from under the person's thumb.
   const [reviewFirst, setReviewFirst] = useState<boolean | null>(null);
   if (reviewFirst === null && task) setReviewFirst(Boolean(task.pendingApproval));
-  const agentRun = <AgentRun repo={repo} task={task} choosing={choosingAgent} setChoosing={setChoosingAgent} inBar={stage === 'inbox'} />;
+  const agentRun = <AgentRun repo={repo} task={task} choosing={choosingAgent} setChoosing={setChoosingAgent} inBar={stage === 'inbox' || stage === 'failed'} />;
   const line = diff.status === 'ready' ? changesLine(diff.value, life) : null;
   const verdict = task?.verdict ?? null;
   const confirmApprove = verdict && isRealFail(verdict)

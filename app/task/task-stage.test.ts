@@ -1,6 +1,6 @@
 // The bar never offers Run agent while a job of the task runs (RUNREADY-5): the relay refuses a second.
 import { describe, expect, it } from 'vitest';
-import { barActions } from './task-stage';
+import { barActions, canRunAgent } from './task-stage';
 
 describe('barActions', () => {
   it('RUNREADY-5: an inbox task offers Run agent, but not while its job runs; other stages are unchanged by a job', () => {
@@ -8,5 +8,33 @@ describe('barActions', () => {
     expect(barActions('inbox', undefined, { running: false })).toContain('run-agent');
     expect(barActions('inbox', undefined, { running: true })).toEqual(['annotate']);
     expect(barActions('approval', undefined, { running: true })).toEqual(barActions('approval'));
+  });
+});
+
+describe('canRunAgent', () => {
+  it('TSTATE-8: Run agent only where starting an agent makes sense', () => {
+    expect(canRunAgent('inbox', null)).toBe(true);
+    expect(canRunAgent('failed', null)).toBe(true);
+    expect(canRunAgent('failed', { status: 'failed' })).toBe(true);
+    expect(canRunAgent('running', null)).toBe(false); // an agent outside the relay may be at work
+    expect(canRunAgent('running', { status: 'done' })).toBe(true); // the run started from here ended
+    for (const stage of ['approval', 'approved', 'committed', 'merged', 'done'] as const) expect(canRunAgent(stage, null)).toBe(false);
+    expect(canRunAgent('inbox', { status: 'running' })).toBe(false);
+  });
+
+  it('TSTATE-8, TSTATE-4: a failed task runs again from the bar; a running one with nothing staged offers no council', () => {
+    expect(barActions('failed')[0]).toBe('run-agent');
+    expect(barActions('running')).not.toContain('run-council');
+    expect(barActions('approval')).toContain('run-council');
+  });
+});
+
+describe('remote actions', () => {
+  it('FINISH-10: no Push or Open pull request when the branch has no remote; offered when it has one or the relay does not say', () => {
+    const commit = { hash: 'h', subject: 's', branch: 'agent/x', verified: true, ts: 't' };
+    expect(barActions('committed', { stage: 'committed', commit, remote: false })).toEqual(['merge', 'annotate', 'run-council']);
+    expect(barActions('done', { stage: 'done', commit, remote: false })).toEqual(['merge']);
+    expect(barActions('committed', { stage: 'committed', commit, remote: true })).toContain('push');
+    expect(barActions('committed', { stage: 'committed', commit })).toContain('pr');
   });
 });

@@ -16,8 +16,9 @@ export type BarAction = 'run-agent' | 'approve' | 'deny' | 'annotate' | 'run-cou
 
 /**
  * The actions the bar offers in a stage (TSTATE-4): only those the relay takes there. An inbox task
- * is run (a council has nothing to review, nothing is staged); Approve and Deny exist only while a
- * change can be staged and approved; a committed task has nothing to approve and is finished with
+ * is run (a council has nothing to review, nothing is staged), and so is a failed one, again (TSTATE-8);
+ * Approve and Deny exist only while a change can be staged and approved, and Run council once there is
+ * a change (a running task with nothing staged has none); a committed task has nothing to approve and is finished with
  * Merge, Open pull request or Push (FINISH-n); a finished task offers nothing. A relay without stages keeps the old bar.
  * `jobs.running`: a job runs for this task now.
  */
@@ -31,13 +32,33 @@ function stageActions(stage: TaskStage | undefined, life?: TaskLife): BarAction[
   switch (stage) {
     case 'inbox': return ['run-agent', 'annotate'];
     // Finish it (protocol/spec/finish.md): Merge is the main action; the rest sit under "More".
-    case 'committed': return life?.pr ? ['merge', 'push', 'annotate', 'run-council'] : ['merge', 'pr', 'push', 'annotate', 'run-council'];
+    case 'committed': return ['merge', ...remoteActions(life), 'annotate', 'run-council'];
     case 'merged': return [];
     // A done task whose commit is not merged can still be finished (TSTATE-6); nothing to approve.
-    case 'done': return life?.commit && !life.merged ? (life.pr ? ['merge', 'push'] : ['merge', 'pr', 'push']) : [];
-    case 'failed': return ['annotate'];
+    case 'done': return life?.commit && !life.merged ? ['merge', ...remoteActions(life)] : [];
+    case 'failed': return ['run-agent', 'annotate'];
+    // Nothing staged yet (a staged change makes it "approval"): Approve and Deny stay, off, with the bar's reason.
+    case 'running': return ['approve', 'deny', 'annotate'];
     default: return ['approve', 'deny', 'annotate', 'run-council'];
   }
+}
+
+/** Push and Open pull request need a remote (FINISH-10); a pull request is opened once. */
+function remoteActions(life: TaskLife | undefined): BarAction[] {
+  if (life?.remote === false) return [];
+  return life?.pr ? ['push'] : ['pr', 'push'];
+}
+
+/**
+ * Whether starting an agent makes sense (TSTATE-8): never while one of its jobs runs (RUNREADY-5); on a
+ * task nobody works on (inbox) or whose run failed; on a running task only once a run started from here
+ * has ended (an agent outside the relay may still be working on it). Not while a change waits for
+ * approval or its commit, nor once committed, merged or done.
+ */
+export function canRunAgent(stage: TaskStage | undefined, job: { status: string } | null): boolean {
+  if (job?.status === 'running') return false;
+  if (stage === 'inbox' || stage === 'failed') return true;
+  return stage === 'running' && job !== null;
 }
 
 /** What a finish action did, in a sentence (the ack's result, FINISH-1, -5, -6). */

@@ -63,6 +63,12 @@ export const TaskLife = z.object({
   merged: z.optional(z.object({ base: z.string(), commit: z.string(), mode: z.enum(['fast-forward', 'merge']), ts: z.string() })),
   /** The newest pull request opened for the task (`pr_opened`). */
   pr: z.optional(z.object({ url: z.string(), base: z.string() })),
+  /**
+   * FINISH-10: whether the commit's branch has a remote to go to (its upstream's remote, else `origin`,
+   * with a URL), read from git config when the summary is made; set while a commit waits to be finished.
+   * Absent: unknown (an older relay, git could not say), and the app offers Push and Open pull request.
+   */
+  remote: z.optional(z.boolean()),
 });
 export type TaskLife = z.infer<typeof TaskLife>;
 

@@ -9,6 +9,7 @@ import { PACKET_DIRS, PacketScan } from './packet-scan';
 import { SideFiles } from './side-files';
 import { emptyFold, foldEvent, type TaskFold } from './task-fold';
 import { lifeOf } from './task-life';
+import { hasRemote } from './repo-remotes';
 
 /** Which parts of the bus changed since the last refresh. */
 export interface Dirty {
@@ -143,6 +144,10 @@ export class RepoModel {
     if (!packet) return undefined;
     const fold = this.folds.get(task) ?? emptyFold();
     const annotations = this.side.annotations.get(task) ?? { total: 0, unconsumed: 0 };
+    const life = lifeOf(packet.state, fold);
+    // A commit to finish: whether Push and Open pull request have somewhere to go (FINISH-10).
+    const remote = life.commit && !life.merged ? hasRemote(this.info.path, life.commit.branch) : undefined;
+    if (remote !== undefined) life.remote = remote;
     return {
       repo: this.info.id, id: task, file: packet.file, type: packet.type, scope: packet.scope, title: packet.title,
       state: packet.state, owner: packet.owner, blockedBy: packet.blockedBy,
@@ -150,7 +155,7 @@ export class RepoModel {
       annotations: { ...annotations },
       pendingApproval: packet.state === 'done' ? null : fold.pending,
       result: fold.result,
-      life: lifeOf(packet.state, fold),
+      life,
     };
   }
 

@@ -10,7 +10,8 @@ const digest = `sha256:${'a'.repeat(64)}`;
 describe('task stage on the screen', () => {
   it('TSTATE-4: the bar offers Approve and Deny only while a change can be approved; Run agent leads an inbox task; a done task offers nothing', () => {
     expect(barActions('inbox')).toEqual(['run-agent', 'annotate']);
-    for (const stage of ['running', 'approval', 'approved'] as const) expect(barActions(stage)).toEqual(['approve', 'deny', 'annotate', 'run-council']);
+    for (const stage of ['approval', 'approved'] as const) expect(barActions(stage)).toEqual(['approve', 'deny', 'annotate', 'run-council']);
+    expect(barActions('running')).toEqual(['approve', 'deny', 'annotate']); // nothing staged: nothing for a council to review
     expect(barActions('committed')).not.toContain('approve');
     expect(barActions('committed')).not.toContain('deny');
     expect(barActions('done')).toEqual([]);

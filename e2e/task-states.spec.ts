@@ -2,7 +2,7 @@
 // and real git commits: each stage shows the change that belongs to it and only the actions the
 // relay takes there; the open page follows the agent's commit without a reload; a reload and a
 // fresh device show the committed change; the "Committed" confirmation is a success, once.
-import { readdirSync } from 'node:fs';
+import { readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { devices, type Page } from '@playwright/test';
 import { test, expect, pairThroughScreen, type RelayFixture } from './fixtures';
@@ -42,6 +42,23 @@ test('TSTATE-4: an inbox task offers Run agent as its main action; Approve, Deny
   await shot(page, '1-inbox');
   await bar.getByTestId('run-agent').click();
   await expect(page.getByTestId('run-agent-sheet')).toBeVisible();
+});
+
+test('JOB-7 TSTATE-4: an inbox task blocked by a task not done says so instead of offering Run agent; once that task is done Run agent comes back', async ({ paired: page, relayEnv }) => {
+  relayEnv.addPacket('B-1', 'Comes first');
+  const packet = path.join(relayEnv.bus, 'inbox', 'B-2.md');
+  relayEnv.addPacket('B-2', 'Waits for B-1');
+  writeFileSync(packet, readFileSync(packet, 'utf8').replace('scope: src/**\n', 'scope: src/**\nblocked-by: [B-1]\n'));
+  await page.getByTestId('task-card').filter({ hasText: 'Waits for B-1' }).click();
+  await expect(stageOf(page)).toHaveAttribute('data-stage', 'inbox');
+  await expect(page.getByTestId('agent-blocked')).toContainText('Blocked by B-1, not done yet');
+  await expect(page.getByTestId('run-agent')).toHaveCount(0);
+  await expect(page.getByTestId('task-actions').getByTestId('annotate')).toBeVisible();
+  await shot(page, 'blocked');
+  // B-1 done (as `complete` leaves it): the open page offers Run agent again, without a reload.
+  renameSync(path.join(relayEnv.bus, 'inbox', 'B-1.md'), path.join(relayEnv.bus, 'done', 'B-1.md'));
+  await expect(page.getByTestId('task-actions').getByTestId('run-agent')).toBeEnabled();
+  await expect(page.getByTestId('agent-blocked')).toHaveCount(0);
 });
 
 test('TSTATE-2 TSTATE-4 TSTATE-5 TSTATE-6: on the open page the task goes from awaiting approval to approved to committed to done to merged; the change shown and the bar follow without a reload', async ({ paired: page, relayEnv }) => {

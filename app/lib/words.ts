@@ -79,6 +79,8 @@ export const AGENT_RUN_FAILURE = {
   runAgain: 'Run agent again',
   /** Retry refused before anything started (RUNFAIL-5): said apart from the failure it retried. */
   retryRefused: (why: string) => `Retry refused: ${why} ${AGENT_RUN_FAILURE.notStarted}`,
+  /** An inbox task blocked by tasks not done (JOB-7): why there is no Run agent. */
+  blocked: (ids: string[]) => `Blocked by ${ids.join(', ')}, not done yet: its agent could not claim it. Run agent comes back once ${ids.length === 1 ? 'that task is' : 'those are'} done.`,
 } as const;
 
 // ---- H3 (action bar, cards, inbox, sheets, settings): add words below this line ----

@@ -16,7 +16,7 @@ import { sentence } from '../lib/errors';
 import { useRelay, type AppState, type JobView } from '../lib/store';
 import { AGENT_RUN_FAILURE, JOB_MODE, JOB_OUTPUT, JOB_STATUS, jobExit } from '../lib/words';
 import type { ServerFrameOf } from '../../protocol/wire/frames';
-import { canRunAgent, stageOf } from './task-stage';
+import { canRunAgent, stageOf, waitingOn } from './task-stage';
 
 /** A job as the relay last described it: a failed one carries its reason and details (RUNFAIL-1). */
 type ShownJob = JobView & Pick<ServerFrameOf<'job.state'>, 'reason' | 'details'>;
@@ -55,8 +55,10 @@ export function AgentRun({ repo, task, choosing, setChoosing, inBar }: {
   const [busy, setBusy] = useState(false);
   const [refusal, setRefusal] = useState<string | null>(null);
   const offline = useRepoPlace(repo)?.offline ?? null; // FLEETUI-2
+  const repoTasks = useRelay((s) => s.tasks[repo]);
   if (!task) return null;
-  const canRun = canRunAgent(stageOf(task), job);
+  const blockers = waitingOn(task, repoTasks);
+  const canRun = blockers.length === 0 && canRunAgent(stageOf(task), job);
   const canRetry = job?.status === 'failed' && !job.stopped;
 
   /**
@@ -85,7 +87,7 @@ export function AgentRun({ repo, task, choosing, setChoosing, inBar }: {
     setNotice({ text: outcomeText(r, 'Stopped. The agent’s processes were ended.') ?? '', tone: r.status === 'applied' ? undefined : 'danger' });
   }
 
-  if (!canRun && !job) return null;
+  if (!canRun && !job && blockers.length === 0) return null;
   return (
     <section className="card task-section" aria-labelledby="agent-title" data-testid="agent-run">
       <div className="task-agent-row">
@@ -99,7 +101,9 @@ export function AgentRun({ repo, task, choosing, setChoosing, inBar }: {
           <Button variant="primary" disabled={busy || !!offline} title={offline ?? undefined} onClick={() => setChoosing(true)} data-testid="run-agent">Run agent</Button>
         ) : null}
       </div>
-      {job ? <JobOutput job={job} /> : <p className="muted" style={{ margin: '6px 0 0' }}>Start Claude Code or OpenCode on this task, headless, and watch it work here.</p>}
+      {job ? <JobOutput job={job} /> : blockers.length > 0 ? (
+        <p className="muted" style={{ margin: '6px 0 0' }} data-testid="agent-blocked">{AGENT_RUN_FAILURE.blocked(blockers)}</p>
+      ) : <p className="muted" style={{ margin: '6px 0 0' }}>Start Claude Code or OpenCode on this task, headless, and watch it work here.</p>}
       {notice ? <p className="notice card" data-tone={notice.tone} role="status" data-testid="agent-notice" style={{ margin: '8px 0 0' }}><Prose text={notice.text} /></p> : null}
       {choosing ? <RunAgentSheet taskId={task.id} busy={busy} refusal={refusal} onClose={closeSheet} onStart={(a, m) => void start(a, m, true)}
         initial={job ? { agent: job.agent ?? AGENTS[0].id, mode: job.mode } : undefined} /> : null}

@@ -1,6 +1,7 @@
 // The bar never offers Run agent while a job of the task runs (RUNREADY-5): the relay refuses a second.
 import { describe, expect, it } from 'vitest';
-import { barActions, canRunAgent } from './task-stage';
+import { barActions, canRunAgent, waitingOn } from './task-stage';
+import { task } from '../lib/testing/fixtures';
 
 describe('barActions', () => {
   it('RUNREADY-5: an inbox task offers Run agent, but not while its job runs; other stages are unchanged by a job', () => {
@@ -36,5 +37,15 @@ describe('remote actions', () => {
     expect(barActions('done', { stage: 'done', commit, remote: false })).toEqual(['merge']);
     expect(barActions('committed', { stage: 'committed', commit, remote: true })).toContain('push');
     expect(barActions('committed', { stage: 'committed', commit })).toContain('pr');
+  });
+});
+
+describe('waitingOn', () => {
+  it('JOB-7: an inbox task waits for the tasks of its blocked-by that are held and not done; the bar then offers no Run agent', () => {
+    const tasks = { A: task('A', { state: 'claimed' }), B: task('B', { state: 'done' }) };
+    expect(waitingOn(task('C', { blockedBy: ['A', 'B', 'OLD'] }), tasks)).toEqual(['A']); // OLD: not held, the relay judges
+    expect(waitingOn(task('C', { blockedBy: ['B'] }), tasks)).toEqual([]);
+    expect(waitingOn(task('C', { state: 'claimed', blockedBy: ['A'] }), tasks)).toEqual([]); // claimed already: no longer waits
+    expect(barActions('inbox', undefined, { blocked: true })).toEqual(['annotate']);
   });
 });

@@ -22,10 +22,21 @@ export type BarAction = 'run-agent' | 'approve' | 'deny' | 'annotate' | 'run-cou
  * Merge, Open pull request or Push (FINISH-n); a finished task offers nothing. A relay without stages keeps the old bar.
  * `jobs.running`: a job runs for this task now.
  */
-export function barActions(stage: TaskStage | undefined, life?: TaskLife, jobs: { running?: boolean } = {}): BarAction[] {
-  // RUNREADY-5: a task has one job at a time (the relay refuses a second): no Run agent while one runs.
+export function barActions(stage: TaskStage | undefined, life?: TaskLife, jobs: { running?: boolean; blocked?: boolean } = {}): BarAction[] {
+  // RUNREADY-5: a task has one job at a time (the relay refuses a second): no Run agent while one runs;
+  // nor while the tasks it is blocked by are not done (JOB-7).
   const actions = stageActions(stage, life);
-  return jobs.running ? actions.filter((a) => a !== 'run-agent') : actions;
+  return jobs.running || jobs.blocked ? actions.filter((a) => a !== 'run-agent') : actions;
+}
+
+/**
+ * The tasks an inbox task still waits for (BLOCKED-BY-1, JOB-7): those of its `blocked-by` this app
+ * holds and that are not done. One it does not hold (an old done task not loaded) is not counted: the
+ * relay, which knows, refuses the run and says why.
+ */
+export function waitingOn(task: TaskSummary | null, tasks: Record<string, TaskSummary> | undefined): string[] {
+  if (!task || task.state !== 'inbox') return [];
+  return task.blockedBy.filter((id) => tasks?.[id] !== undefined && tasks[id]!.state !== 'done');
 }
 
 function stageActions(stage: TaskStage | undefined, life?: TaskLife): BarAction[] {

@@ -24,7 +24,9 @@ test('REVIEW-1: the header shows id, type, scope, state, owner and last note; RE
   await expect(header).toContainText('scope src/**');
   await expect(page.getByTestId('task-stage')).toHaveText('Awaiting approval'); // VOCAB-2: the stage word, not the bus state
   await expect(page.getByTestId('task-stage')).toHaveAttribute('data-state', 'claimed');
-  await expect(header).toContainText('owner ');
+  // Who claimed it, in words (CLAIM-3's <host>_<pid>): the machine and the process, not the raw owner.
+  await expect(page.getByTestId('task-owner')).toHaveText(/^claimed on .+ \(process \d+\)$/);
+  await expect(page.getByTestId('timeline')).toContainText(/Claimed on .+ \(process \d+\)/);
   await expect(page.getByTestId('task-last-note')).toContainText('wired the parser');
   // The repo by its name; its id (name-<8 hex>) only as the title.
   await expect(page.getByTestId('task-repo')).toHaveText(path.basename(relayEnv.repo));

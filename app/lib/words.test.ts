@@ -7,7 +7,7 @@ import path from 'node:path';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 import { clock, clockFull } from './clock';
-import { AGENT_NAME, agentName, mergeInto, NOTE, STAGE_WORD, verdictWord } from './words';
+import { AGENT_NAME, agentName, claimant, mergeInto, NOTE, STAGE_WORD, verdictWord } from './words';
 import { TASK_STAGES } from '../../protocol/wire/views';
 
 const APP = path.resolve(__dirname, '..');
@@ -200,5 +200,13 @@ describe('one vocabulary in app/ (protocol/spec/vocabulary.md)', () => {
     expect(clock(at, new Date(2026, 11, 3, 20, 0))).toBe(new Intl.DateTimeFormat(undefined, { hour: 'numeric', minute: '2-digit' }).format(at));
     expect(clock(at, new Date(2026, 11, 5, 9, 0))).toContain(String(at.getDate()));
     expect(clockFull(at)).toContain('2026');
+  });
+});
+
+describe('claimant', () => {
+  it('REVIEW-1: a claim owner <host>_<pid> (CLAIM-3) reads as the machine and the process; anything else as it is', () => {
+    expect(claimant('demo-host_4242')).toBe('demo-host (process 4242)');
+    expect(claimant('my_laptop_77')).toBe('my_laptop (process 77)');
+    expect(claimant('someone')).toBe('someone');
   });
 });

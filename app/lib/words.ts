@@ -56,6 +56,15 @@ export function agentName(id: string | null | undefined): string {
   return (AGENT_NAME as Record<string, string>)[id] ?? id;
 }
 
+/**
+ * Who holds a claim, in words: a claim's owner is `<host>_<pid>` (CLAIM-3), the machine and the
+ * process id of whatever ran `claim`, which reads as "demo-host (process 4242)"; anything else as it is.
+ */
+export function claimant(owner: string): string {
+  const m = /^(.+)_(\d+)$/.exec(owner);
+  return m ? `${m[1]} (process ${m[2]})` : owner;
+}
+
 /** Starting a commander (VOCAB-5): the button and the sheet say the same. */
 export const START_COMMANDER = 'Start commander';
 

@@ -9,7 +9,7 @@ import type { LiveEvent } from '../../protocol/live-events';
 import { read } from '../lib/actions';
 import { sentence } from '../lib/errors';
 import { clock, clockFull } from '../lib/clock';
-import { agentName, verdictWord } from '../lib/words';
+import { agentName, claimant, verdictWord } from '../lib/words';
 import { cutFields, sizeLabel, type CutField } from './timeline';
 import type { TimelineItem } from './use-task';
 import './Timeline.css';
@@ -18,7 +18,11 @@ import './Timeline.css';
 export function describeBusEvent(e: AnyBusEvent): string {
   const f = e as Record<string, unknown>;
   switch (e.event) {
-    case 'task_claimed': return `Claimed by ${agentName(String(f.agent))} on ${f.machine}`;
+    // The claim's agent is the claimant, `<host>_<pid>` (CLAIM-3): on its own machine, the process says it.
+    case 'task_claimed': {
+      const agent = String(f.agent);
+      return agent.startsWith(`${String(f.machine)}_`) ? `Claimed on ${claimant(agent)}` : `Claimed by ${agentName(agent)} on ${f.machine}`;
+    }
     case 'task_progress': return `Progress: ${f.note}`;
     case 'task_complete': return `Completed (${verdictWord(String(f.result))})`;
     case 'task_failed': return `Failed: ${f.reason}`;

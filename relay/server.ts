@@ -13,7 +13,7 @@ import { version } from '../package.json';
 import { ConnectionSet } from './clients/connections';
 import { DedupeStore } from './clients/dedupe';
 import { createDispatcher } from './clients/dispatch';
-import { acceptSocket } from './clients/socket';
+import { acceptSocket, PreAuth } from './clients/socket';
 import type { RelayServices, Service } from './context';
 import { ensurePrivateDir, writePrivateFile } from './devices/files';
 import { SWEEP_SKIP, sweepStaleTemps } from '../bus/fs-atomic';
@@ -110,6 +110,7 @@ export async function createRelay(opts: RelayOptions = {}): Promise<Relay> {
     });
   }
   const wss = new WebSocketServer({ noServer: true, maxPayload: 4 * MAX_FRAME_BYTES, perMessageDeflate: SOCKET_DEFLATE });
+  const preAuth = new PreAuth();
   server.on('upgrade', (req, socket, head) => upgrade(req, socket as net.Socket, head));
 
   function upgrade(req: http.IncomingMessage, socket: net.Socket, head: Buffer): void {
@@ -120,7 +121,8 @@ export async function createRelay(opts: RelayOptions = {}): Promise<Relay> {
     if (pathname === MCP_PIPE_PATH) return mcp.upgrade(req, socket, head); // MCP-ONE-1
     if (pathname !== WS_PATH) return refuse(socket, 404, 'E_NOT_FOUND', `the socket is at ${WS_PATH}`);
     if (!originAllowed(policy, req)) return refuse(socket, 403, 'E_FORBIDDEN_ORIGIN', "the socket only accepts the relay's own origin");
-    wss.handleUpgrade(req, socket, head, (ws) => acceptSocket({ services, connections, dispatcher, version }, ws, req));
+    if (preAuth.full) return refuse(socket, 429, 'E_RATE_LIMITED', 'too many sockets are waiting to authenticate; try again shortly'); // AUTH-7
+    wss.handleUpgrade(req, socket, head, (ws) => acceptSocket({ services, connections, dispatcher, version }, ws, req, preAuth.watch(socket)));
   }
 
   devices.on('revoked', (id) => {

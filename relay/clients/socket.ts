@@ -12,6 +12,12 @@ import type { Dispatcher } from './dispatch';
 
 /** More bad frames than this within a minute closes the socket. */
 export const BAD_FRAME_LIMIT = 1000;
+/** Bytes a socket may send before it has authenticated (AUTH-7): its `auth.response` is about 1 KB. */
+export const PREAUTH_BYTES = 64 * 1024;
+/** Sockets that may wait to authenticate at once (AUTH-7); a further upgrade is refused 429. */
+export const PREAUTH_SOCKETS = 64;
+/** How long a refused or timed-out socket has to read its close before it is cut (AUTH-7). */
+const CLOSE_GRACE_MS = 1000;
 
 export interface SocketDeps {
   services: RelayServices;
@@ -20,12 +26,53 @@ export interface SocketDeps {
   version: string;
 }
 
-export function acceptSocket(deps: SocketDeps, ws: WebSocket, req: http.IncomingMessage): void {
+/**
+ * The sockets waiting to authenticate (AUTH-7): a count the upgrade checks, and for each socket a
+ * bound on what it may send first. Without it a peer with no credential could open sockets, start
+ * a 4 MiB frame on each and hold the relay's memory for as long as it liked.
+ */
+export class PreAuth {
+  private waiting = 0;
+
+  /** Whether one more socket may wait. */
+  get full(): boolean {
+    return this.waiting >= PREAUTH_SOCKETS;
+  }
+
+  /** Counts `socket` as waiting until `authed` is called or it closes; cuts it past PREAUTH_BYTES. */
+  watch(socket: import('node:net').Socket): () => void {
+    this.waiting++;
+    let received = 0;
+    let counted = true;
+    const onData = (chunk: Buffer) => {
+      received += chunk.length;
+      if (received > PREAUTH_BYTES) socket.destroy();
+    };
+    const authed = () => {
+      if (!counted) return;
+      counted = false;
+      this.waiting--;
+      socket.off('data', onData);
+    };
+    socket.on('data', onData);
+    socket.once('close', authed);
+    return authed;
+  }
+}
+
+/** Closes with `code`, and cuts the socket if the peer has not finished closing within a second. */
+function closeAndCut(conn: Connection, code: number, reason: string): void {
+  conn.close(code, reason);
+  setTimeout(() => conn.ws.terminate(), CLOSE_GRACE_MS).unref();
+}
+
+/** `authed`: called once the socket has authenticated (PreAuth.watch). */
+export function acceptSocket(deps: SocketDeps, ws: WebSocket, req: http.IncomingMessage, authed: () => void = () => {}): void {
   const conn = new Connection(ws, req.socket.remoteAddress ?? 'unknown');
   deps.connections.add(conn);
   const nonce = newNonce();
   let answered = false;
-  const timer = setTimeout(() => conn.close(1008, 'authentication timed out'), deps.services.options.authTimeoutMs);
+  const timer = setTimeout(() => closeAndCut(conn, 1008, 'authentication timed out'), deps.services.options.authTimeoutMs);
   const badFrames = { count: 0, since: Date.now() };
 
   const fail = (error: CommandrError, id?: string) => {
@@ -53,11 +100,12 @@ export function acceptSocket(deps: SocketDeps, ws: WebSocket, req: http.Incoming
         const device = authenticate(deps.services.devices, nonce, value);
         conn.device = { id: device.id, name: device.name };
         conn.authed = true;
+        authed();
         deps.services.devices.touch(device.id);
         conn.send({ type: 'auth.ok', device: deps.services.devices.view(device, device.id, deps.services.push?.hasDevice?.(device.id) ?? false) });
       } catch (error) {
         fail(error instanceof CommandrError ? error : new CommandrError('E_UNAUTHORIZED', 'authentication failed'));
-        conn.close(1008, 'unauthorized');
+        closeAndCut(conn, 1008, 'unauthorized');
       }
       return;
     }

@@ -28,6 +28,7 @@ import { fleetSubscribed, MemberTails } from './resume';
 import type { Cursor } from '../../protocol/wire/views';
 import { memberFeeds, type MemberFeeds } from './feeds';
 import { memberPushBudget } from './push-budget';
+import { PreAuth } from '../clients/socket';
 
 export interface FleetHome {
   upgrade(req: http.IncomingMessage, socket: net.Socket, head: Buffer): void;
@@ -93,6 +94,7 @@ export function labelRepo(machine: string, repo: string): string {
 export function startFleetHome(services: RelayServices, version: string): FleetHome {
   const key = loadMachineKey(services.dataDir);
   const wss = new WebSocketServer({ noServer: true, maxPayload: 4 * MAX_FRAME_BYTES });
+  const preAuth = new PreAuth();
   const links = new Map<string, WebSocket>();
   /** labelled repo id → the member and its own repo id; filled only from what each member announced. */
   const routes = new Map<string, Route>();
@@ -154,7 +156,7 @@ export function startFleetHome(services: RelayServices, version: string): FleetH
   }
   sweep.unref();
 
-  function accept(ws: WebSocket): void {
+  function accept(ws: WebSocket, authed: () => void): void {
     const nonce = crypto.randomBytes(32).toString('base64url');
     let machine: MachineRecord | undefined;
     const send = (frame: HomeFrame) => ws.readyState === ws.OPEN && ws.send(JSON.stringify(frame));
@@ -163,8 +165,12 @@ export function startFleetHome(services: RelayServices, version: string): FleetH
       const removed = error instanceof UnknownMachine ? { machine: error.machine, sig: signWith(key, removedProof(error.memberNonce, nonce, error.machine)) } : undefined;
       send({ type: 'fleet.error', error: { code: error.code, message: error.message }, ...(removed ? { removed } : {}) });
       ws.close(1008, error.code);
+      setTimeout(() => ws.terminate(), 1000).unref(); // a peer that does not finish closing is cut (AUTH-7)
     };
-    const timer = setTimeout(() => ws.close(1008, 'authentication timed out'), services.options.authTimeoutMs);
+    const timer = setTimeout(() => {
+      ws.close(1008, 'authentication timed out');
+      setTimeout(() => ws.terminate(), 1000).unref();
+    }, services.options.authTimeoutMs);
     ws.on('message', (data) => {
       // Nothing a link sends once the home began closing it (a removed machine, a replaced link) is taken.
       if (ws.readyState !== ws.OPEN) return;
@@ -182,6 +188,7 @@ export function startFleetHome(services: RelayServices, version: string): FleetH
         } catch (error) {
           return refuse(error instanceof CommandrError ? error : new CommandrError('E_UNAUTHORIZED', 'machine authentication failed'));
         }
+        authed();
         links.get(machine.id)?.close(1000, 'replaced by a newer link');
         links.set(machine.id, ws);
         listed.add(machine.id);
@@ -370,7 +377,12 @@ export function startFleetHome(services: RelayServices, version: string): FleetH
 
   const home: FleetHome = {
     upgrade(req, socket, head) {
-      wss.handleUpgrade(req, socket, head, accept);
+      // AUTH-7: as many links wait to authenticate, and each may send as much first, as a device's socket.
+      if (preAuth.full) {
+        socket.end('HTTP/1.1 429 Too Many Requests\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
+        return;
+      }
+      wss.handleUpgrade(req, socket, head, (ws) => accept(ws, preAuth.watch(socket)));
     },
     online: () => [...links.keys()],
     states: () => listMachines(services.dataDir).map(stateOf),

@@ -53,6 +53,6 @@ export async function readHookRecord(services: RelayServices, req: http.Incoming
     if (caller.scope.task !== undefined) env.AGENTS_TASK_ID = caller.scope.task;
     env.COMMANDR_AGENT_ID = caller.scope.agent;
   }
-  if (typeof record.session_id === 'string' && record.session_id !== '') checkSession(services, caller, record.session_id, (s) => services.live.recent(s).length > 0, what);
+  if (typeof record.session_id === 'string' && record.session_id !== '') checkSession(services, caller, record.session_id, what);
   return { env, payload: record, at };
 }

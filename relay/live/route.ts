@@ -7,7 +7,7 @@ import type { RelayServices } from '../context';
 import { readJsonAs, sendJson } from '../http/respond';
 import { eventsOf, type Happening, type OpenCall } from '../../adapters/lib/hook-poster';
 import { unfinishedEvent } from '../../adapters/lib/hook-actions';
-import { checkScope, checkSession, hookCaller } from './scoped-tokens';
+import { asItself, checkScope, checkSession, hookCaller } from './scoped-tokens';
 import { Commanders } from '../commanders/service';
 
 export const LIVE_BODY_LIMIT = 64 * 1024;
@@ -16,9 +16,8 @@ export async function postLiveEvent(services: RelayServices, hookToken: string, 
   const caller = hookCaller(services, hookToken, req, 'live events');
   const body = await readJsonAs(req, LiveEvent, 'live event', LIVE_BODY_LIMIT);
   checkScope(caller, { task: body.task, agent: body.agent }, 'live event'); // JOBTOKEN-2
-  checkSession(services, caller, body.session, (s) => services.live.recent(s).length > 0, 'live event'); // JOBTOKEN-3
-  // What a run left unsaid is its own (JOBTOKEN-3).
-  const event = caller.scope === null ? body : { ...body, agent: caller.scope.agent, ...(caller.scope.task !== undefined ? { task: caller.scope.task } : {}) };
+  checkSession(services, caller, body.session, 'live event'); // JOBTOKEN-3
+  const event = asItself(caller, body);
   // A turn's or session's end also closes the calls a hook report left open (REPORT-3).
   if (event.kind === 'idle' || event.kind === 'end') ingestLive(services, { type: event.kind === 'idle' ? 'turn-end' : 'session-end', session: event.session, event });
   else publish(services, event);

@@ -8,6 +8,7 @@ import * as path from 'node:path';
 import type * as http from 'node:http';
 import { CommandrError } from '../../protocol/wire/errors';
 import { bearerToken } from '../http/respond';
+import type { RelayServices } from '../context';
 import { tokenMatches } from './hook-token';
 
 export interface TokenScope {
@@ -25,8 +26,8 @@ interface Entry {
   scope: TokenScope;
   /** Question keys this run asked, the only ones it may cancel. */
   asked: Set<string>;
-  /** Its permission asks and questions that may still wait for the person (JOBTOKEN-4), by route. */
-  waiting: Set<string>;
+  /** Its permission asks and questions that may still wait for the person (JOBTOKEN-4): each says whether it still does. */
+  waiting: Map<string, () => boolean>;
 }
 
 const digest = (token: string): string => crypto.createHash('sha256').update(token).digest('hex');
@@ -46,7 +47,7 @@ export class ScopedTokens {
 
   issue(scope: TokenScope): string {
     const token = `cj_${crypto.randomBytes(32).toString('base64url')}`;
-    this.byDigest.set(digest(token), { scope: { ...scope, roots: scope.roots.map((r) => realPath(path.resolve(r))) }, asked: new Set(), waiting: new Set() });
+    this.byDigest.set(digest(token), { scope: { ...scope, roots: scope.roots.map((r) => realPath(path.resolve(r))) }, asked: new Set(), waiting: new Map() });
     return token;
   }
 
@@ -118,7 +119,7 @@ export function scopedTokensOf(services: object): ScopedTokens {
 }
 
 /** Who is calling a hook route: the relay-wide credential (scope null) or a run's own. */
-export type HookCaller = { scope: null } | { scope: TokenScope; asked: Set<string>; waiting: Set<string> };
+export type HookCaller = { scope: null } | { scope: TokenScope; asked: Set<string>; waiting: Map<string, () => boolean> };
 
 /** Checks the bearer credential of a hook route; throws E_UNAUTHORIZED naming `what`. */
 export function hookCaller(services: object, hookToken: string, req: http.IncomingMessage, what: string): HookCaller {
@@ -160,10 +161,19 @@ export function checkScope(caller: HookCaller, claims: Claims, what: string): vo
   }
 }
 
-/** Refuses (E_FORBIDDEN) a caller naming a session it may not speak for (JOBTOKEN-3); `known`: what the relay holds of it already. */
-export function checkSession(services: object, caller: HookCaller, session: string, known: (session: string) => boolean, what: string): void {
-  const why = scopedTokensOf(services).speak(caller, session, known);
+/**
+ * Refuses (E_FORBIDDEN) a caller naming a session it may not speak for (JOBTOKEN-3). A session the
+ * relay holds live events of, from before anyone named it here (a fleet member's), is not a run's.
+ */
+export function checkSession(services: RelayServices, caller: HookCaller, session: string, what: string): void {
+  const why = scopedTokensOf(services).speak(caller, session, (s) => services.live.recent(s).length > 0);
   if (why !== undefined) throw new CommandrError('E_FORBIDDEN', `${what}: the credential of ${caller.scope?.owner} ${why}`);
+}
+
+/** What a run left unsaid is its own (JOBTOKEN-3): `body` with the run's agent and, for a job, its task. */
+export function asItself<T extends { agent?: string | null | undefined; task?: string | undefined }>(caller: HookCaller, body: T): T {
+  if (caller.scope === null) return body;
+  return { ...body, agent: caller.scope.agent, ...(caller.scope.task !== undefined ? { task: caller.scope.task } : {}) };
 }
 
 /** Requests of one run that may wait for the person at once (JOBTOKEN-4): each new one pushes to the phone. */
@@ -172,11 +182,11 @@ export const WAITING_PER_RUN = 8;
 /**
  * Refuses (E_RATE_LIMITED) a run's new permission ask or question while WAITING_PER_RUN of its
  * requests still wait for the person, so a run cannot flood the phone with prompts and pushes; an
- * ask again of one it made (a retry) always passes. `pending` says whether a request still waits.
+ * ask again of one it made (a retry) always passes. `pending` says whether this one still waits.
  */
-export function checkWaiting(caller: HookCaller, key: string, pending: (key: string) => boolean, what: string): void {
-  if (caller.scope === null || caller.waiting.has(key)) return;
-  for (const k of caller.waiting) if (!pending(k)) caller.waiting.delete(k);
+export function checkWaiting(caller: HookCaller, id: string, pending: () => boolean, what: string): void {
+  if (caller.scope === null || caller.waiting.has(id)) return;
+  for (const [other, stillPending] of caller.waiting) if (!stillPending()) caller.waiting.delete(other);
   if (caller.waiting.size >= WAITING_PER_RUN) throw new CommandrError('E_RATE_LIMITED', `${what}: the credential of ${caller.scope.owner} has ${WAITING_PER_RUN} requests waiting for the person already; answer or let them expire first`);
-  caller.waiting.add(key);
+  caller.waiting.set(id, pending);
 }

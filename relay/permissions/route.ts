@@ -6,7 +6,7 @@ import { CommandrError } from '../../protocol/wire/errors';
 import { PermissionAsk } from '../../protocol/wire/http';
 import type { RelayServices } from '../context';
 import { readJsonAs } from '../http/respond';
-import { checkScope, checkSession, checkWaiting, hookCaller } from '../live/scoped-tokens';
+import { asItself, checkScope, checkSession, checkWaiting, hookCaller } from '../live/scoped-tokens';
 import { PermissionService } from './service';
 import { requestIdFor } from './store';
 import { linkedToHome } from '../fleet/linked';
@@ -19,14 +19,15 @@ export async function postPermission(services: RelayServices, hookToken: string,
   if (!(permissions instanceof PermissionService)) throw new CommandrError('E_UNAVAILABLE', 'permission requests are not available');
   const asked = await readJsonAs(req, PermissionAsk, 'permission ask', PERMISSION_BODY_LIMIT);
   checkScope(caller, { task: asked.task, agent: asked.agent, paths: [asked.cwd] }, 'permission ask'); // JOBTOKEN-2
-  checkSession(services, caller, asked.session, (s) => services.live.recent(s).length > 0, 'permission ask'); // JOBTOKEN-3
+  checkSession(services, caller, asked.session, 'permission ask'); // JOBTOKEN-3
   // What a run left unsaid is its own, and a key is only ever its own session's request (JOBTOKEN-3).
-  const body = caller.scope === null ? asked : { ...asked, agent: caller.scope.agent, ...(caller.scope.task !== undefined ? { task: caller.scope.task } : {}) };
-  const existing = caller.scope === null ? undefined : permissions.get(requestIdFor(body.key));
+  const body = asItself(caller, asked);
+  const id = requestIdFor(body.key);
+  const existing = caller.scope === null ? undefined : permissions.get(id);
   if (caller.scope !== null && existing && (existing.session !== body.session || existing.agent !== caller.scope.agent)) {
     throw new CommandrError('E_FORBIDDEN', `permission ask: the credential of ${caller.scope.owner} may not join request ${existing.id}: it is another session's`);
   }
-  checkWaiting(caller, `permission:${body.key}`, (k) => permissions.get(requestIdFor(k.slice('permission:'.length)))?.status === 'pending', 'permission ask'); // JOBTOKEN-4
+  checkWaiting(caller, `permission:${id}`, () => permissions.get(id)?.status === 'pending', 'permission ask'); // JOBTOKEN-4
   // No paired device means no one can answer: say so at once, so the hook leaves
   // the decision to the agent's own permission rules (PERM-10).
   // A member linked to its home is answered by the home's devices (FLEETX-3).
@@ -41,7 +42,6 @@ export async function postPermission(services: RelayServices, hookToken: string,
   res.flushHeaders();
   await new Promise<void>((resolve) => {
     let cancel = () => {};
-    const id = requestIdFor(body.key);
     const gone = () => {
       // The hook went away: stop waiting. A retry with the same key keeps the request;
       // none within the grace period and it is abandoned (GUARD-11).

@@ -7,7 +7,7 @@ import { CommandrError } from '../../protocol/wire/errors';
 import { QuestionAsk, QuestionCancel } from '../../protocol/wire/questions';
 import type { RelayServices } from '../context';
 import { readJsonAs, sendJson } from '../http/respond';
-import { checkScope, checkWaiting, hookCaller } from '../live/scoped-tokens';
+import { asItself, checkScope, checkWaiting, hookCaller } from '../live/scoped-tokens';
 import { QuestionService } from './service';
 
 export const QUESTION_BODY_LIMIT = 64 * 1024;
@@ -27,13 +27,13 @@ export async function postQuestion(services: RelayServices, hookToken: string, r
   checkScope(caller, { task: caller.scope?.task === undefined ? undefined : asked.task, agent: asked.agent, paths: [asked.cwd] }, 'question');
   // A run asks as itself, and a key another asker holds is not its to join (JOBTOKEN-3): it would
   // read that question's answer, and could withdraw it.
-  const body = caller.scope === null ? asked : { ...asked, agent: caller.scope.agent };
+  const body = asItself(caller, asked);
   if (caller.scope !== null) {
     const existing = questions.get(body.key);
     if (existing && !caller.asked.has(body.key) && existing.agent !== caller.scope.agent) {
       throw new CommandrError('E_FORBIDDEN', `question: the credential of ${caller.scope.owner} may not join ${body.key}: another asker's`);
     }
-    checkWaiting(caller, `question:${body.key}`, (k) => questions.get(k.slice('question:'.length))?.status === 'pending', 'question'); // JOBTOKEN-4
+    checkWaiting(caller, `question:${body.key}`, () => questions.get(body.key)?.status === 'pending', 'question'); // JOBTOKEN-4
     caller.asked.add(body.key);
   }
   // No paired device: no one can answer, say so at once (ASK-5).

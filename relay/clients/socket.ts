@@ -2,6 +2,7 @@
 // each frame through the dispatcher. Nothing but the challenge flows before
 // auth.ok; junk gets E_BAD_FRAME, an oversized frame E_TOO_LARGE and a close.
 import type * as http from 'node:http';
+import type * as net from 'node:net';
 import type WebSocket from 'ws';
 import { CommandrError } from '../../protocol/wire/errors';
 import { MAX_FRAME_BYTES, type ServerFrame } from '../../protocol/wire/frames';
@@ -40,7 +41,7 @@ export class PreAuth {
   }
 
   /** Counts `socket` as waiting until `authed` is called or it closes; cuts it past PREAUTH_BYTES. */
-  watch(socket: import('node:net').Socket): () => void {
+  watch(socket: net.Socket): () => void {
     this.waiting++;
     let received = 0;
     let counted = true;
@@ -60,10 +61,15 @@ export class PreAuth {
   }
 }
 
+/** Cuts `ws` if its peer has not finished the close it was sent within a second (AUTH-7). */
+export function cutIfLingering(ws: WebSocket): void {
+  setTimeout(() => ws.terminate(), CLOSE_GRACE_MS).unref();
+}
+
 /** Closes with `code`, and cuts the socket if the peer has not finished closing within a second. */
 function closeAndCut(conn: Connection, code: number, reason: string): void {
   conn.close(code, reason);
-  setTimeout(() => conn.ws.terminate(), CLOSE_GRACE_MS).unref();
+  cutIfLingering(conn.ws);
 }
 
 /** `authed`: called once the socket has authenticated (PreAuth.watch). */

@@ -28,7 +28,7 @@ import { fleetSubscribed, MemberTails } from './resume';
 import type { Cursor } from '../../protocol/wire/views';
 import { memberFeeds, type MemberFeeds } from './feeds';
 import { memberPushBudget } from './push-budget';
-import { PreAuth } from '../clients/socket';
+import { cutIfLingering, PreAuth } from '../clients/socket';
 
 export interface FleetHome {
   upgrade(req: http.IncomingMessage, socket: net.Socket, head: Buffer): void;
@@ -141,7 +141,7 @@ export function startFleetHome(services: RelayServices, version: string): FleetH
     for (const [id, ws] of links) {
       if (known.has(id) || ws.readyState !== ws.OPEN) continue;
       ws.close(1008, 'machine removed');
-      setTimeout(() => ws.terminate(), 1000).unref();
+      cutIfLingering(ws);
     }
     for (const id of since.keys()) if (!known.has(id)) feeds.forget(id);
     for (const [label, route] of routes) {
@@ -165,11 +165,11 @@ export function startFleetHome(services: RelayServices, version: string): FleetH
       const removed = error instanceof UnknownMachine ? { machine: error.machine, sig: signWith(key, removedProof(error.memberNonce, nonce, error.machine)) } : undefined;
       send({ type: 'fleet.error', error: { code: error.code, message: error.message }, ...(removed ? { removed } : {}) });
       ws.close(1008, error.code);
-      setTimeout(() => ws.terminate(), 1000).unref(); // a peer that does not finish closing is cut (AUTH-7)
+      cutIfLingering(ws);
     };
     const timer = setTimeout(() => {
       ws.close(1008, 'authentication timed out');
-      setTimeout(() => ws.terminate(), 1000).unref();
+      cutIfLingering(ws);
     }, services.options.authTimeoutMs);
     ws.on('message', (data) => {
       // Nothing a link sends once the home began closing it (a removed machine, a replaced link) is taken.

@@ -7,8 +7,8 @@
 // The bar is one slim row (ROOM-1, -2: bar-layout.ts): the state's main actions and "More".
 import { useEffect, useLayoutEffect, useRef, useState, type ReactNode, type RefObject } from 'react';
 import type { TaskCommit, TaskLife, TaskStage } from '../../protocol/wire/views';
-import { barActions, finishedText, waitingOn, type BarAction } from './task-stage';
-import { useTaskJob } from './AgentRun';
+import { barActions, finishedText, type BarAction } from './task-stage';
+import { useBlockers, useTaskJob } from './AgentRun';
 import { barLayout, isCompact } from './bar-layout';
 import { approvalState, type ApprovalState } from './approval-state';
 import type { TimelineItem } from './timeline';
@@ -18,7 +18,6 @@ import { sentence } from '../lib/errors';
 import { ActionStatus, type ActionNotice } from './ActionStatus';
 import { AnnotateSheet, ConfirmApproveSheet, DenySheet } from './sheets';
 import { useRepoPlace } from '../components/MachineLabel';
-import { useRelay } from '../lib/store';
 import { Prose } from '../components/Prose';
 import { AGENT_RUN_FAILURE, APPROVED_WAITING, mergeInto, NO_REMOTE, NOTE } from '../lib/words';
 import type { DiffResult, Loadable } from './use-task';
@@ -125,8 +124,7 @@ function useCompact(bar: RefObject<HTMLElement | null>, probe: RefObject<HTMLEle
 
 export function ActionBar({ repo, id, stage, life, freshCommit, onRunAgent, diff, reloadDiff, timeline, sheet, setSheet, confirmApprove }: Props) {
   const job = useTaskJob(repo, id);
-  const repoTasks = useRelay((s) => s.tasks[repo]);
-  const blocked = waitingOn(repoTasks?.[id] ?? null, repoTasks).length > 0;
+  const blocked = useBlockers(repo, id).length > 0;
   const actions = barActions(stage, life, { running: job?.status === 'running', blocked });
   const offers = (a: BarAction) => actions.includes(a);
   const [notice, setNotice] = useState<Notice | null>(null);

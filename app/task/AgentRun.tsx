@@ -37,6 +37,12 @@ export function useTaskJob(repo: string, task: string): ShownJob | null {
   }, [repo, task])) as ShownJob | null; // the store keeps every field of job.state
 }
 
+/** The tasks this one still waits for before an agent may work on it (JOB-7, `waitingOn`). */
+export function useBlockers(repo: string, task: string): string[] {
+  const tasks = useRelay((s) => s.tasks[repo]);
+  return waitingOn(tasks?.[task] ?? null, tasks);
+}
+
 function outcomeText(r: ActResult, done: string): string | null {
   if (r.status === 'applied') return done;
   if (r.status === 'queued') return 'You are offline: this is sent when the connection is back.';
@@ -55,9 +61,8 @@ export function AgentRun({ repo, task, choosing, setChoosing, inBar }: {
   const [busy, setBusy] = useState(false);
   const [refusal, setRefusal] = useState<string | null>(null);
   const offline = useRepoPlace(repo)?.offline ?? null; // FLEETUI-2
-  const repoTasks = useRelay((s) => s.tasks[repo]);
+  const blockers = useBlockers(repo, task?.id ?? '');
   if (!task) return null;
-  const blockers = waitingOn(task, repoTasks);
   const canRun = blockers.length === 0 && canRunAgent(stageOf(task), job);
   const canRetry = job?.status === 'failed' && !job.stopped;
 

@@ -10,6 +10,7 @@ import { CommandrError } from '../../protocol/wire/errors';
 import type { TaskPush } from '../../protocol/wire/frames';
 import { type TaskActionContext, taskPlace } from './task-common';
 import { taskBranch } from './task-merge';
+import { remoteCandidates } from '../watch/repo-remotes';
 
 export interface PushResult { task: string; remote: string; branch: string; commit: string }
 
@@ -19,9 +20,7 @@ async function configValue(repo: string, key: string): Promise<string> {
 
 /** The remote a task's branch goes to: its upstream's remote, else `origin`; refused when neither is configured. */
 export async function remoteOf(repo: string, branch: string): Promise<string> {
-  const upstream = await configValue(repo, `branch.${branch}.remote`);
-  const candidates = [upstream, 'origin'].filter((r) => r !== '' && r !== '.' && !r.startsWith('-'));
-  for (const remote of candidates) if (await configValue(repo, `remote.${remote}.url`) !== '') return remote;
+  for (const remote of remoteCandidates(await configValue(repo, `branch.${branch}.remote`))) if (await configValue(repo, `remote.${remote}.url`) !== '') return remote;
   throw new CommandrError('E_UNAVAILABLE', `this repo has no remote to push ${branch} to (no upstream for it, no origin): add one with git remote add origin <url>`);
 }
 

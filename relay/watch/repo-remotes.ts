@@ -24,6 +24,14 @@ function configOf(repo: string): Map<string, string> {
   return values;
 }
 
+/**
+ * The remotes a task's branch goes to, in the order tried: its upstream's remote (`branch.<b>.remote`,
+ * as given), else `origin`; never `.` (the repository itself) nor a name git would read as an option.
+ */
+export function remoteCandidates(upstream: string): string[] {
+  return [upstream, 'origin'].filter((r) => r !== '' && r !== '.' && !r.startsWith('-'));
+}
+
 /** True when `branch` has a remote with a URL to go to; undefined when git could not say (the app then offers as before). */
 export function hasRemote(repo: string, branch: string): boolean | undefined {
   let config: Map<string, string>;
@@ -32,6 +40,5 @@ export function hasRemote(repo: string, branch: string): boolean | undefined {
   } catch {
     return undefined;
   }
-  const upstream = config.get(`branch.${branch}.remote`) ?? '';
-  return [upstream, 'origin'].filter((r) => r !== '' && r !== '.' && !r.startsWith('-')).some((r) => (config.get(`remote.${r}.url`) ?? '') !== '');
+  return remoteCandidates(config.get(`branch.${branch}.remote`) ?? '').some((r) => (config.get(`remote.${r}.url`) ?? '') !== '');
 }

@@ -13,6 +13,8 @@ test('APP-12: a task appears in the Inbox live and moves to In progress after a 
   expect(relayEnv.tool('claim')).toMatch(/^claimed:/);
   const claimed = page.getByTestId('group-in-progress').getByTestId('task-card').filter({ hasText: 'T-live' });
   await expect(claimed).toBeVisible();
+  // Who holds the claim, in words (CLAIM-3's <host>_<pid>), as the task screen says it (REVIEW-1).
+  await expect(claimed.getByTestId('task-card-owner')).toHaveText(/^on .+ \(process \d+\)$/);
   await expect(page.getByTestId('group-inbox')).toHaveCount(0);
   await expect(page.getByTestId('connection-badge')).toHaveAttribute('data-state', 'live');
 });

@@ -10,7 +10,7 @@ import { ageText, useNow } from '../lib/age';
 import { clockFull } from '../lib/clock';
 import { plural } from '../lib/plural';
 import { MachineLabel, useRepoPlace } from './MachineLabel';
-import { AWAITING_APPROVAL, cardStageWord, NOTE, verdictWord } from '../lib/words';
+import { AWAITING_APPROVAL, cardStageWord, claimant, NOTE, verdictWord } from '../lib/words';
 import { STAGE_TONE, stageOf } from '../task/task-stage';
 
 export function taskHref(task: Pick<TaskSummary, 'repo' | 'id'>): string {
@@ -35,7 +35,7 @@ export function TaskCard({ task, repoName, onNote }: { task: TaskSummary; repoNa
           <span className="mono">{task.id}</span>
           {age ? <time dateTime={moved!} title={clockFull(new Date(moved!))} data-testid="task-age">{age}</time> : null}
           {place ? <MachineLabel place={place} /> : repoName ? <span>{repoName}</span> : null}
-          {task.owner ? <span className="wrap-anywhere">by {task.owner}</span> : null}
+          {task.owner ? <span className="wrap-anywhere" data-testid="task-card-owner">on {claimant(task.owner)}</span> : null}
           {task.pendingApproval ? <span className="pill" data-tone="warn">{AWAITING_APPROVAL} · {plural(task.pendingApproval.files, 'file')}</span> : null}
           {council ? <span className="pill" data-tone={council.tone}>{council.text}</span> : null}
           {shownStage ? (

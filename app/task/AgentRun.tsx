@@ -63,7 +63,7 @@ export function AgentRun({ repo, task, choosing, setChoosing, inBar }: {
   const offline = useRepoPlace(repo)?.offline ?? null; // FLEETUI-2
   const blockers = useBlockers(repo, task?.id ?? '');
   if (!task) return null;
-  const canRun = blockers.length === 0 && canRunAgent(stageOf(task), job);
+  const canRun = canRunAgent(stageOf(task), job, blockers.length > 0);
   const canRetry = job?.status === 'failed' && !job.stopped;
 
   /**

@@ -47,5 +47,6 @@ describe('waitingOn', () => {
     expect(waitingOn(task('C', { blockedBy: ['B'] }), tasks)).toEqual([]);
     expect(waitingOn(task('C', { state: 'claimed', blockedBy: ['A'] }), tasks)).toEqual([]); // claimed already: no longer waits
     expect(barActions('inbox', undefined, { blocked: true })).toEqual(['annotate']);
+    expect(canRunAgent('inbox', null, true)).toBe(false);
   });
 });

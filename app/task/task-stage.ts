@@ -64,10 +64,11 @@ function remoteActions(life: TaskLife | undefined): BarAction[] {
  * Whether starting an agent makes sense (TSTATE-8): never while one of its jobs runs (RUNREADY-5); on a
  * task nobody works on (inbox) or whose run failed; on a running task only once a run started from here
  * has ended (an agent outside the relay may still be working on it). Not while a change waits for
- * approval or its commit, nor once committed, merged or done.
+ * approval or its commit, nor once committed, merged or done; nor on a task still blocked (`blocked`, JOB-7).
  */
-export function canRunAgent(stage: TaskStage | undefined, job: { status: string } | null): boolean {
-  if (job?.status === 'running') return false;
+export function canRunAgent(stage: TaskStage | undefined, job: { status: string } | null, blocked = false): boolean {
+  // As barActions: not while its job runs, nor while tasks it is blocked by are not done (JOB-7).
+  if (job?.status === 'running' || blocked) return false;
   if (stage === 'inbox' || stage === 'failed') return true;
   return stage === 'running' && job !== null;
 }

@@ -67,7 +67,8 @@ export function removeCreated(kept: { file: string; created: boolean }[]): void 
 export function writePhoto(dir: string, photo: CleanPhoto): { file: string; created: boolean } {
   const file = path.join(dir, photo.name);
   const existed = fs.lstatSync(file, { throwIfNoEntry: false }) !== undefined;
-  writeFileAtomic(file, photo.bytes, 0o644);
+  // The person's own picture: readable by them (and so by their agent, which runs as them), by no other user.
+  writeFileAtomic(file, photo.bytes, 0o600);
   return { file, created: !existed };
 }
 

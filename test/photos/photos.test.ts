@@ -45,6 +45,7 @@ describe('photos on notes (relay and prompt hook)', () => {
     const file = path.join(notesDir('P-1'), kept[0]!);
     const bytes = fs.readFileSync(file);
     expect(bytes.toString('latin1')).not.toContain(SECRET);
+    expect(fs.statSync(file).mode & 0o777).toBe(0o600); // the person's picture: no other OS user reads it
     const meta = await sharp(bytes).metadata();
     expect([meta.format, meta.width, meta.height, meta.exif]).toEqual(['jpeg', 40, 30, undefined]);
     const note = JSON.parse(fs.readFileSync(path.join(notesDir('P-1'), '0000-0000.json'), 'utf8'));
@@ -114,6 +115,7 @@ describe('photos on commander messages', () => {
       expect(names).toHaveLength(1);
       expect(names[0]).toMatch(PHOTO_FILE_PATTERN);
       expect(names[0]).toMatch(/\.png$/);
+      expect(fs.statSync(path.join(dir, names[0]!)).mode & 0o777).toBe(0o600);
       await untilState(c.commanders, v.id, (s) => settled(s) && outputText(c.commanders, v.id).includes('Photo attached'));
       expect(outputText(c.commanders, v.id)).toContain(`echo: Photo attached: ${path.join(dir, names[0]!)}`);
 

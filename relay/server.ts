@@ -15,7 +15,7 @@ import { DedupeStore } from './clients/dedupe';
 import { createDispatcher } from './clients/dispatch';
 import { acceptSocket, PreAuth } from './clients/socket';
 import type { RelayServices, Service } from './context';
-import { ensurePrivateDir, writePrivateFile } from './devices/files';
+import { claimDataDir, writePrivateFile } from './devices/files';
 import { SWEEP_SKIP, sweepStaleTemps } from '../bus/fs-atomic';
 import { FailureLimiter } from './devices/rate-limit';
 import { DeviceStore } from './devices/store';
@@ -62,7 +62,7 @@ export function relayInfoFile(dataDir: string): string {
 
 export async function createRelay(opts: RelayOptions = {}): Promise<Relay> {
   const options = resolveOptions(opts);
-  ensurePrivateDir(options.dataDir);
+  claimDataDir(options.dataDir, (message) => options.logger.warn(message));
   sweepStaleTemps(options.dataDir, { recursive: true, skip: SWEEP_SKIP }); // LIMIT-4: temps of writers killed mid-write
   removeStaleInfoFile(options.dataDir); // HOOKCRED-3: a killed relay's file names a port anyone may hold now
   const hookToken = ensureHookToken(options.dataDir);

@@ -5,6 +5,27 @@ import * as path from 'node:path';
 
 let counter = 0;
 
+/**
+ * The relay's data dir, made or checked (SERVE-3): made 0700 when missing; one that exists must
+ * be a directory owned by the user the relay runs as (anyone who owns it can plant the hook
+ * credential or relay.json the hooks trust), and any access it gives group or others is taken
+ * away, saying so once. Throws a TypeError naming the directory otherwise, having changed nothing.
+ */
+export function claimDataDir(dir: string, warn: (message: string) => void): void {
+  ensurePrivateDir(dir);
+  const st = fs.statSync(dir);
+  if (!st.isDirectory()) throw new TypeError(`data dir ${dir} is not a directory`);
+  const uid = process.getuid?.();
+  if (uid !== undefined && st.uid !== uid) {
+    throw new TypeError(`data dir ${dir} belongs to uid ${st.uid}, not to the user the relay runs as (uid ${uid}): whoever owns it could plant the credentials hooks trust; set COMMANDR_HOME to a directory of your own`);
+  }
+  const loose = st.mode & 0o077;
+  if (loose !== 0 && process.platform !== 'win32') {
+    fs.chmodSync(dir, st.mode & 0o700);
+    warn(`data dir ${dir} was mode ${(st.mode & 0o777).toString(8).padStart(4, '0')}; made ${(st.mode & 0o700).toString(8).padStart(4, '0')}, so no other user reads or changes the relay's credentials`);
+  }
+}
+
 /** Creates `dir` (and parents) private to the user. */
 export function ensurePrivateDir(dir: string): void {
   fs.mkdirSync(dir, { recursive: true, mode: 0o700 });

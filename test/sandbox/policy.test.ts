@@ -25,6 +25,7 @@ const warnings: string[] = [];
 async function start(sandbox: boolean | undefined): Promise<void> {
   bus = busRepo('sandbox-policy-', { commit: true, inbox: { 'T-1': packet('T-1') } });
   dataDir = path.join(bus.dir, 'data');
+  fs.mkdirSync(dataDir, { mode: 0o700 }); // as a relay makes it (SERVE-3), so its start has no warning of its own
   fs.mkdirSync(path.join(dataDir, 'adapters'), { recursive: true });
   fs.symlinkSync(FAKE_ADAPTER_DIR, path.join(dataDir, 'adapters', 'fake'));
   process.env.COMMANDR_AGENT_ADAPTER = 'fake';

@@ -9,6 +9,10 @@ import { createFileExclusive, writeFileAtomic } from './fs-atomic';
 import { ensureBusDir, assertInsideBus } from './inside';
 import { issuesText } from './issues';
 import { annotationsDir, assertBus, assertTaskId } from './layout';
+import { readPlainText } from './plain-file';
+
+/** A note is a sentence or a page; past this it is not read. */
+const ANNOTATION_MAX_BYTES = 1024 * 1024;
 
 /** The highest sequence number of a turn (four digits in the file name). */
 export const MAX_SEQ = 9999;
@@ -97,8 +101,11 @@ export function listAnnotations(bus: string, task: string, warn: (m: string) => 
 }
 
 function readAnnotation(file: string): Annotation | string {
+  // The bus is the agent's to write: a FIFO named like a note would block the relay's read (ANNOT-7).
+  const text = readPlainText(file, ANNOTATION_MAX_BYTES);
+  if (text === undefined) return 'not a regular file of at most 1 MiB';
   try {
-    const checked = Annotation.safeParse(JSON.parse(fs.readFileSync(file, 'utf8')));
+    const checked = Annotation.safeParse(JSON.parse(text));
     return checked.success ? checked.data : issuesText(checked.error);
   } catch (error) {
     return error instanceof Error ? error.message : String(error);

@@ -114,10 +114,14 @@ export function readEvents(bus: string, offset = 0): EventBatch {
 }
 
 function readFrom(file: string, offset: number): Buffer {
-  if (offset === 0) return fs.readFileSync(file);
-  const fd = fs.openSync(file, 'r');
+  // The bus is the agent's to write: a FIFO in the log's place is never opened to wait for a
+  // writer (that would stop the relay, ANNOT-7's kin), checked before the open and after it.
+  if (!fs.statSync(file).isFile()) throw new BusError('E_IO', `${file} is not a regular file`);
+  const fd = fs.openSync(file, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK);
   try {
-    const size = fs.fstatSync(fd).size;
+    const stat = fs.fstatSync(fd);
+    if (!stat.isFile()) throw new BusError('E_IO', `${file} is not a regular file`);
+    const size = stat.size;
     const length = Math.max(0, size - offset);
     const buffer = Buffer.alloc(length);
     let got = 0;

@@ -15,6 +15,7 @@ import { appendEvent } from './event-log';
 import { createFileExclusive, writeFileAtomic } from './fs-atomic';
 import { assertBus, assertTaskId, listPackets, tokenPath } from './layout';
 import { type Env, locateGit } from './locate';
+import { readPlainText } from './plain-file';
 
 export interface TaskIdentity {
   task?: string;
@@ -26,7 +27,7 @@ export interface TaskIdentity {
 /** The branch HEAD points at (`refs/heads/<name>`), read from the file; undefined when detached. */
 export function currentBranch(gitDir: string): string | undefined {
   try {
-    const head = fs.readFileSync(path.join(gitDir, 'HEAD'), 'utf8').trim();
+    const head = readPlainText(path.join(gitDir, 'HEAD'), 64 * 1024)?.trim() ?? ''; // GITREAD-1
     return head.startsWith('ref: refs/heads/') ? head.slice('ref: refs/heads/'.length) : undefined;
   } catch {
     return undefined;

@@ -4,6 +4,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { gitSync } from './git/run';
 import { BusError } from './errors';
+import { readPlainText } from './plain-file';
 
 /** Environment variables as read here (a plain record, so callers may pass `{}`). */
 export type Env = Record<string, string | undefined>;
@@ -35,7 +36,9 @@ function findDotGit(start: string): string | undefined {
 function gitDirOf(dotGit: string): string | undefined {
   const stat = fs.statSync(dotGit);
   if (stat.isDirectory()) return dotGit;
-  const text = fs.readFileSync(dotGit, 'utf8');
+  // A FIFO (or anything but a plain file) is never opened to wait for a writer (GITREAD-1).
+  const text = readPlainText(dotGit, 64 * 1024);
+  if (text === undefined) return undefined;
   const match = /^gitdir:\s*(.+?)\s*$/m.exec(text);
   return match ? path.resolve(path.dirname(dotGit), match[1]!) : undefined;
 }
@@ -43,7 +46,8 @@ function gitDirOf(dotGit: string): string | undefined {
 /** `<gitdir>/commondir` names the shared dir (relative to gitdir); absent = gitdir itself. */
 function commonDirOf(gitDir: string): string {
   try {
-    const rel = fs.readFileSync(path.join(gitDir, 'commondir'), 'utf8').trim();
+    const rel = readPlainText(path.join(gitDir, 'commondir'), 64 * 1024)?.trim();
+    if (rel === undefined) return fs.realpathSync(gitDir);
     return fs.realpathSync(path.resolve(gitDir, rel));
   } catch {
     return fs.realpathSync(gitDir);

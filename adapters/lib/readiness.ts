@@ -6,6 +6,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { type Env, isExecutableFile } from './env';
 import { findBinary } from './run-job';
+import { readPlainText } from '../../bus/plain-file';
 
 export type NotReadyReason = 'cli-missing' | 'not-logged-in' | 'no-provider' | 'no-council-key';
 
@@ -33,7 +34,7 @@ export function claudeLoggedIn(env: Env): boolean {
   const home = env.HOME?.trim() || os.homedir();
   if (fs.existsSync(path.join(home, '.claude', '.credentials.json'))) return true;
   try {
-    const config = JSON.parse(fs.readFileSync(path.join(home, '.claude.json'), 'utf8')) as { oauthAccount?: unknown };
+    const config = JSON.parse(readPlainText(path.join(home, '.claude.json'), 16 * CONFIG_MAX_BYTES) ?? '') as { oauthAccount?: unknown };
     return typeof config.oauthAccount === 'object' && config.oauthAccount !== null;
   } catch {
     return false;
@@ -76,13 +77,17 @@ function configuresProvider(text: string): boolean {
   return typeof provider === 'object' && provider !== null && Object.keys(provider).length > 0;
 }
 
+/**
+ * SANDBOX-18: these files lie where a sandboxed agent writes (the project, `~/.local/share/opencode`)
+ * and the relay reads them before each OpenCode job: only a plain file is read, never a FIFO whose
+ * open would wait for a writer, the relay with it.
+ */
 function fileConfiguresProvider(file: string): boolean {
-  try {
-    return configuresProvider(fs.readFileSync(file, 'utf8'));
-  } catch {
-    return false;
-  }
+  const text = readPlainText(file, CONFIG_MAX_BYTES);
+  return text !== undefined && configuresProvider(text);
 }
+
+const CONFIG_MAX_BYTES = 1024 * 1024;
 
 /**
  * RUNREADY-6: OpenCode has a model provider it can use: a provider's API key in the environment
@@ -98,7 +103,7 @@ export function opencodeHasProvider(env: Env, cwd?: string): boolean {
   const home = env.HOME?.trim() || os.homedir();
   const data = env.XDG_DATA_HOME?.trim() || path.join(home, '.local', 'share');
   try {
-    const auth = JSON.parse(fs.readFileSync(path.join(data, 'opencode', 'auth.json'), 'utf8')) as unknown;
+    const auth = JSON.parse(readPlainText(path.join(data, 'opencode', 'auth.json'), CONFIG_MAX_BYTES) ?? '') as unknown;
     if (typeof auth === 'object' && auth !== null && Object.keys(auth).length > 0) return true;
   } catch {
     // no saved login

@@ -10,6 +10,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { sandboxSupport, type SandboxSupport } from './detect';
 import { sandboxExecProfile } from './macos';
+import { readPlainText } from '../../bus/plain-file';
 
 export { sandboxSupport, type SandboxSupport } from './detect';
 
@@ -136,12 +137,35 @@ export function protectedPaths(spec: SandboxSpec): string[] {
 /** `<cwd>/.git` as a file (`gitdir: …`) names the worktree's own git dir. */
 function worktreeGitDir(cwd: string): string | undefined {
   try {
-    const text = fs.readFileSync(path.join(cwd, '.git'), 'utf8');
+    const text = readPlainText(path.join(cwd, '.git'), 64 * 1024) ?? ''; // a FIFO there never blocks the relay (GITREAD-1)
     const m = /^gitdir:\s*(.+)$/m.exec(text);
     return m ? real(path.resolve(cwd, m[1]!.trim())) : undefined;
   } catch {
     return undefined;
   }
+}
+
+/** A directory that is no link (a bind would follow one, and make its target writable). */
+function isRealDir(p: string): boolean {
+  return fs.lstatSync(p, { throwIfNoEntry: false })?.isDirectory() === true;
+}
+
+/**
+ * SANDBOX-17: the directories between each read-only path and the writable one it lies in
+ * (`<repo>/.agents` for `.agents/approvals`). A mount moves with a renamed parent, so an agent
+ * could `mv .agents .agents-x` and make a new, writable `.agents/approvals`; each of these is
+ * bound on itself, and a mount point can be neither renamed nor removed. Never one inside the data
+ * dir (a bind takes the host's view and would show what the data dir hides), nor a symbolic link
+ * (a tracked `.agents` link: the bind would make its target writable).
+ */
+function pinned(readOnly: string[], writable: string[], dataDir: string): string[] {
+  const out: string[] = [];
+  for (const r of readOnly) {
+    const outer = writable.filter((w) => w !== r && within(r, w)).sort((x, y) => y.length - x.length)[0];
+    if (outer === undefined) continue;
+    for (let d = path.dirname(r); d !== outer && within(d, outer); d = path.dirname(d)) if (!within(d, dataDir) && isRealDir(d)) out.push(d);
+  }
+  return out;
 }
 
 /** The argv that runs `command args` inside the sandbox; throws SandboxError when none is possible. */
@@ -172,7 +196,7 @@ export function sandboxArgv(spec: SandboxSpec, command: string, args: string[] =
   const realHome = fs.existsSync(home) ? real(home) : undefined;
   if (realHome && within(realHome, '/tmp')) a.push('--ro-bind', realHome, realHome);
   // Writable, outer paths first so a nested one is bound on top of its parent. Never the data dir itself.
-  const binds = [...new Set(writable)].filter((p) => p !== dataDir && fs.existsSync(p)).sort((x, y) => x.length - y.length);
+  const binds = [...new Set([...writable, ...pinned(readOnly, writable, dataDir)])].filter((p) => p !== dataDir && fs.existsSync(p)).sort((x, y) => x.length - y.length);
   for (const w of binds) a.push('--bind', w, w);
   // SANDBOX-13: the data dir is hidden after every bind above, so a workspace, repo or HOME that
   // contains it (a dotfiles repo at ~, a HOME under /tmp) cannot show it again; only what lies

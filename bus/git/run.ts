@@ -3,6 +3,8 @@
 // for the subcommands that can reach a named driver, an override for each one the repository's
 // own config defines. Sync, buffered and streaming forms; failures are one typed GitError.
 import { execFile, spawn, spawnSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
 import { BusError } from '../errors';
 import { ConfigCache, cacheKey, parsePlace, watchedFiles } from './config-cache';
 import { FIXED_CONFIG, parseConfigList, repoOverrides, runEnv, type ConfigEntry, type Overrides } from './hardening';
@@ -221,11 +223,53 @@ function oneWorktreeRunAtATime<T>(work: () => Promise<T>): Promise<T> {
   return turn;
 }
 
+/** A `git worktree list` or `prune` reads a few small files per worktree: past this it is stuck, not slow (GITREAD-2). */
+export const WORKTREE_READ_TIMEOUT_MS = 60_000;
+
+/**
+ * GITREAD-2: the file of `<repo>/.git/worktrees/<id>/` that is neither a regular file nor a
+ * directory (nor a link to one), if any. A job may write its own worktree's git dir (it commits),
+ * and git opens those files to read them: a FIFO there would hold the `git worktree` run that
+ * reads it — and, through the queue above, every later one of the relay's, for every repo.
+ */
+export function unreadableWorktreeEntry(cwd: string): string | undefined {
+  const dir = path.join(cwd, '.git', 'worktrees');
+  let ids: string[];
+  try {
+    ids = fs.readdirSync(dir);
+  } catch {
+    return undefined;
+  }
+  for (const id of ids) {
+    let names: string[];
+    try {
+      names = fs.readdirSync(path.join(dir, id));
+    } catch {
+      continue;
+    }
+    for (const name of names) {
+      const stat = fs.statSync(path.join(dir, id, name), { throwIfNoEntry: false });
+      if (stat && !stat.isFile() && !stat.isDirectory()) return path.join(dir, id, name);
+    }
+  }
+  return undefined;
+}
+
+function worktreeRun(args: readonly string[], p: Plan, opts: GitRunOptions, env: NodeJS.ProcessEnv): Promise<GitResult> {
+  return oneWorktreeRunAtATime(async () => {
+    const bad = unreadableWorktreeEntry(opts.cwd);
+    if (bad !== undefined) throw new GitError(args, opts.cwd, null, `${bad} is not a regular file (a FIFO or device left in a worktree's git dir); git would wait on it for good. Remove that worktree's entry: rm -r ${path.dirname(bad)} && git worktree prune`);
+    const verb = args[args.indexOf('worktree') + 1];
+    const reads = verb === 'list' || verb === 'prune';
+    return execGit(args, p, reads && opts.timeoutMs === undefined ? { ...opts, timeoutMs: WORKTREE_READ_TIMEOUT_MS } : opts, env);
+  });
+}
+
 /** Resolves with exit code, stdout and stderr; rejects GitError only if git could not run or overran. */
 export async function gitResult(args: readonly string[], opts: GitRunOptions): Promise<GitResult> {
   const p = plan(args);
   const env = envFor(opts, p.needsConfig ? await overridesAsync(opts) : NONE);
-  return p.sub === 'worktree' ? oneWorktreeRunAtATime(() => execGit(args, p, opts, env)) : execGit(args, p, opts, env);
+  return p.sub === 'worktree' ? worktreeRun(args, p, opts, env) : execGit(args, p, opts, env);
 }
 
 function execGit(args: readonly string[], p: Plan, opts: GitRunOptions, env: NodeJS.ProcessEnv): Promise<GitResult> {

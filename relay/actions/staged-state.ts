@@ -14,19 +14,25 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { gitBytes, stagedDigest } from '../../bus/digest';
 import { headOf, indexTree, NULL_OID } from '../../bus/diff';
+import { copyPlainFile, isMissing, readPlainFile, readPlainText } from '../../bus/plain-file';
 import { CommandrError } from '../../protocol/wire/errors';
 
 /** `tree` is git's error when write-tree failed (e.g. unmerged paths): the caller reports it only for the digest it wanted. */
 export interface StagedState { digest: string; base: string; tree: string | Error }
 
 const OID = /^[0-9a-f]{40}(?:[0-9a-f]{24})?$/;
+/** `.git`, `HEAD`, `commondir`, a loose ref: a few bytes each. */
+const SMALL = 64 * 1024;
+/** Past this git is asked instead (the ref files are then read by git, not here). */
+const PACKED_REFS_BYTES = 64 * 1024 * 1024;
 
 /** The worktree's git dir (`.git` itself, or the `gitdir:` a linked worktree's `.git` file names), if it can be read. */
 export function gitDirOf(worktree: string): string | undefined {
   const dotGit = path.join(worktree, '.git');
   try {
     if (fs.statSync(dotGit).isDirectory()) return dotGit;
-    const line = /^gitdir: (.+)$/m.exec(fs.readFileSync(dotGit, 'utf8'))?.[1]?.trim();
+    // The worktree is the agent's: never wait on a FIFO there (GITREAD-1).
+    const line = /^gitdir: (.+)$/m.exec(readPlainText(dotGit, SMALL) ?? '')?.[1]?.trim();
     return line ? path.resolve(worktree, line) : undefined;
   } catch {
     return undefined;
@@ -36,7 +42,8 @@ export function gitDirOf(worktree: string): string | undefined {
 /** The dir holding shared refs (`commondir` of a linked worktree's git dir, else the git dir). */
 export function commonDirOf(gitDir: string): string {
   try {
-    return path.resolve(gitDir, fs.readFileSync(path.join(gitDir, 'commondir'), 'utf8').trim());
+    const rel = readPlainText(path.join(gitDir, 'commondir'), SMALL)?.trim();
+    return rel === undefined ? gitDir : path.resolve(gitDir, rel);
   } catch {
     return gitDir;
   }
@@ -45,7 +52,7 @@ export function commonDirOf(gitDir: string): string {
 /** The worktree's HEAD as its symbolic ref (`refs/heads/x`) or undefined when detached or unreadable. */
 export function headRefOf(gitDir: string): string | undefined {
   try {
-    return /^ref: (\S+)\s*$/.exec(fs.readFileSync(path.join(gitDir, 'HEAD'), 'utf8'))?.[1];
+    return /^ref: (\S+)\s*$/.exec(readPlainText(path.join(gitDir, 'HEAD'), SMALL) ?? '')?.[1];
   } catch {
     return undefined;
   }
@@ -57,30 +64,21 @@ export function headRefOf(gitDir: string): string | undefined {
  * symbolic ref to a symbolic ref, anything unreadable).
  */
 export function headFromFiles(gitDir: string): string | undefined {
-  let head: string;
-  try {
-    head = fs.readFileSync(path.join(gitDir, 'HEAD'), 'utf8').trim();
-  } catch {
-    return undefined;
-  }
+  const head = readPlainText(path.join(gitDir, 'HEAD'), SMALL)?.trim();
+  if (head === undefined) return undefined;
   if (OID.test(head)) return head;
   // Branches only (they live in the common dir); any other symbolic HEAD is git's to resolve.
   const ref = /^ref: (refs\/heads\/\S+)$/.exec(head)?.[1];
   if (!ref || ref.split('/').some((part) => part === '..' || part === '.' || part === '')) return undefined;
   const common = commonDirOf(gitDir);
   if (fs.existsSync(path.join(common, 'reftable'))) return undefined;
-  try {
-    const loose = fs.readFileSync(path.join(common, ref), 'utf8').trim();
-    return OID.test(loose) ? loose : undefined;
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') return undefined;
-  }
-  let packed: string;
-  try {
-    packed = fs.readFileSync(path.join(common, 'packed-refs'), 'utf8');
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'ENOENT' ? NULL_OID : undefined;
-  }
+  const looseFile = path.join(common, ref);
+  const loose = readPlainText(looseFile, SMALL)?.trim();
+  if (loose !== undefined) return OID.test(loose) ? loose : undefined;
+  if (!isMissing(looseFile)) return undefined;
+  const packedFile = path.join(common, 'packed-refs');
+  const packed = readPlainText(packedFile, PACKED_REFS_BYTES);
+  if (packed === undefined) return isMissing(packedFile) ? NULL_OID : undefined;
   for (const line of packed.split('\n')) {
     const [oid, name] = line.split(' ');
     if (name === ref && oid && OID.test(oid)) return oid;
@@ -132,7 +130,11 @@ export async function stagedState(worktree: string): Promise<StagedState> {
   let bytes: Buffer | undefined;
   try {
     // One read of the index as git last renamed it into place: a later `git add` replaces the file, not these bytes.
-    if (fs.statSync(index).size <= HASHED_INDEX_BYTES) bytes = fs.readFileSync(index);
+    // Only a plain file is read or copied: a FIFO there would stop the relay (GITREAD-1).
+    const stat = fs.statSync(index);
+    if (!stat.isFile()) return inTurn(worktree);
+    if (stat.size <= HASHED_INDEX_BYTES) bytes = readPlainFile(index, HASHED_INDEX_BYTES);
+    if (stat.size <= HASHED_INDEX_BYTES && bytes === undefined) return inTurn(worktree);
   } catch {
     return inTurn(worktree);
   }
@@ -158,7 +160,7 @@ async function fromCopy(worktree: string, gitDir: string, index: string, before:
   const copy = path.join(scratchDir(), `index-${crypto.randomBytes(8).toString('hex')}`);
   try {
     if (bytes) fs.writeFileSync(copy, bytes, { mode: 0o600 });
-    else fs.copyFileSync(index, copy);
+    else if (!copyPlainFile(index, copy)) return inTurn(worktree);
   } catch {
     return inTurn(worktree);
   }

@@ -161,7 +161,7 @@ export class Commanders extends EventEmitter<CommandersEvents> {
     this.assertOpen('the relay stopped while the old turn was being stopped; replace the session again once it is back');
     // CMDRFAIL-2: Retry of a commander whose very first turn failed runs that first turn again, first message and all.
     const retryFirst = entry.record.failure?.first === true;
-    if (!retryFirst) this.store.writeDoc(id, withSessionKind(this.store.readDoc(id), 'replacement'));
+    if (!retryFirst) this.store.writeDoc(id, withSessionKind(this.docOf(entry.record), 'replacement'));
     const { failure: _failed, ...rest } = entry.record;
     entry.record = { ...rest, session: null, status: 'starting', waitingFor: null, adapter: entry.record.demo ? entry.record.adapter : this.opts.adapter(entry.record.adapter).name };
     this.save(entry);
@@ -174,7 +174,7 @@ export class Commanders extends EventEmitter<CommandersEvents> {
   addReference(id: string, input: string): CommanderView {
     const entry = this.entry(id);
     const reference = checkReferencePath(input, this.allowedRoots());
-    this.store.writeDoc(id, withReference(this.store.readDoc(id), reference));
+    this.store.writeDoc(id, withReference(this.docOf(entry.record), reference));
     if (!entry.record.referencePaths.includes(reference)) {
       entry.record = { ...entry.record, referencePaths: [...entry.record.referencePaths, reference] };
       this.save(entry);
@@ -281,11 +281,16 @@ export class Commanders extends EventEmitter<CommandersEvents> {
     else if (entry.record.status === 'dead') entry.queue = [];
   }
 
+  /** Its CLAUDE.md to edit; one that is not its own regular file (CMDR-DIR-3) is written afresh, as at creation. */
+  private docOf(record: CommanderRecord): string {
+    return this.store.readDoc(record.id) ?? renderClaudeMd(record.name, record.id, this.store.dir(record.id), record.referencePaths);
+  }
+
   /** Reference paths the commander wrote into its CLAUDE.md, validated like any other (CMDR-REF-3). */
   private pickUpReferences(entry: Entry): void {
     const roots = this.allowedRoots();
     const added: string[] = [];
-    for (const candidate of referencesIn(this.store.readDoc(entry.record.id))) {
+    for (const candidate of referencesIn(this.store.readDoc(entry.record.id) ?? '')) {
       try {
         const real = checkReferencePath(candidate, roots);
         if (!entry.record.referencePaths.includes(real) && !added.includes(real)) added.push(real);

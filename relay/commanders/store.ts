@@ -7,6 +7,7 @@ import * as path from 'node:path';
 import { COMMANDER_ID_PATTERN, CommanderRecord } from '../../protocol/commander';
 import { CommandrError } from '../../protocol/wire/errors';
 import { ensurePrivateDir, writePrivateFile } from '../devices/files';
+import { readPlainText } from '../../bus/plain-file';
 
 export const RECORD_FILE = 'commander.json';
 export const DOC_FILE = 'CLAUDE.md';
@@ -20,6 +21,17 @@ export function newCommanderId(): string {
   let id = 'c-';
   for (const b of bytes) id += ALPHABET[b % ALPHABET.length];
   return id;
+}
+
+/** Largest CLAUDE.md the relay reads (Claude Code itself warns past 40 k characters). */
+export const DOC_MAX_BYTES = 1024 * 1024;
+
+function lstatOrNull(file: string): fs.Stats | null {
+  try {
+    return fs.lstatSync(file);
+  } catch {
+    return null;
+  }
 }
 
 export function assertCommanderId(id: string): void {
@@ -63,20 +75,38 @@ export class CommanderStore {
     writePrivateFile(path.join(this.dir(record.id), RECORD_FILE), JSON.stringify(CommanderRecord.parse(record), null, 2) + '\n');
   }
 
-  readDoc(id: string): string {
-    try {
-      return fs.readFileSync(path.join(this.dir(id), DOC_FILE), 'utf8');
-    } catch {
-      return '';
-    }
+  /**
+   * The commander's CLAUDE.md, or null when it is missing or not its own (CMDR-DIR-3): the directory
+   * is the agent's, so a symlink (to the approval key, say), a FIFO (whose open would block the
+   * relay) or a file past DOC_MAX_BYTES is never read.
+   */
+  readDoc(id: string): string | null {
+    return readPlainText(path.join(this.dir(id), DOC_FILE), DOC_MAX_BYTES, { followLinks: false }) ?? null;
   }
 
   writeDoc(id: string, text: string): void {
     writePrivateFile(path.join(this.dir(id), DOC_FILE), text);
   }
 
+  /** Appends to `spawned` only as a regular file of the directory's own: a link the agent put there is replaced, never followed (CMDR-DIR-3). */
   appendSpawned(id: string, session: string): void {
-    fs.appendFileSync(path.join(this.dir(id), SPAWNED_FILE), `${session}\n`, { mode: 0o600 });
+    const file = path.join(this.dir(id), SPAWNED_FILE);
+    const st = lstatOrNull(file);
+    if (st !== null && !st.isFile()) {
+      if (st.isDirectory()) return; // the agent's own directory by that name: nothing to record into
+      fs.rmSync(file, { force: true });
+    }
+    let fd: number;
+    try {
+      fd = fs.openSync(file, fs.constants.O_WRONLY | fs.constants.O_APPEND | fs.constants.O_CREAT | fs.constants.O_NOFOLLOW | fs.constants.O_NONBLOCK, 0o600);
+    } catch {
+      return; // swapped for a link or a FIFO since: the record in commander.json still names the session
+    }
+    try {
+      if (fs.fstatSync(fd).isFile()) fs.writeSync(fd, `${session}\n`);
+    } finally {
+      fs.closeSync(fd);
+    }
   }
 
   /** Every valid record on disk; directories without a readable record are skipped. */

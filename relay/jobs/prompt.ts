@@ -18,12 +18,7 @@ const word = (value: string): string => (/^[A-Za-z0-9_./:@%+=,-]+$/.test(value) 
 export const jobCommandr = (): string[] => [process.execPath, path.join(installRoot(), 'bin', 'commandr')];
 
 export function jobPrompt(req: { task: string; mode: JobMode; packet: string }, cwd: string, commandr: string[] = jobCommandr()): string {
-  let body = '';
-  try {
-    body = fs.readFileSync(req.packet, 'utf8');
-  } catch {
-    body = '(the packet could not be read)';
-  }
+  const body = packetBody(req.packet);
   const finish = [...commandr, 'complete', req.packet].map(word).join(' ');
   const how = req.mode === 'work'
     ? [
@@ -36,4 +31,33 @@ export function jobPrompt(req: { task: string; mode: JobMode; packet: string }, 
       'End with one line `VERDICT: pass` or `VERDICT: fail` and your reasons.',
     ];
   return [...how, '', `The task packet (${req.packet}):`, '', body].join('\n');
+}
+
+/**
+ * The packet's text (JOB-8). The bus is the agent's to write (THREAT-2) and the relay, outside any
+ * sandbox, reads the packet into the agent's own prompt: only a regular file whose real path is
+ * inside that bus is read, so a packet swapped for a link to `<dataDir>/approval/private.pem` (or
+ * for a FIFO, whose open would block the relay) between the relay's scan and the job's start
+ * puts nothing of it in the prompt. Where the file really is is read from the open descriptor.
+ */
+function packetBody(packet: string): string {
+  const unread = '(the packet could not be read)';
+  let bus: string;
+  let fd: number;
+  try {
+    bus = fs.realpathSync(path.dirname(path.dirname(packet)));
+    fd = fs.openSync(packet, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK);
+  } catch {
+    return unread;
+  }
+  try {
+    if (!fs.fstatSync(fd).isFile()) return unread;
+    const where = fs.existsSync('/proc/self/fd') ? fs.readlinkSync(`/proc/self/fd/${fd}`) : fs.realpathSync(packet);
+    if (!where.startsWith(`${bus}${path.sep}`)) return '(the packet is a link to a file outside the bus; it was not read)';
+    return fs.readFileSync(fd, 'utf8');
+  } catch {
+    return unread;
+  } finally {
+    fs.closeSync(fd);
+  }
 }

@@ -14,9 +14,11 @@ import * as fs from 'node:fs';
 import type * as http from 'node:http';
 import * as path from 'node:path';
 import type * as net from 'node:net';
+import { Transform } from 'node:stream';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { createMcpServer } from '../../adapters/mcp/server';
 import { cancelsSent } from '../../adapters/mcp/relay-ask';
+import { MAX_FRAME_BYTES } from '../../protocol/wire/frames';
 
 export const MCP_PIPE_PATH = '/api/mcp/pipe';
 export const MCP_PIPE_PROTOCOL = 'commandr-mcp';
@@ -27,6 +29,10 @@ const MAX_FIELD_BYTES = 4096;
 export const PAIR_TIMEOUT_MS = 5_000;
 const MAX_PENDING = 32;
 const MAX_SESSIONS = 256;
+/** A JSON-RPC message from the agent may be as long as a client frame (MCP-ONE-9): the SDK buffers a line until its end. */
+export const MAX_MESSAGE_BYTES = MAX_FRAME_BYTES;
+/** What the relay holds unsent for an agent that does not read its answers (MCP-ONE-9). */
+export const MAX_UNREAD_BYTES = 4 * MAX_FRAME_BYTES;
 
 export interface McpHostOptions {
   hookToken: string;
@@ -107,6 +113,39 @@ function switched(socket: net.Socket, extra = ''): void {
   socket.write(`HTTP/1.1 101 Switching Protocols\r\nUpgrade: ${MCP_PIPE_PROTOCOL}\r\nConnection: Upgrade\r\n${extra}\r\n`);
 }
 
+/**
+ * MCP-ONE-9: `up` as the server reads it, bounded. The SDK's stdio transport keeps every byte of
+ * a line until its newline, and writes each answer whether or not the agent reads it, so one
+ * session could grow the relay's memory without end: one whose message passes MAX_MESSAGE_BYTES,
+ * or that leaves more than MAX_UNREAD_BYTES of answers unread, is ended instead.
+ */
+function bounded(up: net.Socket, down: net.Socket, overflow: (why: string) => void): Transform {
+  let line = 0; // bytes since the last newline
+  let over = false;
+  const stop = (why: string, done: () => void): void => {
+    over = true;
+    done();
+    overflow(why);
+  };
+  const out = new Transform({
+    transform(chunk: Buffer, _encoding, done) {
+      if (over) return done();
+      let start = 0;
+      for (let at = chunk.indexOf(0x0a); at >= 0; at = chunk.indexOf(0x0a, start)) {
+        if (line + at - start > MAX_MESSAGE_BYTES) return stop(`a message over ${MAX_MESSAGE_BYTES} bytes`, done);
+        line = 0;
+        start = at + 1;
+      }
+      line += chunk.length - start;
+      if (line > MAX_MESSAGE_BYTES) return stop(`a message over ${MAX_MESSAGE_BYTES} bytes`, done);
+      if (down.writableLength > MAX_UNREAD_BYTES) return stop(`over ${MAX_UNREAD_BYTES} bytes of answers left unread`, done);
+      done(null, chunk);
+    },
+  });
+  up.pipe(out);
+  return out;
+}
+
 export function startMcpHost(options: McpHostOptions): McpHost {
   const pending = new Map<string, Pending>();
   const open = new Set<() => void>();
@@ -128,7 +167,11 @@ export function startMcpHost(options: McpHostOptions): McpHost {
   function serve(p: Pending, up: net.Socket, head: Buffer): void {
     const { down, fields } = p;
     const server = createMcpServer({ cwd: fields.PWD, env: toolEnv(fields) });
-    const transport = new StdioServerTransport(up, down);
+    if (head.length > 0) up.unshift(head);
+    const transport = new StdioServerTransport(bounded(up, down, (why) => {
+      options.log.warn(new Error(`mcp pipe: session in ${fields.PWD} ended: ${why}`));
+      end();
+    }), down);
     served++;
     let ended = false;
     const end = (): void => {
@@ -151,7 +194,6 @@ export function startMcpHost(options: McpHostOptions): McpHost {
     up.once('close', end);
     down.once('close', end);
     down.on('error', () => {}); // a write to a gone agent; `close` follows
-    if (head.length > 0) up.unshift(head);
     server.connect(transport).catch((error: unknown) => {
       options.log.warn(error, 'mcp pipe: the server did not start');
       end();

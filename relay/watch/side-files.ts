@@ -7,6 +7,7 @@ import { isTaskId } from '../../protocol/bus/ids';
 import { ANNOTATION_FILE_PATTERN, Annotation } from '../../protocol/bus/annotation';
 import { Verdict } from '../../protocol/bus/verdict';
 import { isTrackedNote, trackedNoteFiles } from '../../bus/note-origin';
+import { readPlainText } from '../../bus/plain-file';
 
 export interface AnnotationCount { total: number; unconsumed: number }
 
@@ -28,9 +29,10 @@ function statOrNull(file: string, noFollow = false): fs.Stats | null {
   }
 }
 
+/** A verdict or note's JSON: the stat above said "regular file", and it is read only if it still is (ANNOT-7: never a FIFO swapped in since). */
 function readJson(file: string): unknown {
   try {
-    return JSON.parse(fs.readFileSync(file, 'utf8'));
+    return JSON.parse(readPlainText(file, 1024 * 1024) ?? '');
   } catch {
     return undefined;
   }

@@ -72,4 +72,22 @@ describe('the job prompt', () => {
     expect(prompt).toContain('VERDICT: pass');
     expect(prompt).not.toMatch(/complete/);
   });
+
+  it('JOB-8: a packet swapped for a link to a file outside its bus (the approval key) puts nothing of that file in the prompt', () => {
+    made = busRepo('job-prompt-', { inbox: ['T-4', 'T-5'] });
+    const secret = path.join(made.dir, 'private.pem');
+    fs.writeFileSync(secret, '-----BEGIN PRIVATE KEY-----\nTHE-KEY\n', { mode: 0o600 });
+    const packet = path.join(made.bus, 'inbox', 'T-4.md');
+    fs.rmSync(packet);
+    fs.symlinkSync(secret, packet);
+    const prompt = jobPrompt({ task: 'T-4', mode: 'work', packet }, made.repo);
+    expect(prompt).not.toContain('THE-KEY');
+    expect(prompt).toContain('outside the bus');
+    // A link that stays inside the bus is still read.
+    const inside = path.join(made.bus, 'inbox', 'T-5.md');
+    const moved = path.join(made.bus, 'inbox', 'T-5.real');
+    fs.renameSync(inside, moved);
+    fs.symlinkSync(moved, inside);
+    expect(jobPrompt({ task: 'T-5', mode: 'work', packet: inside }, made.repo)).toContain(fs.readFileSync(moved, 'utf8'));
+  });
 });

@@ -2,6 +2,7 @@
 // model provider it can use. One module answers for `commandr doctor` and the relay, read against
 // real files in a temp HOME and the real `opencode` binary of this install; the relay refuses
 // `task.run` with OpenCode before anything is made when there is none.
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -15,6 +16,7 @@ const SAVED = ['HOME', 'COMMANDR_OPENCODE_BIN', 'OPENCODE_CONFIG_CONTENT', 'OPEN
 const saved = Object.fromEntries(SAVED.map((k) => [k, process.env[k]]));
 const world = jobsWorld('opencode-ready-repo-', { 'O-1': packet('O-1') });
 let home = '';
+const witnesses: ChildProcess[] = [];
 
 beforeEach(() => {
   home = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'opencode-ready-home-')));
@@ -23,6 +25,7 @@ beforeEach(() => {
   process.env.COMMANDR_OPENCODE_BIN = OPENCODE;
 });
 afterEach(() => {
+  for (const child of witnesses.splice(0)) child.kill('SIGKILL');
   for (const [k, v] of Object.entries(saved)) {
     if (v === undefined) delete process.env[k];
     else process.env[k] = v;
@@ -67,6 +70,31 @@ describe('OpenCode readiness', () => {
     fs.rmSync(path.join(home, '.local'), { recursive: true });
     write(path.join(home, '.config', 'opencode', 'opencode.jsonc'), `// mine\n${STUB}`);
     expect(agentReadiness('opencode', bare())).toEqual({ ok: true });
+  });
+
+  it('SANDBOX-18: a FIFO a sandboxed agent left as the project\'s opencode.json or in its OpenCode state dir (auth.json) is never opened: the check answers, not ready', async () => {
+    const project = path.join(home, 'project');
+    const fifos = [path.join(project, 'opencode.json'), path.join(home, '.local', 'share', 'opencode', 'auth.json')];
+    for (const f of fifos) {
+      fs.mkdirSync(path.dirname(f), { recursive: true });
+      expect(spawnSync('mkfifo', [f]).status).toBe(0);
+    }
+    // A witness per FIFO, opening it for writing over and over: each open returns only once someone
+    // opens the FIFO to read, so it counts the reads and unblocks one (the test fails, not hangs).
+    let opened = '';
+    for (const f of fifos) {
+      const child = spawn('bash', ['-c', `while [ -p ${JSON.stringify(f)} ]; do exec 3>>${JSON.stringify(f)}; echo "opened ${f}"; exec 3>&-; done`], { stdio: ['ignore', 'pipe', 'ignore'] });
+      child.stdout!.on('data', (d: Buffer) => (opened += d.toString()));
+      witnesses.push(child);
+    }
+    expect(opencodeHasProvider(bare(), project)).toBe(false);
+    expect(agentReadiness('opencode', bare(), 'here', project).ok).toBe(false);
+    // Everything a witness printed is read once its output has ended.
+    await Promise.all(witnesses.map((child) => new Promise((resolve) => {
+      child.once('close', resolve);
+      child.kill('SIGKILL');
+    })));
+    expect(opened).toBe('');
   });
 
   it('RUNREADY-6: doctor names the missing provider with its fix exactly when the relay would refuse', async () => {

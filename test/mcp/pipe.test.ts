@@ -10,6 +10,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { COMMANDR_BIN, McpWorld, ROOT, TASK, textOf } from './fixture';
+import { MAX_FRAME_BYTES } from '../../protocol/wire/frames';
 
 let world: McpWorld;
 afterEach(async () => {
@@ -205,6 +206,78 @@ describe('commandr mcp through the relay (MCP-ONE)', () => {
     await upClosed;
     await until('the session to end', () => world.relay.mcp.stats().open === 0);
     expect(fromUp).toBe(0);
+    down.destroy();
+  });
+
+  it('MCP-ONE-9: a session cannot grow the relay\'s memory: a message past MAX_FRAME_BYTES ends it unserved', async () => {
+    world = new McpWorld();
+    await world.startRelay();
+    const token = fs.readFileSync(path.join(world.dataDir, 'hook-token'), 'utf8').trim();
+    const port = world.relay.port;
+    const upgrade = (headers: string[]) =>
+      `GET /api/mcp/pipe HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nAuthorization: Bearer ${token}\r\nConnection: Upgrade\r\nUpgrade: commandr-mcp\r\n${headers.map((h) => `${h}\r\n`).join('')}\r\n`;
+    const down = net.connect(port, '127.0.0.1');
+    let fromDown = '';
+    let answered = (): void => undefined;
+    // Settles when the relay ends the session, or when it answers the long message.
+    const outcome = new Promise<string>((resolve) => {
+      down.on('close', () => resolve('closed'));
+      answered = () => resolve('answered');
+    });
+    const session = await new Promise<string>((resolve, reject) => {
+      down.on('data', (d) => {
+        fromDown += d.toString('latin1');
+        const id = /Commandr-Mcp-Session: ([0-9a-f]{32})\r\n/.exec(fromDown);
+        if (id) resolve(id[1]!);
+        if (/"id":1\b/.test(fromDown)) answered();
+      });
+      down.on('error', reject);
+      down.write(upgrade(['Commandr-Mcp-Role: down', `Commandr-Env: PWD=${world.worktree}`]));
+    });
+    const up = net.connect(port, '127.0.0.1');
+    up.on('error', () => undefined); // the relay may cut it while this test still writes
+    up.write(upgrade(['Commandr-Mcp-Role: up', `Commandr-Mcp-Session: ${session}`]));
+    // One message of 2 MiB (a client name padded out): the server would keep it all until its line
+    // ends, then answer it.
+    const initialize = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'x'.repeat(2 * MAX_FRAME_BYTES), version: '0' } } };
+    up.write(`${JSON.stringify(initialize)}\n`);
+    expect(await outcome).toBe('closed');
+    expect(fromDown).not.toMatch(/"id":1\b/);
+    await until('the session to end', () => world.relay.mcp.stats().open === 0);
+    up.destroy();
+  });
+
+  it('MCP-ONE-9: an agent that sends requests and never reads the answers has its session ended, not its answers kept', async () => {
+    world = new McpWorld();
+    await world.startRelay();
+    const token = fs.readFileSync(path.join(world.dataDir, 'hook-token'), 'utf8').trim();
+    const port = world.relay.port;
+    const upgrade = (headers: string[]) =>
+      `GET /api/mcp/pipe HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nAuthorization: Bearer ${token}\r\nConnection: Upgrade\r\nUpgrade: commandr-mcp\r\n${headers.map((h) => `${h}\r\n`).join('')}\r\n`;
+    const down = net.connect(port, '127.0.0.1');
+    down.on('error', () => undefined);
+    const session = await new Promise<string>((resolve) => {
+      let got = '';
+      const onData = (d: Buffer) => {
+        got += d.toString('latin1');
+        const id = /Commandr-Mcp-Session: ([0-9a-f]{32})\r\n/.exec(got);
+        if (!id) return;
+        down.off('data', onData);
+        down.pause(); // from here on, nothing the relay sends is read
+        resolve(id[1]!);
+      };
+      down.on('data', onData);
+      down.write(upgrade(['Commandr-Mcp-Role: down', `Commandr-Env: PWD=${world.worktree}`]));
+    });
+    const up = net.connect(port, '127.0.0.1');
+    up.on('error', () => undefined);
+    const initialize = { jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '0' } } };
+    up.write(upgrade(['Commandr-Mcp-Role: up', `Commandr-Mcp-Session: ${session}`]) + `${JSON.stringify(initialize)}\n${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' })}\n`);
+    // tools/list answers are ~4 KB each: 8,000 of them are ~32 MB the relay would hold for this agent.
+    const list = `${JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' })}\n`.repeat(1000);
+    for (let i = 0; i < 8 && !up.destroyed; i++) up.write(list);
+    await until('the session to end', () => world.relay.mcp.stats().open === 0 && world.relay.mcp.stats().served === 1);
+    up.destroy();
     down.destroy();
   });
 

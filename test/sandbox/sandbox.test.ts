@@ -98,6 +98,24 @@ describe('the OS sandbox (bwrap)', () => {
     expect(git(spec.repo!, 'log', '-1', '--format=%s', 'agent/T-1')).toBe('work');
   });
 
+  it('SANDBOX-17: a read-only path is not walked around by renaming the directory above it and making a new one in its place', async () => {
+    const agents = path.join(spec.repo!, '.agents');
+    const forged = path.join(agents, 'approvals', 'T-1.approved');
+    // The mount of .agents/approvals would move with a renamed .agents (measured: the write then lands).
+    const r = await inside(`cd ${spec.repo}; mv .agents .agents-moved && mkdir -p .agents/approvals && : > .agents/approvals/T-1.approved && echo walked-around`);
+    expect(r.stdout).not.toContain('walked-around');
+    expect(r.stderr).toMatch(/busy|Read-only file system/i);
+    expect(fs.existsSync(forged)).toBe(false);
+    expect(fs.existsSync(path.join(spec.repo!, '.agents-moved'))).toBe(false);
+    // Nor removed and made again; the bus itself stays writable.
+    const again = await inside(`cd ${spec.repo}; rm -rf .agents; mkdir -p .agents/approvals; : > .agents/approvals/T-1.approved; : > .agents/mine && echo bus-writable`);
+    expect(again.stdout).toContain('bus-writable');
+    expect(fs.existsSync(forged)).toBe(false);
+    expect(fs.existsSync(path.join(agents, 'mine'))).toBe(true);
+    const out = await outside(`cd ${spec.repo}; mv .agents .agents-moved && mv .agents-moved .agents && echo renamed`);
+    expect(out.stdout).toContain('renamed'); // outside, the same rename works
+  });
+
   it('SANDBOX-4: loopback is shared: a server on the host\'s 127.0.0.1 answers bash /dev/tcp inside, and COMMANDR_SANDBOX says where it runs', async () => {
     const server = http.createServer((_req, res) => res.end('relay-here'));
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

@@ -90,3 +90,46 @@ for (const colorScheme of ['light', 'dark'] as const) {
     });
   });
 }
+
+test.describe('focus around sheets', () => {
+  test.use({ demo: true });
+
+  /** The focused element's test id. */
+  const focused = (page: Page) => page.evaluate(() => (document.activeElement as HTMLElement | null)?.dataset.testid ?? document.activeElement?.tagName);
+
+  test('A11Y-1: a sheet opened from a ⋯ menu gives the focus back to that ⋯ when it closes, on the task, the Inbox card and the commander', async ({ paired: page }) => {
+    // The Inbox card's menu → Add note.
+    const card = page.getByTestId('group-approval').getByTestId('task-card').first();
+    const wrap = page.getByTestId('group-approval').locator('.task-card-wrap').first();
+    await expect(card).toBeVisible();
+    await wrap.getByTestId('task-menu').click();
+    await page.getByTestId('task-note').click();
+    await expect(page.getByTestId('note-body')).toBeFocused();
+    await page.keyboard.press('Escape');
+    await expect(wrap.getByTestId('task-menu')).toBeFocused();
+
+    // The task's More menu → Add note, then Escape: back on More, not lost on the page.
+    await card.click();
+    await expect(page.getByTestId('diff-view')).toBeVisible();
+    await page.getByTestId('finish-more-toggle').click();
+    await page.getByTestId('annotate').click();
+    await expect(page.getByTestId('annotate-body')).toBeFocused();
+    await page.keyboard.press('Escape');
+    await expect(page.getByTestId('finish-more-toggle')).toBeFocused();
+    // Escape on the open menu closes it and keeps the focus on More as well.
+    await page.getByTestId('finish-more-toggle').click();
+    await expect(page.getByTestId('finish-more')).toBeVisible();
+    await page.keyboard.press('Escape');
+    await expect(page.getByTestId('finish-more')).toHaveCount(0);
+    await expect(page.getByTestId('finish-more-toggle')).toBeFocused();
+
+    // The commander's ⋯ → Add reference path.
+    await page.getByTestId('nav-commanders').click();
+    await page.getByTestId('cmdr-card').first().click();
+    await page.getByTestId('cmdr-menu').click();
+    await page.getByTestId('cmdr-add-ref').click();
+    expect(await focused(page)).not.toBe('BODY');
+    await page.keyboard.press('Escape');
+    await expect(page.getByTestId('cmdr-menu')).toBeFocused();
+  });
+});

@@ -1,6 +1,8 @@
 // Offline: actions queue in the outbox and are applied exactly once when back; the
 // service worker opens the app and its last data with no network at all.
-import { readFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { test, expect, controlledByWorker, savedState } from './fixtures';
 // The service worker is what this spec tests (or needs: push, offline, updates); the others run without it (SUITE-5).
 test.use({ serviceWorkers: 'allow' });
@@ -81,6 +83,69 @@ test.describe('with the demo workspace', () => {
     await page.reload(); // reconnecting flushes again: nothing may be applied twice
     await expect(page.getByTestId('connection-badge')).toHaveText('Live');
     expect(granted()).toHaveLength(1);
+  });
+});
+
+test.describe('with the demo workspace, things queued offline', () => {
+  test.use({ demo: true });
+
+  test('QUEUE-2: a merge tapped offline says it is queued, then, once the connection is back, that the relay merged it', async ({ paired: page, relayEnv, context }) => {
+    await page.getByTestId('task-card').filter({ hasText: 'demo-7-farewell' }).click();
+    await expect(page.getByTestId('finish-merge')).toBeEnabled();
+    await context.setOffline(true);
+    await expect(page.getByTestId('connection-badge')).toHaveAttribute('data-state', 'offline');
+    await page.getByTestId('finish-merge').click();
+    await expect(page.getByTestId('merge-queued').locator('.action-status-text')).toHaveText('You are offline: the merge is queued and will be sent when the connection is back.');
+    await expect(page.getByTestId('finish-merge')).toBeDisabled(); // not a second merge the relay would refuse
+    await context.setOffline(false);
+    // Not "will be sent" once it was: the notice says what became of it.
+    await expect(page.getByTestId('merge-done').locator('.action-status-text')).toHaveText('Sent when the connection came back: the relay merged the branch.');
+    await expect(page.getByTestId('merge-queued')).toHaveCount(0);
+    await expect(page.getByTestId('task-finished')).toContainText('Merged into main');
+    expect(readFileSync(`${relayEnv.demoBus}/events.jsonl`, 'utf8').split('\n').filter((l) => l.includes('"task_merged"') && l.includes('demo-7-farewell'))).toHaveLength(1);
+  });
+
+  test('QUEUE-3: a queued merge and its refusal are named as the button is ("Merge on …"), never by the wire type', async ({ paired: page, relayEnv, context }) => {
+    await controlledByWorker(page); // the Inbox opens with no network
+    await page.getByTestId('task-card').filter({ hasText: 'demo-7-farewell' }).click();
+    await expect(page.getByTestId('finish-merge')).toBeEnabled();
+    await context.setOffline(true);
+    await expect(page.getByTestId('connection-badge')).toHaveAttribute('data-state', 'offline');
+    await page.getByTestId('finish-merge').click();
+    await expect(page.getByTestId('connection-badge')).toHaveText('Offline · 1 queued');
+    await page.getByTestId('nav-inbox').click();
+    const queued = page.getByTestId('queued-actions').getByTestId('queued-item');
+    await expect(queued).toHaveText(/^Merge on demo-7-farewell/);
+    // Meanwhile the person changes, on main, the file the task adds: the relay will refuse the merge.
+    const repo = path.dirname(relayEnv.demoBus);
+    const git = (...args: string[]) => execFileSync('git', args, { cwd: repo, env: { ...process.env, GIT_AUTHOR_NAME: 'p', GIT_AUTHOR_EMAIL: 'p@example.com', GIT_COMMITTER_NAME: 'p', GIT_COMMITTER_EMAIL: 'p@example.com' } });
+    mkdirSync(path.join(repo, 'src'), { recursive: true });
+    writeFileSync(path.join(repo, 'src/farewell.js'), 'export const bye = "mine";\n');
+    git('add', 'src/farewell.js');
+    git('-c', 'core.hooksPath=/dev/null', 'commit', '-q', '-m', 'person edits farewell');
+    await context.setOffline(false);
+    const refused = page.getByTestId('refused-actions').getByTestId('queued-item');
+    await expect(refused).toHaveCount(1);
+    await expect(refused).toContainText('Merge on demo-7-farewell');
+    await expect(refused.getByTestId('queued-error')).toHaveText(/^Not merged: main moved since the task branched and the two conflict in src\/farewell\.js/);
+    await expect(page.getByTestId('refused-actions')).not.toContainText('task.merge');
+  });
+
+  test('QUEUE-2: a commander message sent offline is said to be queued (not in the danger colour) and the notice goes once it is sent', async ({ paired: page, context }) => {
+    await page.getByTestId('nav-commanders').click();
+    await page.getByTestId('cmdr-card').first().click();
+    await expect(page.getByTestId('commander')).toBeVisible();
+    await context.setOffline(true);
+    await expect(page.getByTestId('connection-badge')).toHaveAttribute('data-state', 'offline');
+    await page.getByTestId('cmdr-message').fill('Written in a tunnel');
+    await page.getByTestId('cmdr-send').click();
+    const notice = page.getByTestId('cmdr-notice');
+    await expect(notice).toHaveText('You are offline: the message will be sent when the connection is back.');
+    await expect(notice).toHaveAttribute('data-tone', 'warn');
+    await context.setOffline(false);
+    await expect(page.getByTestId('connection-badge')).toHaveText('Live');
+    await expect(notice).toHaveCount(0);
+    await expect(page.getByTestId('commander')).toContainText('Written in a tunnel');
   });
 });
 

@@ -153,3 +153,23 @@ test('APP-2: a device revoked on the relay drops to the Pair screen and stops re
   await page.goto(`${relayEnv.url}/`);
   await expect(page).toHaveURL(/\/pair$/);
 });
+
+test('QUEUE-1: pairing while the relay is down says the relay could not be reached and nothing was paired, never that it was queued or that the relay failed', async ({ page, relayEnv }) => {
+  const unreachable = 'Could not reach the relay, so this device is not paired. Check that the relay is running and that this phone can reach it, then press Pair again.';
+  // Page A has loaded the code that pairs (a wrong code tried first); page B has not (it loads when Pair is pressed).
+  await page.goto(`${relayEnv.url}/pair#code=${'A'.repeat(43)}`);
+  await page.getByTestId('pair-name').fill('Down Phone');
+  await page.getByTestId('pair-submit').click();
+  await expect(page.getByTestId('pair-error')).toContainText('unknown, expired or already used');
+  const other = await page.context().newPage();
+  await other.goto(`${relayEnv.url}/pair#code=${relayEnv.pairingCode()}`);
+  await other.getByTestId('pair-name').fill('Down Phone 2');
+  await page.getByTestId('pair-code').fill(relayEnv.pairingCode());
+  await relayEnv.relay.close();
+  for (const p of [page, other]) {
+    await p.getByTestId('pair-submit').click();
+    await expect(p.getByTestId('pair-error')).toHaveText(unreachable);
+    await expect(p.getByTestId('pair-submit')).toBeEnabled();
+  }
+  await page.screenshot({ path: test.info().outputPath('pair-relay-down.png') });
+});

@@ -152,6 +152,7 @@ test('PHOTO-8: a fifth photo is not taken; the sheet says at most four', async (
   await page.getByTestId('note-photo-remove').first().click();
   await expect(page.getByTestId('note-photo-preview')).toHaveCount(3);
   await expect(page.getByTestId('note-photo-add')).toBeVisible();
+  await expect(page.getByTestId('note-photo-error')).toHaveCount(0); // one was removed: "at most four" no longer holds (PHOTO-11)
 });
 
 test.describe('a commander message', () => {
@@ -193,6 +194,23 @@ test.describe('a commander message', () => {
     const mine = page.getByTestId('chat-person').filter({ hasText: 'What is on this shelf?' });
     await expect(mine.getByTestId('chat-thumb')).toHaveAttribute('data-photo', name);
     await expect(mine).not.toContainText(dir);
+  });
+
+  test('PHOTO-11: after five photos were picked and the message went with four, the composer no longer says "At most 4 photos"', async ({ paired: page }) => {
+    const files = await Promise.all([1, 2, 3, 4, 5].map((i) => photoFile(`c${i}.jpg`, 200 + i, 150)));
+    await page.getByTestId('nav-commanders').click();
+    await page.getByTestId('cmdr-new').click();
+    await page.getByTestId('cmdr-name').fill('Five photos');
+    await page.getByTestId('cmdr-start').click();
+    await expect(page).toHaveURL(/\/commander\?id=c-/);
+    await expect(page.getByTestId('cmdr-status')).toHaveText(/idle|waiting for you/);
+    await page.getByTestId('cmdr-photo-input').setInputFiles(files);
+    await expect(page.getByTestId('cmdr-photo-preview')).toHaveCount(4);
+    await expect(page.getByTestId('cmdr-photo-error')).toHaveText('At most 4 photos. Remove one to add another.');
+    await page.getByTestId('cmdr-message').fill('Four of them');
+    await page.getByTestId('cmdr-send').click();
+    await expect(page.getByTestId('cmdr-photo-preview')).toHaveCount(0);
+    await expect(page.getByTestId('cmdr-photo-error')).toHaveCount(0);
   });
 
   test('PHOTO-8 PHOTO-10: two photos sent to a commander show as thumbnails in the person\'s bubble after a reload', async ({ paired: page, relayEnv }) => {

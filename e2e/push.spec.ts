@@ -109,3 +109,15 @@ test('PUSH-4: Approve on a notification whose change was updated since opens the
   expect(approvalToken(relayEnv, 'T-32')).toBeNull();
   expect(relayEnv.events().some((e) => e.event === 'approval_granted' && e.task === 'T-32')).toBe(false);
 });
+
+test('QUEUE-1: turning notifications on while the relay is down says the relay could not be reached, not the browser\'s "Failed to fetch", and the switch stays off', async ({ paired: page, context, relayEnv }) => {
+  await context.grantPermissions(['notifications'], { origin: relayEnv.url });
+  await page.getByTestId('nav-settings').click();
+  await controlledByWorker(page);
+  await expect(page.getByTestId('notifications-toggle')).not.toBeChecked();
+  await relayEnv.relay.close();
+  await expect(page.getByTestId('connection-badge')).not.toHaveAttribute('data-state', 'live');
+  await page.getByTestId('notifications-toggle').click();
+  await expect(page.getByTestId('notifications-message')).toHaveText('Could not reach the relay, so notifications are still off. Check that the relay is running and reachable, then try again.');
+  await expect(page.getByTestId('notifications-toggle')).not.toBeChecked();
+});

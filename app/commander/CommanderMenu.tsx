@@ -7,10 +7,11 @@ import { COMMANDER_CHAT } from '../lib/words';
 export function CommanderMenu({ onAddReference, onDelete }: { onAddReference(): void; onDelete(): void }) {
   const [open, setOpen] = useState(false);
   const root = useRef<HTMLDivElement>(null);
+  const button = useRef<HTMLButtonElement>(null);
   useEffect(() => {
     if (!open) return;
     const away = (e: PointerEvent) => { if (!root.current?.contains(e.target as Node)) setOpen(false); };
-    const escape = (e: KeyboardEvent) => { if (e.key === 'Escape') setOpen(false); };
+    const escape = (e: KeyboardEvent) => { if (e.key === 'Escape') { setOpen(false); button.current?.focus(); } };
     document.addEventListener('pointerdown', away);
     document.addEventListener('keydown', escape);
     return () => {
@@ -18,10 +19,11 @@ export function CommanderMenu({ onAddReference, onDelete }: { onAddReference(): 
       document.removeEventListener('keydown', escape);
     };
   }, [open]);
-  const choose = (action: () => void) => () => { setOpen(false); action(); };
+  // The focus goes back to ⋯ before the sheet opens, so closing the sheet returns it there (A11Y-1).
+  const choose = (action: () => void) => () => { setOpen(false); button.current?.focus(); action(); };
   return (
     <div className="cmdr-menu" ref={root}>
-      <button type="button" className="btn cmdr-menu-button" aria-label={COMMANDER_CHAT.more} aria-haspopup="menu" aria-expanded={open}
+      <button ref={button} type="button" className="btn cmdr-menu-button" aria-label={COMMANDER_CHAT.more} aria-haspopup="menu" aria-expanded={open}
         onClick={() => setOpen((o) => !o)} data-testid="cmdr-menu">⋯</button>
       {open ? (
         <ul className="cmdr-menu-list" role="menu" data-testid="cmdr-menu-list">

@@ -11,7 +11,8 @@ import { CommanderSandboxWarning } from '../components/SandboxWarning';
 import { PhotoAttach, type AttachedPhoto } from '../components/PhotoAttach';
 import { VoiceInput } from '../components/voice/VoiceInput';
 import { act, read, type ActResult } from '../lib/actions';
-import { sentence } from '../lib/errors';
+import { sentence, type ClientError } from '../lib/errors';
+import { useQueued } from '../lib/use-queued';
 import { useRelay, type AppState } from '../lib/store';
 import { agentName, COMMANDER_FAILURE } from '../lib/words';
 import { statusLabel, STATUS_TONE } from '../commanders/status';
@@ -27,7 +28,9 @@ export function CommanderScreen() {
   const output = useRelay(useCallback((s: AppState) => s.commanderOutput[id] ?? null, [id]));
   const live = useRelay((s) => s.connection.state === 'live');
   const [sheet, setSheet] = useState<'reference' | 'delete' | null>(null);
-  const [notice, setNotice] = useState<string | null>(null);
+  const [notice, setNotice] = useState<{ text: string; tone: 'warn' | 'danger' } | null>(null);
+  // A message queued offline: the notice says so until it is sent, then goes (QUEUE-2).
+  const followQueued = useQueued((end) => setNotice(end.status === 'refused' ? { text: refusal(end.error), tone: 'danger' } : null));
 
   useEffect(() => {
     // Catch up on output kept by the relay; new output then streams in as frames.
@@ -38,8 +41,9 @@ export function CommanderScreen() {
   if (!commander) return <EmptyState title="Commander not found">It may have been deleted. Go back to the Commanders list.</EmptyState>;
 
   const report = (what: string) => (outcome: ActResult) => {
-    if (outcome.status === 'refused') setNotice(`${sentence(outcome.error)} (${outcome.error.message})`);
-    else if (outcome.status === 'queued') setNotice(`You are offline: the ${what} will be sent when the connection is back.`);
+    followQueued(outcome.status === 'queued' ? outcome.id : null);
+    if (outcome.status === 'refused') setNotice({ text: refusal(outcome.error), tone: 'danger' });
+    else if (outcome.status === 'queued') setNotice({ text: `You are offline: the ${what} will be sent when the connection is back.`, tone: 'warn' });
     else setNotice(null);
   };
 
@@ -73,7 +77,7 @@ export function CommanderScreen() {
       <Conversation commander={id} text={output?.text ?? ''} running={commander.status === 'running' || commander.status === 'starting'} />
       {/* Pinned at the bottom like a chat; what happened to the last message shows right above it (UX-1, UX-10). */}
       <div className="cmdr-dock">
-        {notice ? <p className="action-status" data-tone="danger" role="alert" data-testid="cmdr-notice">{notice}</p> : null}
+        {notice ? <p className="action-status" data-tone={notice.tone} role={notice.tone === 'danger' ? 'alert' : 'status'} data-testid="cmdr-notice">{notice.text}</p> : null}
         {commander.status !== 'dead' ? <MessageForm id={id} onOutcome={report('message')} /> : null}
       </div>
       {sheet === 'reference' ? <AddReferenceSheet id={id} onClose={() => setSheet(null)} onOutcome={report('reference path')} /> : null}
@@ -102,6 +106,13 @@ function StartFailure({ failure, onRetry }: { failure: NonNullable<CommanderView
       </div>
     </div>
   );
+}
+
+/** The relay's refusal as a sentence, with its own words in brackets only when the sentence does not already say them. */
+function refusal(error: ClientError): string {
+  const said = sentence(error);
+  const words = error.message.replace(/[\s.;:]+$/, '');
+  return !words || said.includes(words) ? said : `${said} (${words})`;
 }
 
 /** A folder by its own name (its full path in the title): the machine's path prefix says nothing on a phone. */

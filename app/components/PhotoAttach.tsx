@@ -26,6 +26,9 @@ export function PhotoAttach({ value, onChange, testId = 'photo' }: { value: Atta
   const shown = useRef<AttachedPhoto[]>([]);
   useEffect(() => {
     for (const old of shown.current) if (!value.includes(old)) URL.revokeObjectURL(old.url);
+    // Fewer photos (one removed, or all sent with the message): what was said about the last pick
+    // ("At most 4 photos…") no longer holds, and a composer that stays open must not keep saying it (PHOTO-11).
+    if (value.length < shown.current.length) setError(null);
     shown.current = value;
   }, [value]);
   useEffect(() => () => { for (const p of shown.current) URL.revokeObjectURL(p.url); }, []);

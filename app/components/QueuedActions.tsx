@@ -2,6 +2,7 @@
 // The outbox on screen (UX-9): only what can still be sent ("Waiting to send"), and
 // an action the relay refused while the app was away, shown once with the reason and
 // a Dismiss — never a Retry, since the relay would give the same answer.
+import type { ActionType } from '../../protocol/wire/frames';
 import type { OutboxItem } from '../lib/outbox';
 import { dismissQueued } from '../lib/actions';
 import { sentence } from '../lib/errors';
@@ -9,15 +10,20 @@ import { useRelay, type AppState } from '../lib/store';
 import { Button } from './Button';
 import { NOTE, START_COMMANDER } from '../lib/words';
 
-const LABELS: Record<string, string> = {
+/** Each action by the name its button has, so a queued or refused one is never shown as a wire type (QUEUE-3). */
+const LABELS: Record<ActionType, string> = {
   'task.approve': 'Approve', 'task.deny': 'Deny', 'task.annotate': NOTE.noun, 'task.council': 'Run council', 'task.run': 'Run agent',
+  'task.merge': 'Merge', 'task.push': 'Push branch', 'task.pr': 'Open pull request',
   'task.create': 'New task', 'job.stop': 'Stop agent', 'commander.create': START_COMMANDER,
-  'commander.message': 'Message', 'device.rename': 'Rename device', 'permission.decide': 'Answer',
+  'commander.message': 'Message', 'commander.replace': 'Start a new session', 'commander.addReference': 'Add reference path',
+  'commander.delete': 'Delete commander', 'device.rename': 'Rename device', 'device.revoke': 'Revoke device',
+  'machine.remove': 'Remove machine', 'permission.decide': 'Answer', 'question.answer': 'Answer', 'question.decide': 'Answer',
+  'push.subscribe': 'Turn notifications on', 'push.unsubscribe': 'Turn notifications off', 'push.prefs': 'Notification settings',
 };
 
 function describe(item: OutboxItem): string {
   const a = item.action as { type: string; task?: string; body?: string; packet?: { id?: string } };
-  const what = LABELS[a.type] ?? a.type;
+  const what = LABELS[a.type as ActionType] ?? a.type;
   const task = a.task ?? a.packet?.id;
   return [what, task ? `on ${task}` : '', a.body ? `“${a.body.slice(0, 60)}”` : ''].filter(Boolean).join(' ');
 }

@@ -79,7 +79,7 @@ export function Shell({ children }: { children: ReactNode }) {
       <header className="shell-header">
         {parentOf(pathname) ? (
           <Link href={parentOf(pathname)!.href} className="shell-back" data-testid="back" aria-label={`Back to ${parentOf(pathname)!.label}`}>
-            <span aria-hidden="true">‹</span> {parentOf(pathname)!.label}
+            <span aria-hidden="true">‹</span> <span className="shell-back-label">{parentOf(pathname)!.label}</span>
           </Link>
         ) : (
           <p className="shell-title">Commandr</p>

@@ -57,9 +57,11 @@ function CardMenu({ task, onNote }: { task: TaskSummary; onNote: (task: TaskSumm
   const [open, setOpen] = useState(false);
   const menuId = useId();
   const root = useRef<HTMLDivElement>(null);
+  // Closing the menu (Escape, or a choice that opens the note sheet) gives the focus back to ⋯ (A11Y-1).
+  const button = useRef<HTMLButtonElement>(null);
   useEffect(() => {
     if (!open) return;
-    const onKey = (e: KeyboardEvent) => e.key === 'Escape' && setOpen(false);
+    const onKey = (e: KeyboardEvent) => { if (e.key === 'Escape') { setOpen(false); button.current?.focus(); } };
     const onDown = (e: PointerEvent) => !root.current?.contains(e.target as Node) && setOpen(false);
     document.addEventListener('keydown', onKey);
     document.addEventListener('pointerdown', onDown);
@@ -71,13 +73,13 @@ function CardMenu({ task, onNote }: { task: TaskSummary; onNote: (task: TaskSumm
   }, [open]);
   return (
     <div className="card-menu" ref={root}>
-      <button type="button" className="card-menu-button" aria-haspopup="menu" aria-expanded={open} aria-controls={open ? menuId : undefined}
+      <button ref={button} type="button" className="card-menu-button" aria-haspopup="menu" aria-expanded={open} aria-controls={open ? menuId : undefined}
         aria-label={`More for ${task.id}`} onClick={() => setOpen(!open)} data-testid="task-menu">
         <span aria-hidden="true">⋯</span>
       </button>
       {open ? (
         <div className="card-menu-list" id={menuId} role="menu" aria-label={`More for ${task.id}`}>
-          <button type="button" role="menuitem" className="card-menu-item" onClick={() => { setOpen(false); onNote(task); }}
+          <button type="button" role="menuitem" className="card-menu-item" onClick={() => { setOpen(false); button.current?.focus(); onNote(task); }}
             data-testid="task-note" aria-label={NOTE.addTo(task.id)}>{NOTE.add}</button>
         </div>
       ) : null}

@@ -25,4 +25,17 @@ describe('errors', () => {
     expect(sentence('E_CONFLICT')).not.toMatch(/already decided/);
     expect(isDefinitive({ code: 'E_STALE_DIGEST', message: '' })).toBe(true);
   });
+
+  it('QUEUE-1: an offline failure of something that is not queued says so in its own words, not "Actions are queued"', () => {
+    expect(sentence({ code: 'E_OFFLINE', message: 'Could not reach the relay, so this device is not paired. Press Pair again' }))
+      .toBe('Could not reach the relay, so this device is not paired. Press Pair again.');
+    expect(sentence('E_OFFLINE')).toMatch(/queued/);
+    expect(sentence({ code: 'E_OFFLINE', message: 'socket closed' })).toMatch(/queued/);
+  });
+
+  it('QUEUE-4: a refusal that already says it was not done is not prefixed with "Not done: " again', () => {
+    expect(sentence({ code: 'E_CONFLICT', message: 'not merged: main moved since the task branched and the two conflict in a.js; have the agent rebase' }))
+      .toBe('Not merged: main moved since the task branched and the two conflict in a.js; have the agent rebase.');
+    expect(sentence({ code: 'E_CONFLICT', message: 'nothing to merge' })).toBe('Not done: nothing to merge.');
+  });
 });

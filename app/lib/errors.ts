@@ -74,7 +74,14 @@ export function sentence(error: ClientError | WireError | ClientErrorCode | unkn
   // Likewise "unavailable": a machine of the fleet being offline is not "not set up" (FLEETUI-2).
   // Not ready: the relay's sentence already says what is missing and what to do (RUNREADY-2).
   if (e.code === 'E_NOT_READY' && /^[A-Z]/.test(e.message) && e.message !== SENTENCES[e.code]) return oneLine(e.message) + '.';
-  if ((e.code === 'E_CONFLICT' || e.code === 'E_UNAVAILABLE') && e.message && e.message !== SENTENCES[e.code]) return `Not done: ${oneLine(e.message)}.`;
+  // "Offline" in general means an action waits in the outbox; what never enters it (pairing, a
+  // recording to transcribe) says in its own sentence that nothing was queued (QUEUE-1).
+  if (e.code === 'E_OFFLINE' && /^[A-Z]/.test(e.message) && e.message !== SENTENCES[e.code]) return oneLine(e.message) + '.';
+  if ((e.code === 'E_CONFLICT' || e.code === 'E_UNAVAILABLE') && e.message && e.message !== SENTENCES[e.code]) {
+    // "not merged: …" already says it was not done: capitalised, not "Not done: not merged: …" (QUEUE-4).
+    const words = oneLine(e.message);
+    return /^not\b/i.test(words) ? `N${words.slice(1)}.` : `Not done: ${words}.`;
+  }
   return SENTENCES[e.code];
 }
 

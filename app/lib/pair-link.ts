@@ -29,3 +29,10 @@ export function isPairingCode(code: string): boolean {
 
 /** What the Pair screen says, without asking the relay, about something that is not a code. */
 export const NOT_A_CODE = 'That is not a pairing code: it is the 43 characters after code= in the link `commandr pair` prints. Paste the whole link or just those characters.';
+
+/**
+ * What the Pair screen says when the relay cannot be reached — for the pairing request itself, or for
+ * the code that sends it, which is loaded from the relay only when Pair is pressed (LAZY-1). Pairing is
+ * never queued: nothing was sent and the code is still good (QUEUE-1).
+ */
+export const PAIR_UNREACHABLE = 'Could not reach the relay, so this device is not paired. Check that the relay is running and that this phone can reach it, then press Pair again.';

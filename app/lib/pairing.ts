@@ -9,6 +9,7 @@ import type { DeviceView } from '../../protocol/wire/views';
 import { saveDevice, createDeviceKey } from './device-key';
 import { clientError, toClientError } from './errors';
 import { markPaired } from './prepaint';
+import { PAIR_UNREACHABLE } from './pair-link';
 
 export { codeFromHash } from './pair-link';
 
@@ -23,7 +24,7 @@ export async function pairDevice(opts: { code: string; name: string; origin?: st
       body: JSON.stringify(body),
     });
   } catch {
-    throw clientError('E_OFFLINE', 'Could not reach the relay. Check that it is running and that this phone can reach it.');
+    throw clientError('E_OFFLINE', PAIR_UNREACHABLE);
   }
   const json: unknown = await response.json().catch(() => null);
   if (!response.ok) throw toClientError(json ?? { code: 'E_INTERNAL', message: `pairing failed with HTTP ${response.status}` });

@@ -87,8 +87,13 @@ function keyBytes(base64url: string): Uint8Array<ArrayBuffer> {
   return out;
 }
 
+/** Said when the relay cannot be reached to turn notifications on (QUEUE-1): not the browser's "Failed to fetch". */
+export const PUSH_RELAY_UNREACHABLE = 'Could not reach the relay, so notifications are still off. Check that the relay is running and reachable, then try again.';
+
 async function relayKey(): Promise<Uint8Array<ArrayBuffer>> {
-  const response = await fetch('/api/push/key', { cache: 'no-store' });
+  const response = await fetch('/api/push/key', { cache: 'no-store' }).catch(() => {
+    throw new Error(PUSH_RELAY_UNREACHABLE);
+  });
   const parsed = PushKeyResponse.safeParse(await response.json().catch(() => null));
   if (!response.ok || !parsed.success) throw new Error('The relay did not give its notification key. Check that it is running and reachable, then try again.');
   return keyBytes(parsed.data.publicKey);

@@ -8,7 +8,7 @@ import { useEffect, useLayoutEffect, useRef, useState, type FormEvent } from 're
 import { Button } from '../components/Button';
 import { sentence } from '../lib/errors';
 import { Prose } from '../components/Prose';
-import { NOT_A_CODE, codeFromHash, isPairingCode, pairingCodeFrom } from '../lib/pair-link';
+import { NOT_A_CODE, PAIR_UNREACHABLE, codeFromHash, isPairingCode, pairingCodeFrom } from '../lib/pair-link';
 import { appStore, useRelay, type AppState } from '../lib/store';
 import { loadDevice } from '../lib/device-key';
 import { takePairCopy } from '../lib/prepaint';
@@ -93,7 +93,9 @@ export default function PairPage() {
     setError(null);
     try {
       // Both before pairing: once the code is spent nothing is left that could fail to load.
-      const [{ pairDevice }, { getClient, startClient }] = await Promise.all([import('../lib/pairing'), import('../lib/client')]);
+      // Loaded from the relay now: a relay that is down fails here, before anything was sent (QUEUE-1).
+      const [{ pairDevice }, { getClient, startClient }] = await Promise.all([import('../lib/pairing'), import('../lib/client')])
+        .catch(() => { throw { code: 'E_OFFLINE', message: PAIR_UNREACHABLE }; });
       await pairDevice({ code: typed, name: name.trim() || guess });
       history.replaceState(null, '', '/pair'); // the code is spent; keep it out of history
       appStore.dispatch({ type: 'local.error', error: null });

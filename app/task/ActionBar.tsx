@@ -15,6 +15,7 @@ import type { TimelineItem } from './timeline';
 import { Button } from '../components/Button';
 import { act, type ActResult } from '../lib/actions';
 import { sentence } from '../lib/errors';
+import { useQueued } from '../lib/use-queued';
 import { ActionStatus, type ActionNotice } from './ActionStatus';
 import { AnnotateSheet, ConfirmApproveSheet, DenySheet } from './sheets';
 import { useRepoPlace } from '../components/MachineLabel';
@@ -47,10 +48,17 @@ type Notice = ActionNotice;
 
 function noticeFor(result: ActResult, done: string, what: string): Notice {
   if (result.status === 'applied') return { tone: 'ok', text: done, testId: `${what}-done` };
-  if (result.status === 'queued') return { tone: 'warn', text: `You are offline: the ${what} is queued and will be sent when the connection is back.`, testId: `${what}-queued` };
+  if (result.status === 'queued') return { tone: 'warn', text: `You are offline: the ${what.replace('-', ' ')} is queued and will be sent when the connection is back.`, testId: `${what}-queued` };
   const stale = result.error.code === 'E_STALE_DIGEST';
   return { tone: 'danger', text: sentence(result.error), stale, testId: stale ? 'stale-digest' : `${what}-refused` };
 }
+
+/** A finish action queued offline, once the relay took it (its answer's details went to the outbox). */
+const FINISHED_LATER: Record<'task.merge' | 'task.push' | 'task.pr', string> = {
+  'task.merge': 'Sent when the connection came back: the relay merged the branch.',
+  'task.push': 'Sent when the connection came back: the relay pushed the branch.',
+  'task.pr': 'Sent when the connection came back: the relay opened the pull request.',
+};
 
 /** How long the confirmation of a commit stays (TSTATE-5). */
 export const COMMITTED_NOTICE_MS = 8000;
@@ -128,11 +136,21 @@ export function ActionBar({ repo, id, stage, life, freshCommit, onRunAgent, diff
   const actions = barActions(stage, life, { running: job?.status === 'running', blocked });
   const offers = (a: BarAction) => actions.includes(a);
   const [notice, setNotice] = useState<Notice | null>(null);
+  // A queued action's notice is replaced by what became of it once the connection is back (QUEUE-2).
+  const [later, setLater] = useState<{ what: string; sent: string } | null>(null);
+  const followQueued = useQueued((end) => {
+    if (!later) return;
+    setNotice(end.status === 'applied' ? { tone: 'ok', text: later.sent, testId: `${later.what}-done` }
+      : { tone: 'danger', text: sentence(end.error), stale: end.error.code === 'E_STALE_DIGEST', testId: end.error.code === 'E_STALE_DIGEST' ? 'stale-digest' : `${later.what}-refused` });
+    setLater(null);
+  });
   const [busy, setBusy] = useState(false);
   const [approvedHere, setApprovedHere] = useState<string | null>(null);
   const [more, setMore] = useState(false);
   const barRef = useRef<HTMLDivElement>(null);
   const probeRef = useRef<HTMLSpanElement>(null);
+  // A sheet opened from the More menu gives the focus back to More when it closes: the item is gone (A11Y-1).
+  const moreRef = useRef<HTMLButtonElement>(null);
   const compact = useCompact(barRef, probeRef);
   const layout = barLayout(actions, compact);
   const digest = diff.status === 'ready' ? diff.value.digest : null;
@@ -146,16 +164,23 @@ export function ActionBar({ repo, id, stage, life, freshCommit, onRunAgent, diff
   const missing = offline || waiting || !offers('approve') ? null : missingChange(diff);
   useEffect(() => {
     if (!more) return;
-    const close = (e: KeyboardEvent) => e.key === 'Escape' && setMore(false);
+    const close = (e: KeyboardEvent) => { if (e.key === 'Escape') { setMore(false); moreRef.current?.focus(); } };
     document.addEventListener('keydown', close);
     return () => document.removeEventListener('keydown', close);
   }, [more]);
+
+  /** Shows the outcome; a queued action is followed until it is sent (`sent`) or refused. */
+  function settle(result: ActResult, done: string, what: string, sent: string) {
+    setNotice(noticeFor(result, done, what));
+    setLater(result.status === 'queued' ? { what, sent } : null);
+    followQueued(result.status === 'queued' ? result.id : null);
+  }
 
   async function run(what: string, done: string, action: () => Promise<ActResult>) {
     setBusy(true);
     setNotice(null);
     try {
-      setNotice(noticeFor(await action(), done, what));
+      settle(await action(), done, what, `Sent when the connection came back. ${done.replace(/^Sent: (.)/, (_, c: string) => c.toUpperCase())}`);
     } finally {
       setBusy(false);
     }
@@ -177,7 +202,7 @@ export function ActionBar({ repo, id, stage, life, freshCommit, onRunAgent, diff
     setNotice(null);
     try {
       const result = await act(type, { repo, task: id });
-      setNotice(noticeFor(result, result.status === 'applied' ? finishedText(type, (result as { result?: unknown }).result) : '', what));
+      settle(result, result.status === 'applied' ? finishedText(type, (result as { result?: unknown }).result) : '', what, FINISHED_LATER[type]);
     } finally {
       setBusy(false);
     }
@@ -186,6 +211,8 @@ export function ActionBar({ repo, id, stage, life, freshCommit, onRunAgent, diff
     () => act('task.council', { repo, task: id }));
 
   const off = busy || !!offline;
+  // The same action tapped again while it waits in the outbox would only be refused once sent (QUEUE-2).
+  const waits = (what: string) => later?.what === what;
   const decide = busy || !digest || waiting || !!offline;
   const described = missing ? 'task-missing' : undefined;
   /** Each action as a button: the same one on the row or, as a menu item, under More. */
@@ -197,20 +224,20 @@ export function ActionBar({ repo, id, stage, life, freshCommit, onRunAgent, diff
     },
     deny: { label: 'Deny', variant: 'danger', testId: 'deny', disabled: decide, onPress: () => setSheet({ kind: 'deny' }), extra: { 'aria-describedby': described } },
     annotate: { label: NOTE.add, testId: 'annotate', disabled: off, onPress: () => setSheet({ kind: 'annotate', anchor: 'general' }) },
-    'run-council': { label: 'Run council', testId: 'run-council', disabled: off, onPress: () => void council() },
+    'run-council': { label: 'Run council', testId: 'run-council', disabled: off || waits('council'), onPress: () => void council() },
     merge: {
-      label: mergeInto((diff.status === 'ready' ? diff.value.commit?.into : undefined) ?? life?.pr?.base), testId: 'finish-merge', disabled: off, onPress: () => void finish('task.merge', 'merge'),
+      label: mergeInto((diff.status === 'ready' ? diff.value.commit?.into : undefined) ?? life?.pr?.base), testId: 'finish-merge', disabled: off || waits('merge'), onPress: () => void finish('task.merge', 'merge'),
       extra: { title: offline ?? `Merge ${life?.commit?.branch ?? `agent/${id}`} into the repo's default branch` },
     },
-    pr: { label: 'Open pull request', testId: 'finish-pr', disabled: off, onPress: () => void finish('task.pr', 'pull-request') },
-    push: { label: 'Push branch', testId: 'finish-push', disabled: off, onPress: () => void finish('task.push', 'push') },
+    pr: { label: 'Open pull request', testId: 'finish-pr', disabled: off || waits('pull-request'), onPress: () => void finish('task.pr', 'pull-request') },
+    push: { label: 'Push branch', testId: 'finish-push', disabled: off || waits('push'), onPress: () => void finish('task.push', 'push') },
   };
   const button = (a: BarAction, main: boolean, inMenu: boolean): ReactNode => {
     const b = BUTTONS[a];
     return (
       <Button key={a} variant={inMenu ? 'default' : main && b.variant !== 'danger' ? 'primary' : b.variant} role={inMenu ? 'menuitem' : undefined}
         disabled={b.disabled} title={offline ?? undefined} {...b.extra}
-        onClick={() => { if (inMenu) setMore(false); b.onPress(); }} data-testid={b.testId}>{b.label}</Button>
+        onClick={() => { if (inMenu) { setMore(false); moreRef.current?.focus(); } b.onPress(); }} data-testid={b.testId}>{b.label}</Button>
     );
   };
   // One line on the bar says why the buttons are as they are: offline machine, approved and waiting, nothing staged.
@@ -239,7 +266,7 @@ export function ActionBar({ repo, id, stage, life, freshCommit, onRunAgent, diff
               {layout.more.length > 0 ? (
                 // Beside two actions it is a small "⋯" (its name is still More), so a phone's row reads as
                 // two buttons (ROOM-1); beside one (ROOM-2) there is room for the word.
-                <Button disabled={busy} aria-haspopup="menu" aria-expanded={more} aria-controls="finish-more" onClick={() => setMore(!more)} data-testid="finish-more-toggle"
+                <Button ref={moreRef} disabled={busy} aria-haspopup="menu" aria-expanded={more} aria-controls="finish-more" onClick={() => setMore(!more)} data-testid="finish-more-toggle"
                   {...(layout.row.length > 1 ? { 'aria-label': 'More', className: 'btn task-more-icon' } : {})}>{layout.row.length > 1 ? <span aria-hidden="true">⋯</span> : 'More'}</Button>
               ) : null}
             </div>

@@ -38,6 +38,7 @@ import { FLEET_PATH } from '../protocol/wire/fleet';
 import { startFleet } from './fleet';
 import { MCP_PIPE_PATH, type McpHost, startMcpHost } from './mcp/pipe';
 import { processStarted, readRelayInfo, relayAlive } from '../protocol/relay-info';
+import { flushScopedTokens, scopedTokensOf } from './live/scoped-tokens';
 
 export const RELAY_VERSION = version;
 
@@ -86,6 +87,7 @@ export async function createRelay(opts: RelayOptions = {}): Promise<Relay> {
   services.permissions = startPermissions(services);
   services.questions = startQuestions(services);
   services.checks = new CheckResults({ ...process.env, COMMANDR_HOME: options.dataDir });
+  scopedTokensOf(services); // JOBTOKEN-5: the person's sessions kept from before, read (or said unreadable) at start
   services.transcribers = new Transcribers();
   services.push = startPush(services); // keep last: it listens to the services above
   const fleet = startFleet(services, version);
@@ -196,6 +198,11 @@ function urlHost(host: string): string {
 }
 
 async function closeServices(services: RelayServices): Promise<void> {
+  try {
+    flushScopedTokens(services); // JOBTOKEN-5: the person's sessions, for the next start
+  } catch (error) {
+    services.log.error(error, 'saving the person\'s sessions');
+  }
   const features: (Service | undefined)[] = [services.permissions, services.questions, services.push, services.jobs, services.commanders, services.hub, services.transcribers];
   for (const feature of features) {
     try {

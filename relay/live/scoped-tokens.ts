@@ -10,6 +10,8 @@ import { CommandrError } from '../../protocol/wire/errors';
 import { bearerToken } from '../http/respond';
 import type { RelayServices } from '../context';
 import { tokenMatches } from './hook-token';
+import { writePrivateFile } from '../devices/files';
+import { readPlainText } from '../../bus/plain-file';
 
 export interface TokenScope {
   /** `j-…` for a job, `commander-<id>` for a commander turn: what errors name. */
@@ -39,11 +41,43 @@ export const SESSION_SPEAKERS_LIMIT = 20_000;
 /** The speaker of a session first named with the relay-wide credential (a wired session of the person's). */
 const WIDE = '';
 
+/** Where a relay keeps the sessions of the person's own (JOBTOKEN-5), under its data dir. */
+export const PERSON_SESSIONS_FILE = 'person-sessions.json';
+
 export class ScopedTokens {
   private byDigest = new Map<string, Entry>();
   /** Session → who speaks for it (JOBTOKEN-3): the `owner` of the run that named it first, or WIDE. Outlives the runs. */
   private speakers = new Map<string, string>();
   private named = new Map<string, number>();
+  /** A save of the person's sessions waits (JOBTOKEN-5). */
+  private unsaved: NodeJS.Timeout | undefined;
+
+  /**
+   * `file`: where the sessions the relay-wide credential named are kept across restarts
+   * (JOBTOKEN-5), so a run started after one cannot name a session of the person's that has not
+   * reported again yet. A file that cannot be read as such a list is as none.
+   */
+  constructor(private readonly file?: string, warn: (message: string) => void = () => undefined) {
+    if (file === undefined || !fs.existsSync(file)) return;
+    let sessions: unknown;
+    try {
+      sessions = (JSON.parse(readPlainText(file, 16 * 1024 * 1024) ?? '') as { sessions?: unknown }).sessions;
+    } catch { /* said below */ }
+    if (!Array.isArray(sessions)) {
+      warn(`${file} is not a list of sessions ({"v":1,"sessions":[…]}); a run may name the person's sessions until each reports again (JOBTOKEN-5)`);
+      return;
+    }
+    for (const s of sessions.slice(-SESSION_SPEAKERS_LIMIT)) if (typeof s === 'string' && s !== '') this.speakers.set(s, WIDE);
+  }
+
+  /** Writes the person's sessions now, when a save waits (the relay's close; tests). */
+  flush(): void {
+    if (this.unsaved === undefined || this.file === undefined) return;
+    clearTimeout(this.unsaved);
+    this.unsaved = undefined;
+    const sessions = [...this.speakers].filter(([, speaker]) => speaker === WIDE).map(([session]) => session);
+    writePrivateFile(this.file, `${JSON.stringify({ v: 1, sessions })}\n`);
+  }
 
   issue(scope: TokenScope): string {
     const token = `cj_${crypto.randomBytes(32).toString('base64url')}`;
@@ -73,7 +107,11 @@ export class ScopedTokens {
   speak(caller: HookCaller, session: string, known: (session: string) => boolean): string | undefined {
     const speaker = this.speakers.get(session);
     if (caller.scope === null) {
-      if (speaker !== WIDE) this.remember(session, WIDE);
+      if (speaker !== WIDE) {
+        this.remember(session, WIDE);
+        // Saved after the hook's answer, once for every session named meanwhile: never on its path.
+        if (this.file !== undefined && this.unsaved === undefined) this.unsaved = setTimeout(() => this.flush(), 50).unref();
+      }
       return undefined;
     }
     const owner = caller.scope.owner;
@@ -114,8 +152,16 @@ const registry = new WeakMap<object, ScopedTokens>();
 /** The relay's scoped tokens (one set per relay's services). */
 export function scopedTokensOf(services: object): ScopedTokens {
   let tokens = registry.get(services);
-  if (!tokens) registry.set(services, (tokens = new ScopedTokens()));
+  if (!tokens) {
+    const { dataDir, log } = services as { dataDir?: unknown; log?: { warn(message: string): void } };
+    registry.set(services, (tokens = new ScopedTokens(typeof dataDir === 'string' ? path.join(dataDir, PERSON_SESSIONS_FILE) : undefined, (m) => log?.warn(m))));
+  }
   return tokens;
+}
+
+/** Saves what the relay's scoped tokens must keep across a restart, if it has any (its close). */
+export function flushScopedTokens(services: object): void {
+  registry.get(services)?.flush();
 }
 
 /** Who is calling a hook route: the relay-wide credential (scope null) or a run's own. */

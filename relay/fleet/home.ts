@@ -17,7 +17,7 @@ import {
 import type { MachineState } from '../../protocol/wire/machines';
 import type { RepoInfo, TaskSummary } from '../../protocol/wire/views';
 import type { RelayServices } from '../context';
-import { taskUrl } from '../push/messages';
+import { APPROVAL_ACTIONS, taskUrl } from '../push/messages';
 import type { PushPayload } from '../../protocol/wire/push';
 import { TaskId } from '../../protocol/bus/ids';
 import { homeName } from './device-frames';
@@ -29,6 +29,8 @@ import type { Cursor } from '../../protocol/wire/views';
 import { memberFeeds, type MemberFeeds } from './feeds';
 import { memberPushBudget } from './push-budget';
 import { cutIfLingering, PreAuth } from '../clients/socket';
+import { RepoHub } from '../watch/hub';
+import { LINK_UP_WINDOW_MS, LinkUps, MAX_LINK_UPS } from './link-rate';
 
 export interface FleetHome {
   upgrade(req: http.IncomingMessage, socket: net.Socket, head: Buffer): void;
@@ -130,6 +132,8 @@ export function startFleetHome(services: RelayServices, version: string): FleetH
   const notifyFrom = memberPushBudget(services);
   /** Members' prompts, jobs and commanders, charged to the same budget as their repos' state. */
   const feeds = memberFeeds(services, (label) => routes.get(label)?.machine, labelRepo, notifyFrom, charge);
+  /** Each machine's recent link-ups: a member reconnecting in a loop cannot flood the devices with machine.state (FLEET-24). */
+  const linkUps = new LinkUps();
 
   const nameOf = (machine: string) => listMachines(services.dataDir).find((m) => m.id === machine)?.name ?? machine;
   let listed = new Set(listMachines(services.dataDir).map((m) => m.id));
@@ -143,7 +147,7 @@ export function startFleetHome(services: RelayServices, version: string): FleetH
       ws.close(1008, 'machine removed');
       cutIfLingering(ws);
     }
-    for (const id of since.keys()) if (!known.has(id)) feeds.forget(id);
+    for (const id of since.keys()) if (!known.has(id)) { feeds.forget(id); linkUps.forget(id); }
     for (const [label, route] of routes) {
       if (known.has(route.machine)) continue;
       routes.delete(label);
@@ -183,13 +187,24 @@ export function startFleetHome(services: RelayServices, version: string): FleetH
       if (machine) seen.set(machine.id, new Date().toISOString());
       if (!machine) {
         clearTimeout(timer);
+        let proven: MachineRecord;
         try {
-          machine = authenticate(frame);
+          proven = authenticate(frame);
         } catch (error) {
           return refuse(error instanceof CommandrError ? error : new CommandrError('E_UNAUTHORIZED', 'machine authentication failed'));
         }
+        // Counted only after the key proof, so no one without the machine's key can use up its link-ups (FLEET-24).
+        if (!linkUps.take(proven.id)) {
+          return refuse(new CommandrError('E_RATE_LIMITED', `machine ${proven.name} linked ${MAX_LINK_UPS} times within ${LINK_UP_WINDOW_MS / 1000} s; try again later`));
+        }
+        machine = proven;
         authed();
-        links.get(machine.id)?.close(1000, 'replaced by a newer link');
+        // The link it replaces is cut if it does not finish closing within a second: a member cannot pile up closing links (FLEET-24).
+        const replaced = links.get(machine.id);
+        if (replaced) {
+          replaced.close(1000, 'replaced by a newer link');
+          cutIfLingering(replaced);
+        }
         links.set(machine.id, ws);
         listed.add(machine.id);
         if (frame.type === 'fleet.join' || frame.type === 'fleet.auth') versions.set(machine.id, frame.version ?? '');
@@ -264,6 +279,8 @@ export function startFleetHome(services: RelayServices, version: string): FleetH
       forgetState(labelled);
       return { type: 'repo.removed', repo: labelled };
     }
+    // A repo this home watches itself is always its own (as for actions, FLEET-20): a member whose label would name it is not heard about it (FLEET-26).
+    if (services.hub instanceof RepoHub && services.hub.model(labelled) !== undefined) return undefined;
     if (!routes.has(labelled)) {
       // A member announcing ever more repos cannot grow the home's table without bound.
       let count = 0;
@@ -333,11 +350,15 @@ export function startFleetHome(services: RelayServices, version: string): FleetH
     if (!repo || !task || !TaskId.safeParse(task).success || !MEMBER_PUSH_KINDS.has(payload.kind)) return;
     const labelled = labelRepo(machine.id, repo);
     if (routes.get(labelled)?.machine !== machine.id) return;
+    // Only the words are the member's: its buttons are the home's own for the kind, so a button never says other than it does (FLEET-25).
     notifyFrom(machine, {
-      ...payload,
+      v: 1,
+      kind: payload.kind,
       title: `${machine.name}: ${payload.title}`.slice(0, 200),
+      body: payload.body,
       tag: `task:${labelled}:${task}`,
       url: taskUrl(labelled, task),
+      actions: payload.kind === 'approval_requested' && digest ? APPROVAL_ACTIONS : [],
       data: { repo: labelled, task, ...(digest ? { digest } : {}) },
     });
   }

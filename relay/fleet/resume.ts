@@ -140,11 +140,18 @@ export class MemberTails {
     }
   }
 
-  /** Keeps all member tails together under MEMBER_TAIL_TOTAL_BYTES by halving the biggest. */
+  /**
+   * Keeps all member tails together under MEMBER_TAIL_TOTAL_BYTES by halving the biggest tail of the machine that keeps
+   * the most: a member filling many tails of its own gives up its own history, not another machine's (FLEETR-4).
+   */
   private trim(): void {
     while (this.total > MEMBER_TAIL_TOTAL_BYTES) {
+      const kept = new Map<string, number>();
+      for (const [label, tail] of this.tails) kept.set(machineOf(label), (kept.get(machineOf(label)) ?? 0) + tail.bytes);
+      let top: string | undefined;
+      for (const [machine, bytes] of kept) if (top === undefined || bytes > kept.get(top)!) top = machine;
       let biggest: Tail | undefined;
-      for (const tail of this.tails.values()) if (!biggest || tail.bytes > biggest.bytes) biggest = tail;
+      for (const [label, tail] of this.tails) if (machineOf(label) === top && (!biggest || tail.bytes > biggest.bytes)) biggest = tail;
       if (!biggest || biggest.events.length === 0) return;
       this.drop(biggest, Math.ceil(biggest.events.length / 2));
     }
@@ -159,6 +166,9 @@ export class MemberTails {
     tail.base = gone.at(-1)?.cursor.offset ?? tail.base;
   }
 }
+
+/** The machine a labelled member repo belongs to: its `<8 hex>` prefix (FLEET-3). */
+const machineOf = (label: string): string => label.slice(0, label.indexOf('.'));
 
 /** Index of the first kept event after `cursor`, or undefined when the tail does not reach it. */
 function after(tail: Tail, cursor: Cursor): number | undefined {

@@ -16,6 +16,9 @@ export interface TaskContext {
 export const taskUrl = (repo: string, task: string) => `/task?repo=${encodeURIComponent(repo)}&id=${encodeURIComponent(task)}`;
 const plural = (n: number, one: string) => `${n} ${one}${n === 1 ? '' : 's'}`;
 
+/** An approval request's buttons; a member's push gets these from the home, never its own (FLEET-25). */
+export const APPROVAL_ACTIONS: PushPayload['actions'] = [{ action: 'approve', title: 'Approve' }, { action: 'deny', title: 'Deny' }];
+
 /** The notification for one bus event, or null when the event is not a trigger. */
 export function busEventMessage(event: AnyBusEvent, ctx: TaskContext): PushPayload | null {
   const task = typeof event.task === 'string' ? event.task : null;
@@ -30,7 +33,7 @@ export function busEventMessage(event: AnyBusEvent, ctx: TaskContext): PushPaylo
         kind: 'approval_requested',
         title: `Approve ${task} in ${ctx.repoName}?`,
         body: `${plural(files, 'file')} changed${counts}`,
-        actions: [{ action: 'approve', title: 'Approve' }, { action: 'deny', title: 'Deny' }],
+        actions: APPROVAL_ACTIONS,
         data: { ...base.data, digest: String(event.digest) },
       };
     }

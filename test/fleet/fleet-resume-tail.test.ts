@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import type { ServerFrame, ServerFrameOf } from '../../protocol/wire/frames';
 import { FleetWelcome } from '../../protocol/wire/fleet';
 import type { TaskSummary } from '../../protocol/wire/views';
-import { MEMBER_TAIL_BYTES, MEMBER_TAIL_EVENTS, MemberTails } from '../../relay/fleet/resume';
+import { MEMBER_TAIL_BYTES, MEMBER_TAIL_EVENTS, MEMBER_TAIL_TOTAL_BYTES, MemberTails } from '../../relay/fleet/resume';
 
 const label = 'a1b2c3d4.repo-0123abcd';
 const epoch = '66:1234';
@@ -89,5 +89,24 @@ describe('fleet: the home tail of member events', () => {
     expect(tails.keptBytes()).toBeLessThanOrEqual(MEMBER_TAIL_BYTES);
     expect(tails.keptBytes()).toBeGreaterThan(MEMBER_TAIL_BYTES / 2);
     expect(tails.cursors([[label, 'repo-0123abcd']])).toEqual({ 'repo-0123abcd': { offset: 500, epoch } });
+  });
+
+  it('FLEETR-4: a member filling many small tails of its own gives up its own history when all tails are over MEMBER_TAIL_TOTAL_BYTES, not another machine\'s', () => {
+    const tails = new MemberTails();
+    const event = (repo: string, n: number, note: string) => ({ type: 'bus.events' as const, repo, tasks: [], events: [{ cursor: { offset: n, epoch }, event: { ts: 't', event: 'task_progress', task: 'T-1', note } }] });
+    // Another machine's repo keeps 400 KiB of events a device may resume from.
+    tails.take(snapshot(0));
+    for (let n = 1; n <= 400; n++) tails.take(event(label, n, 'x'.repeat(1000)));
+    const before = replayed(tails, 0).notes.length;
+    expect(before).toBe(400);
+    // A hostile member fills 1000 repos of its own, each tail smaller than that one, past the total.
+    const note = 'y'.repeat(1000);
+    for (let r = 0; r < 1000; r++) {
+      const repo = `99999999.flood${r}-0123abcd`;
+      tails.take({ ...snapshot(0), repo: { id: repo, name: 'rogue/flood', path: '/x', demo: false } });
+      for (let n = 1; n <= 20; n++) tails.take(event(repo, n, note));
+    }
+    expect(tails.keptBytes()).toBeLessThanOrEqual(MEMBER_TAIL_TOTAL_BYTES);
+    expect(replayed(tails, 0)).toEqual({ notes: Array.from({ length: 400 }, () => 'x'.repeat(1000)), resync: undefined });
   });
 });

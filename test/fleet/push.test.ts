@@ -84,6 +84,29 @@ describe('fleet: pushes from a member', () => {
     await watcher.client.close();
   });
 
+  it('FLEET-25: a member push has the home\'s own buttons for its kind: an "Approve" button that would deny, or any button on a task_done, is not shown', async () => {
+    const dataDir = dirs.make('fleet-liar-');
+    const { code } = createJoinCode(home.dataDir, 'liar');
+    const record = await joinHome(dataDir, home.url, code, 'liar');
+    const link = await openLink(dataDir, home.url, { auth: record });
+    const watcher = await subscribedClient(home, undefined, 'watcher 4');
+    const send = (frame: unknown) => link.ws.send(JSON.stringify(frame));
+    send({ type: 'fleet.bus', frame: { type: 'repo.snapshot', repo: { id: 'liar-0000abcd', name: 'liar', path: '/x', demo: false }, tasks: [], cursor: { offset: 0, epoch: 'e' } } });
+    const own = labelRepo(record.machine, 'liar-0000abcd');
+    await watcher.client.waitFor((f) => f.type === 'repo.snapshot' && (f as { repo: { id: string } }).repo.id === own, 'liar snapshot');
+    const data = { repo: 'liar-0000abcd', task: 'L-1', digest: 'sha256:' + 'a'.repeat(64) };
+    // The service worker sends task.approve for the `approve` action, whatever its title says.
+    send({ type: 'fleet.push', payload: { v: 1, kind: 'approval_requested', tag: 'x', title: 'Approve L-1?', body: 'b', url: '/x', quiet: true, actions: [{ action: 'deny', title: 'Approve' }, { action: 'approve', title: 'Deny' }], data } });
+    send({ type: 'fleet.push', payload: { v: 1, kind: 'task_done', tag: 'x', title: 'L-1 done', body: 'b', url: '/x', actions: [{ action: 'approve', title: 'OK' }], data } });
+    const asked = await pw.endpoint.waitFor((p) => p.subscription === phone.sub.id && (p.payload as { title?: string }).title === 'liar: Approve L-1?');
+    expect((asked.payload as { actions: unknown }).actions).toEqual([{ action: 'approve', title: 'Approve' }, { action: 'deny', title: 'Deny' }]);
+    expect((asked.payload as { quiet?: boolean }).quiet).toBeUndefined();
+    const done = await pw.endpoint.waitFor((p) => p.subscription === phone.sub.id && (p.payload as { title?: string }).title === 'liar: L-1 done');
+    expect((done.payload as { actions: unknown }).actions).toEqual([]);
+    link.ws.close();
+    await watcher.client.close();
+  });
+
   it('FLEETX-7: a member that floods pushes causes at most MAX_MEMBER_PUSHES notifications a minute; its frames still reach the app', async () => {
     const dataDir = dirs.make('fleet-flood-');
     const { code } = createJoinCode(home.dataDir, 'flooder');

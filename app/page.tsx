@@ -7,11 +7,15 @@ import type { TaskSummary } from '../protocol/wire/views';
 import { DoneMore } from './components/DoneMore';
 import { EmptyState } from './components/EmptyState';
 import { Button } from './components/Button';
+import { Sheet } from './components/Sheet';
 import { QueuedActions } from './components/QueuedActions';
 import { NeedsYou } from './components/permissions/NeedsYou';
 import { FIRST_CARDS, InboxGroup } from './components/InboxGroup';
 import { dropInboxCopy, prepaintScript, savePrepaint } from './lib/prepaint';
 import { groupTasks } from './lib/inbox';
+import { useChunk } from './lib/use-chunk';
+import { NOT_SENT_YET, NOTE } from './lib/words';
+import type { ActResult } from './lib/actions';
 import { useRelay, type AppState } from './lib/store';
 
 // The New task sheet checks its fields against the wire's schema (zod): it is not part of the
@@ -19,9 +23,9 @@ import { useRelay, type AppState } from './lib/store';
 const loadNewTaskSheet = () => import('./components/NewTaskSheet');
 const NewTaskSheet = dynamic(() => loadNewTaskSheet().then((m) => m.NewTaskSheet), { ssr: false });
 // The note sheet too: its photo attachment checks a photo against the wire's limits (zod,
-// protocol/photos.ts). Fetched once the page is idle, like the New task sheet, so it opens offline.
+// protocol/photos.ts). Fetched once the page is idle, like the New task sheet, so it opens offline;
+// if its code could not be fetched by then (offline, no service worker), the sheet says so (QUEUE-7).
 const loadNoteSheet = () => import('./components/NoteSheet');
-const NoteSheet = dynamic(() => loadNoteSheet().then((m) => m.NoteSheet), { ssr: false });
 
 const selectTasks = (s: AppState) => s.tasks;
 const selectRepos = (s: AppState) => s.repos;
@@ -40,6 +44,16 @@ export default function InboxPage() {
   const [query, setQuery] = useState('');
   const [noteFor, setNoteFor] = useState<TaskSummary | null>(null);
   const [creating, setCreating] = useState(false);
+  const noteSheet = useChunk(loadNoteSheet, noteFor !== null);
+  // What became of a note sent from here, said as the task screen says it (QUEUE-6).
+  const [toast, setToast] = useState<{ text: string; tone: 'ok' | 'warn' } | null>(null);
+  useEffect(() => {
+    if (!toast) return;
+    const timer = setTimeout(() => setToast(null), TOAST_MS);
+    return () => clearTimeout(timer);
+  }, [toast]);
+  const noteSent = (task: TaskSummary, outcome: ActResult) => setToast(outcome.status === 'queued'
+    ? { text: NOT_SENT_YET.noteQueued(task.id), tone: 'warn' } : { text: NOT_SENT_YET.noteSaved(task.id), tone: 'ok' });
   const groups = useMemo(() => groupTasks(tasks, { repo: repo || null, query }), [tasks, repo, query]);
   useEffect(() => whenIdle(() => {
     void loadNewTaskSheet().catch(() => undefined);
@@ -105,11 +119,22 @@ export default function InboxPage() {
         ))}
       </div>
       <DoneMore repo={repo || null} />
-      {noteFor ? <NoteSheet task={noteFor} onClose={() => setNoteFor(null)} /> : null}
+      {noteFor && noteSheet.status === 'ready' ? (
+        <noteSheet.value.NoteSheet task={noteFor} onClose={() => setNoteFor(null)} onSent={(outcome) => noteSent(noteFor, outcome)} />
+      ) : noteFor && noteSheet.status === 'failed' ? (
+        <Sheet title={NOTE.addTo(noteFor.id)} onClose={() => setNoteFor(null)} testId="note-sheet">
+          <p role="alert" data-testid="note-unavailable">{NOT_SENT_YET.noteUnavailable}</p>
+          <div className="row"><Button onClick={() => setNoteFor(null)}>Close</Button></div>
+        </Sheet>
+      ) : null}
+      {toast ? <p className="toast" role="status" data-tone={toast.tone} data-testid="inbox-toast">{toast.text}</p> : null}
       {creating ? <NewTaskSheet repos={repoList} tasks={tasks} onClose={() => setCreating(false)} /> : null}
     </section>
   );
 }
+
+/** How long the Inbox's confirmation of a note stays on screen. */
+const TOAST_MS = 6000;
 
 /** Runs `run` when the page is idle (after `fallbackMs` where the browser has no idle callback); returns its cancel. */
 function whenIdle(run: () => void, fallbackMs: number): () => void {

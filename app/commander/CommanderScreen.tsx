@@ -11,12 +11,12 @@ import { CommanderSandboxWarning } from '../components/SandboxWarning';
 import { PhotoAttach, type AttachedPhoto } from '../components/PhotoAttach';
 import { VoiceInput } from '../components/voice/VoiceInput';
 import { act, read, type ActResult } from '../lib/actions';
-import { sentence, type ClientError } from '../lib/errors';
 import { useQueued } from '../lib/use-queued';
 import { useRelay, type AppState } from '../lib/store';
-import { agentName, COMMANDER_FAILURE } from '../lib/words';
+import { agentName, COMMANDER_FAILURE, NOT_SENT_YET } from '../lib/words';
 import { statusLabel, STATUS_TONE } from '../commanders/status';
 import { Conversation } from './Conversation';
+import { refusal, useWaitingMessages } from './pending';
 import { CommanderMenu } from './CommanderMenu';
 import { AddReferenceSheet, DeleteSheet } from './sheets';
 import '../task/task.css';
@@ -29,8 +29,11 @@ export function CommanderScreen() {
   const live = useRelay((s) => s.connection.state === 'live');
   const [sheet, setSheet] = useState<'reference' | 'delete' | null>(null);
   const [notice, setNotice] = useState<{ text: string; tone: 'warn' | 'danger' } | null>(null);
-  // A message queued offline: the notice says so until it is sent, then goes (QUEUE-2).
+  // Another action queued offline (reference path, deletion, new session): the notice says so until it is sent, then goes (QUEUE-2).
   const followQueued = useQueued((end) => setNotice(end.status === 'refused' ? { text: refusal(end.error), tone: 'danger' } : null));
+  // A message queued offline is in the conversation, marked, and said here while any waits (QUEUE-5).
+  const waiting = useWaitingMessages(id);
+  const [draft, setDraft] = useState('');
 
   useEffect(() => {
     // Catch up on output kept by the relay; new output then streams in as frames.
@@ -41,6 +44,8 @@ export function CommanderScreen() {
   if (!commander) return <EmptyState title="Commander not found">It may have been deleted. Go back to the Commanders list.</EmptyState>;
 
   const report = (what: string) => (outcome: ActResult) => {
+    // A queued message is followed by its bubble, which also shows a refusal (QUEUE-5).
+    if (what === 'message' && outcome.status === 'queued') { followQueued(null); setNotice(null); return; }
     followQueued(outcome.status === 'queued' ? outcome.id : null);
     if (outcome.status === 'refused') setNotice({ text: refusal(outcome.error), tone: 'danger' });
     else if (outcome.status === 'queued') setNotice({ text: `You are offline: the ${what} will be sent when the connection is back.`, tone: 'warn' });
@@ -74,11 +79,13 @@ export function CommanderScreen() {
           <Button variant="primary" onClick={() => void act('commander.replace', { commander: id }).then(report('new session'))} data-testid="cmdr-replace">Start a new session</Button>
         </div>
       ) : null}
-      <Conversation commander={id} text={output?.text ?? ''} running={commander.status === 'running' || commander.status === 'starting'} />
+      <Conversation commander={id} text={output?.text ?? ''} running={commander.status === 'running' || commander.status === 'starting'}
+        onCopyBack={(text) => { setDraft(text); document.getElementById('cmdr-message')?.focus(); }} />
       {/* Pinned at the bottom like a chat; what happened to the last message shows right above it (UX-1, UX-10). */}
       <div className="cmdr-dock">
-        {notice ? <p className="action-status" data-tone={notice.tone} role={notice.tone === 'danger' ? 'alert' : 'status'} data-testid="cmdr-notice">{notice.text}</p> : null}
-        {commander.status !== 'dead' ? <MessageForm id={id} onOutcome={report('message')} /> : null}
+        {notice ? <p className="action-status" data-tone={notice.tone} role={notice.tone === 'danger' ? 'alert' : 'status'} data-testid="cmdr-notice">{notice.text}</p>
+          : waiting > 0 ? <p className="action-status" data-tone="warn" role="status" data-testid="cmdr-notice">{NOT_SENT_YET.messagesQueued(waiting)}</p> : null}
+        {commander.status !== 'dead' ? <MessageForm id={id} text={draft} setText={setDraft} onOutcome={report('message')} /> : null}
       </div>
       {sheet === 'reference' ? <AddReferenceSheet id={id} onClose={() => setSheet(null)} onOutcome={report('reference path')} /> : null}
       {sheet === 'delete' ? <DeleteSheet commander={commander} onClose={() => setSheet(null)} onOutcome={report('deletion')} /> : null}
@@ -108,21 +115,13 @@ function StartFailure({ failure, onRetry }: { failure: NonNullable<CommanderView
   );
 }
 
-/** The relay's refusal as a sentence, with its own words in brackets only when the sentence does not already say them. */
-function refusal(error: ClientError): string {
-  const said = sentence(error);
-  const words = error.message.replace(/[\s.;:]+$/, '');
-  return !words || said.includes(words) ? said : `${said} (${words})`;
-}
-
 /** A folder by its own name (its full path in the title): the machine's path prefix says nothing on a phone. */
 function folderName(p: string): string {
   return p.replace(/\/+$/, '').split('/').pop() || p;
 }
 
 /** The composer: the message box (typed or dictated) and Send. Small on purpose: attachments go in beside the box. */
-function MessageForm({ id, onOutcome }: { id: string; onOutcome(outcome: ActResult): void }) {
-  const [text, setText] = useState('');
+function MessageForm({ id, text, setText, onOutcome }: { id: string; text: string; setText(text: string): void; onOutcome(outcome: ActResult): void }) {
   const [busy, setBusy] = useState(false);
   const [photos, setPhotos] = useState<AttachedPhoto[]>([]); // PHOTO-1, PHOTO-8
   async function submit(e: FormEvent) {

@@ -3,16 +3,21 @@
 // read back as the person's messages on the right, the commander's replies on the left with their
 // markdown rendered safely (task/markdown.ts: raw HTML shown as text, safe links only), each tool
 // activity one line that opens on tap, the relay's notices as small centred lines. The newest
-// entry is scrolled into view on open and as the conversation grows.
+// entry is scrolled into view on open and as the conversation grows. After them, the messages the
+// relay has not written yet (QUEUE-5): waiting to send, just sent, or refused.
 import { useEffect, useLayoutEffect, useMemo, useRef } from 'react';
 import { parseConversation, type ConversationEntry } from '../../protocol/commander-transcript';
 import { renderMarkdown } from '../task/markdown';
 import { COMMANDER_CHAT } from '../lib/words';
 import { splitPhotoLines } from '../lib/photo-line';
 import { PhotoThumbs } from '../components/PhotoThumbs';
+import { PendingBubble } from './PendingBubble';
+import { usePendingMessages } from './pending';
 
-export function Conversation({ commander, text, running }: { commander: string; text: string; running: boolean }) {
+export function Conversation({ commander, text, running, onCopyBack }: { commander: string; text: string; running: boolean; onCopyBack(text: string): void }) {
   const entries = useMemo(() => parseConversation(text), [text]);
+  const personTexts = useMemo(() => entries.flatMap((e) => (e.kind === 'person' ? [splitPhotoLines(e.text).text.trim()] : [])), [entries]);
+  const { pending, forget } = usePendingMessages(commander, personTexts);
   // The page scrolls, the composer stays pinned under the conversation: the newest entry is on
   // screen at the page's end. Followed as it grows unless the person scrolled up to read.
   const following = useRef(true);
@@ -29,11 +34,11 @@ export function Conversation({ commander, text, running }: { commander: string; 
   // (or opened a tool line far up): their message and the reply to it are what they look at next.
   const said = useRef<number | null>(null);
   useLayoutEffect(() => {
-    const mine = entries.filter((e) => e.kind === 'person').length;
+    const mine = personTexts.length + pending.length;
     if (said.current !== null && mine > said.current) following.current = true;
     said.current = mine;
     if (following.current) toEnd();
-  }, [entries, running]);
+  }, [entries, personTexts, pending.length, running]);
   useEffect(() => {
     // What lays out later (fonts, a reply's code block, the header) must not push the end under the composer.
     const el = chat.current;
@@ -44,8 +49,9 @@ export function Conversation({ commander, text, running }: { commander: string; 
   }, []);
   return (
     <section ref={chat} aria-label={COMMANDER_CHAT.title} className="chat" aria-live="polite" data-testid="cmdr-output">
-      {entries.length === 0 && !running ? <p className="muted chat-empty">{COMMANDER_CHAT.empty}</p> : null}
+      {entries.length === 0 && pending.length === 0 && !running ? <p className="muted chat-empty">{COMMANDER_CHAT.empty}</p> : null}
       {entries.map((entry, i) => <Entry key={i} entry={entry} commander={commander} />)}
+      {pending.map((p) => <PendingBubble key={p.id} message={p} onCopyBack={() => { forget(p.id); onCopyBack(p.text); }} />)}
       {running ? <p className="chat-working muted" data-testid="cmdr-working">{COMMANDER_CHAT.working}</p> : null}
     </section>
   );

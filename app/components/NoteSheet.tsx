@@ -3,7 +3,7 @@
 // through the outbox, so it works offline and is sent once when back. Typed or dictated.
 import { useState, type FormEvent } from 'react';
 import type { TaskSummary } from '../../protocol/wire/views';
-import { act } from '../lib/actions';
+import { act, type ActResult } from '../lib/actions';
 import { sentence } from '../lib/errors';
 import { Button } from './Button';
 import { PhotoAttach, type AttachedPhoto } from './PhotoAttach';
@@ -11,7 +11,8 @@ import { Sheet } from './Sheet';
 import { VoiceInput } from './voice/VoiceInput';
 import { NOTE } from '../lib/words';
 
-export function NoteSheet({ task, onClose }: { task: TaskSummary; onClose: () => void }) {
+/** `onSent` hears a note the relay took or the outbox queued, for the Inbox to confirm it (QUEUE-6). */
+export function NoteSheet({ task, onClose, onSent }: { task: TaskSummary; onClose: () => void; onSent?: (outcome: ActResult) => void }) {
   const [body, setBody] = useState('');
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
@@ -23,7 +24,7 @@ export function NoteSheet({ task, onClose }: { task: TaskSummary; onClose: () =>
     const outcome = await act('task.annotate', { repo: task.repo, task: task.id, turn: 0, anchor: 'general', body, ...(photos.length > 0 ? { photos: photos.map((p) => p.base64) } : {}) });
     setBusy(false);
     if (outcome.status === 'refused') setError(sentence(outcome.error));
-    else onClose();
+    else { onClose(); onSent?.(outcome); }
   }
 
   return (

@@ -178,3 +178,16 @@ export const COMMANDER_FAILURE = {
   details: AGENT_RUN_FAILURE.details,
   retrying: 'Starting again…',
 } as const;
+
+/** A commander message the relay has not written yet (QUEUE-5), and a note sent from the Inbox (QUEUE-6). */
+export const NOT_SENT_YET = {
+  waiting: 'Waiting to send',
+  /** A refusal that already says it was not done is not told twice ("Not sent. Not done: …"). */
+  refused: (reason: string): string => (/^not\b/i.test(reason) ? reason : `Not sent. ${reason}`),
+  copyBack: 'Copy back to the message box',
+  photos: (n: number): string => (n === 1 ? '+ 1 photo' : `+ ${n} photos`),
+  messagesQueued: (n: number): string => `You are offline: ${n === 1 ? 'the message' : `${n} messages`} will be sent when the connection is back.`,
+  noteSaved: (task: string): string => `Note saved for ${task}. The agent sees it on its next turn.`,
+  noteQueued: (task: string): string => `You are offline: the note for ${task} is queued and will be sent when the connection is back.`,
+  noteUnavailable: 'The note form could not be loaded: this device is offline and had not downloaded it yet. Try again when the connection is back.',
+} as const;

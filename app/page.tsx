@@ -1,7 +1,6 @@
 'use client';
 // The Inbox: every task across watched repos, grouped by what needs a person first,
 // updated live; filter by repo, search by id; queued actions shown on top.
-import dynamic from 'next/dynamic';
 import { useDeferredValue, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import type { TaskSummary } from '../protocol/wire/views';
 import { DoneMore } from './components/DoneMore';
@@ -20,8 +19,8 @@ import { useRelay, type AppState } from './lib/store';
 
 // The New task sheet checks its fields against the wire's schema (zod): it is not part of the
 // Inbox's own scripts (FIRST-7). It is fetched once the page is idle, so it opens offline too.
+// Loaded as the note sheet is (below): a sheet whose code cannot be fetched says so (QUEUE-7).
 const loadNewTaskSheet = () => import('./components/NewTaskSheet');
-const NewTaskSheet = dynamic(() => loadNewTaskSheet().then((m) => m.NewTaskSheet), { ssr: false });
 // The note sheet too: its photo attachment checks a photo against the wire's limits (zod,
 // protocol/photos.ts). Fetched once the page is idle, like the New task sheet, so it opens offline;
 // if its code could not be fetched by then (offline, no service worker), the sheet says so (QUEUE-7).
@@ -45,6 +44,7 @@ export default function InboxPage() {
   const [noteFor, setNoteFor] = useState<TaskSummary | null>(null);
   const [creating, setCreating] = useState(false);
   const noteSheet = useChunk(loadNoteSheet, noteFor !== null);
+  const newTaskSheet = useChunk(loadNewTaskSheet, creating);
   // What became of a note sent from here, said as the task screen says it (QUEUE-6).
   const [toast, setToast] = useState<{ text: string; tone: 'ok' | 'warn' } | null>(null);
   useEffect(() => {
@@ -128,7 +128,14 @@ export default function InboxPage() {
         </Sheet>
       ) : null}
       {toast ? <p className="toast" role="status" data-tone={toast.tone} data-testid="inbox-toast">{toast.text}</p> : null}
-      {creating ? <NewTaskSheet repos={repoList} tasks={tasks} onClose={() => setCreating(false)} /> : null}
+      {creating && newTaskSheet.status === 'ready' ? (
+        <newTaskSheet.value.NewTaskSheet repos={repoList} tasks={tasks} onClose={() => setCreating(false)} />
+      ) : creating && newTaskSheet.status === 'failed' ? (
+        <Sheet title="New task" onClose={() => setCreating(false)} testId="new-task-sheet">
+          <p role="alert" data-testid="new-task-unavailable">{NOT_SENT_YET.newTaskUnavailable}</p>
+          <div className="row"><Button onClick={() => setCreating(false)}>Close</Button></div>
+        </Sheet>
+      ) : null}
     </section>
   );
 }

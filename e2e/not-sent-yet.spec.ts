@@ -137,3 +137,32 @@ test('QUEUE-7: offline, with no service worker and the note sheet\'s code never 
   await expect(card).toBeVisible();
   await context.setOffline(false);
 });
+
+test('QUEUE-7: offline, with no service worker and the New task sheet\'s code never fetched, New task says why instead of crashing the page', async ({ page, relayEnv, context }, info) => {
+  let sheetChunk = false;
+  await page.route('**/_next/static/chunks/**', async (route) => {
+    const response = await route.fetch();
+    const body = await response.text();
+    if (body.includes('new-task-repo')) { sheetChunk = true; await route.abort('internetdisconnected'); return; }
+    await route.fulfill({ response, body });
+  });
+  await pairThroughScreen(page, relayEnv, 'E2E Phone');
+  relayEnv.addPacket('T-lazy', 'Create offline');
+  await expect(page.getByTestId('task-card')).toHaveCount(1);
+  await context.setOffline(true);
+  await expect(page.getByTestId('connection-badge')).toHaveAttribute('data-state', 'offline');
+  await page.getByTestId('new-task').click();
+  const sheet = page.getByTestId('new-task-sheet');
+  await expect(sheet).toContainText('could not be loaded');
+  expect(sheetChunk).toBe(true);
+  await expect(page.getByText(/This page couldn.t load/)).toHaveCount(0);
+  await page.screenshot({ path: info.outputPath('inbox-new-task-unavailable.png') });
+  await sheet.getByRole('button', { name: 'Close' }).click();
+  await expect(sheet).toHaveCount(0);
+  await context.setOffline(false);
+  // Online again, the sheet's code is fetched when New task is tapped again, and the form opens.
+  await page.unroute('**/_next/static/chunks/**');
+  await expect(page.getByTestId('connection-badge')).not.toHaveAttribute('data-state', 'offline');
+  await page.getByTestId('new-task').click();
+  await expect(page.locator('#nt-title')).toBeVisible();
+});

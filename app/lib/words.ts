@@ -190,4 +190,5 @@ export const NOT_SENT_YET = {
   noteSaved: (task: string): string => `Note saved for ${task}. The agent sees it on its next turn.`,
   noteQueued: (task: string): string => `You are offline: the note for ${task} is queued and will be sent when the connection is back.`,
   noteUnavailable: 'The note form could not be loaded: this device is offline and had not downloaded it yet. Try again when the connection is back.',
+  newTaskUnavailable: 'The New task form could not be loaded: this device is offline and had not downloaded it yet. Try again when the connection is back.',
 } as const;

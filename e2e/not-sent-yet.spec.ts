@@ -108,15 +108,21 @@ test('QUEUE-6: a note sent from the Inbox is confirmed: saved for the agent\'s n
   await expect.poll(() => relayEnv.annotationFiles('T-confirm').length).toBe(2);
 });
 
-test('QUEUE-7: offline, with no service worker and the note sheet\'s code never fetched, Add note says why instead of crashing the page', async ({ page, relayEnv, context }, info) => {
-  // The sheet's own chunk cannot be fetched (as offline before the page fetched it when idle).
-  let noteChunk = false;
+/** Fails, as a dropped connection would, the fetch of the app's chunk that holds `marker`; says whether one was asked for. */
+async function withoutChunk(page: Page, marker: string): Promise<() => boolean> {
+  let asked = false;
   await page.route('**/_next/static/chunks/**', async (route) => {
     const response = await route.fetch();
     const body = await response.text();
-    if (body.includes('note-body')) { noteChunk = true; await route.abort('internetdisconnected'); return; }
+    if (body.includes(marker)) { asked = true; await route.abort('internetdisconnected'); return; }
     await route.fulfill({ response, body });
   });
+  return () => asked;
+}
+
+test('QUEUE-7: offline, with no service worker and the note sheet\'s code never fetched, Add note says why instead of crashing the page', async ({ page, relayEnv, context }, info) => {
+  // The sheet's own chunk cannot be fetched (as offline before the page fetched it when idle).
+  const noteChunk = await withoutChunk(page, 'note-body');
   await pairThroughScreen(page, relayEnv, 'E2E Phone');
   relayEnv.addPacket('T-lazy', 'Note me offline');
   relayEnv.tool('claim');
@@ -128,7 +134,7 @@ test('QUEUE-7: offline, with no service worker and the note sheet\'s code never 
   await page.getByTestId('task-note').click();
   const sheet = page.getByTestId('note-sheet');
   await expect(sheet).toContainText('could not be loaded');
-  expect(noteChunk).toBe(true);
+  expect(noteChunk()).toBe(true);
   await expect(page.getByText(/This page couldn.t load/)).toHaveCount(0);
   await expect(page.getByTestId('connection-badge')).toBeVisible();
   await page.screenshot({ path: info.outputPath('inbox-note-unavailable.png') });
@@ -139,13 +145,7 @@ test('QUEUE-7: offline, with no service worker and the note sheet\'s code never 
 });
 
 test('QUEUE-7: offline, with no service worker and the New task sheet\'s code never fetched, New task says why instead of crashing the page', async ({ page, relayEnv, context }, info) => {
-  let sheetChunk = false;
-  await page.route('**/_next/static/chunks/**', async (route) => {
-    const response = await route.fetch();
-    const body = await response.text();
-    if (body.includes('new-task-repo')) { sheetChunk = true; await route.abort('internetdisconnected'); return; }
-    await route.fulfill({ response, body });
-  });
+  const sheetChunk = await withoutChunk(page, 'new-task-repo');
   await pairThroughScreen(page, relayEnv, 'E2E Phone');
   relayEnv.addPacket('T-lazy', 'Create offline');
   await expect(page.getByTestId('task-card')).toHaveCount(1);
@@ -154,7 +154,7 @@ test('QUEUE-7: offline, with no service worker and the New task sheet\'s code ne
   await page.getByTestId('new-task').click();
   const sheet = page.getByTestId('new-task-sheet');
   await expect(sheet).toContainText('could not be loaded');
-  expect(sheetChunk).toBe(true);
+  expect(sheetChunk()).toBe(true);
   await expect(page.getByText(/This page couldn.t load/)).toHaveCount(0);
   await page.screenshot({ path: info.outputPath('inbox-new-task-unavailable.png') });
   await sheet.getByRole('button', { name: 'Close' }).click();

@@ -80,6 +80,12 @@ function rawPipe(port: number, headers: string[], extra = ''): Promise<string> {
   });
 }
 
+/** A raw `GET /api/mcp/pipe` upgrade to the world's relay with its hook credential and `headers`. */
+function pipeUpgrade(to: McpWorld, headers: string[]): string {
+  const token = fs.readFileSync(path.join(to.dataDir, 'hook-token'), 'utf8').trim();
+  return `GET /api/mcp/pipe HTTP/1.1\r\nHost: 127.0.0.1:${to.relay.port}\r\nAuthorization: Bearer ${token}\r\nConnection: Upgrade\r\nUpgrade: commandr-mcp\r\n${headers.map((h) => `${h}\r\n`).join('')}\r\n`;
+}
+
 describe('commandr mcp through the relay (MCP-ONE)', () => {
   it('MCP-ONE-1 MCP-ONE-2: with a relay, the server the agent starts is cat piping bytes; the relay serves the tools, scoped to the session', async () => {
     world = new McpWorld();
@@ -172,10 +178,8 @@ describe('commandr mcp through the relay (MCP-ONE)', () => {
   it('MCP-ONE-3: `up` is taken without an answer: the relay never writes a byte to it, and bytes sent right behind its request are the session\'s first message', async () => {
     world = new McpWorld();
     await world.startRelay();
-    const token = fs.readFileSync(path.join(world.dataDir, 'hook-token'), 'utf8').trim();
     const port = world.relay.port;
-    const upgrade = (headers: string[]) =>
-      `GET /api/mcp/pipe HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nAuthorization: Bearer ${token}\r\nConnection: Upgrade\r\nUpgrade: commandr-mcp\r\n${headers.map((h) => `${h}\r\n`).join('')}\r\n`;
+    const upgrade = (headers: string[]) => pipeUpgrade(world, headers);
     const down = net.connect(port, '127.0.0.1');
     let fromDown = '';
     const session = await new Promise<string>((resolve, reject) => {
@@ -212,10 +216,8 @@ describe('commandr mcp through the relay (MCP-ONE)', () => {
   it('MCP-ONE-9: a session cannot grow the relay\'s memory: a message past MAX_FRAME_BYTES ends it unserved', async () => {
     world = new McpWorld();
     await world.startRelay();
-    const token = fs.readFileSync(path.join(world.dataDir, 'hook-token'), 'utf8').trim();
     const port = world.relay.port;
-    const upgrade = (headers: string[]) =>
-      `GET /api/mcp/pipe HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nAuthorization: Bearer ${token}\r\nConnection: Upgrade\r\nUpgrade: commandr-mcp\r\n${headers.map((h) => `${h}\r\n`).join('')}\r\n`;
+    const upgrade = (headers: string[]) => pipeUpgrade(world, headers);
     const down = net.connect(port, '127.0.0.1');
     let fromDown = '';
     let answered = (): void => undefined;
@@ -250,10 +252,8 @@ describe('commandr mcp through the relay (MCP-ONE)', () => {
   it('MCP-ONE-9: an agent that sends requests and never reads the answers has its session ended, not its answers kept', async () => {
     world = new McpWorld();
     await world.startRelay();
-    const token = fs.readFileSync(path.join(world.dataDir, 'hook-token'), 'utf8').trim();
     const port = world.relay.port;
-    const upgrade = (headers: string[]) =>
-      `GET /api/mcp/pipe HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nAuthorization: Bearer ${token}\r\nConnection: Upgrade\r\nUpgrade: commandr-mcp\r\n${headers.map((h) => `${h}\r\n`).join('')}\r\n`;
+    const upgrade = (headers: string[]) => pipeUpgrade(world, headers);
     const down = net.connect(port, '127.0.0.1');
     down.on('error', () => undefined);
     const session = await new Promise<string>((resolve) => {

@@ -11,8 +11,10 @@ async function openCommander(page: Page): Promise<void> {
   await expect(page.getByTestId('connection-badge')).toHaveAttribute('data-state', 'live');
 }
 
+// Offline as a phone is offline: with the app's service worker (SUITE-5), except QUEUE-7, whose
+// premise is a device without it.
 test.describe('with the demo workspace', () => {
-  test.use({ demo: true });
+  test.use({ demo: true, serviceWorkers: 'allow' });
 
   test('QUEUE-5: a commander message sent offline is in the conversation at once, "Waiting to send", then one ordinary bubble once sent', async ({ paired: page, context }, info) => {
     await openCommander(page);
@@ -76,36 +78,40 @@ test.describe('with the demo workspace', () => {
   });
 });
 
-test('QUEUE-6: a note sent from the Inbox is confirmed: saved for the agent\'s next turn, or queued when offline', async ({ paired: page, relayEnv, context }, info) => {
-  relayEnv.addPacket('T-confirm', 'Confirm my note');
-  relayEnv.tool('claim');
-  const card = page.getByTestId('group-in-progress').getByTestId('task-card');
-  await expect(card).toHaveCount(1);
-  await page.getByTestId('task-menu').click();
-  await page.getByTestId('task-note').click();
-  await page.getByTestId('note-body').fill('Mind the empty name.');
-  await page.getByTestId('note-send').click();
-  await expect(page.getByTestId('note-sheet')).toHaveCount(0);
-  const toast = page.getByTestId('inbox-toast');
-  await expect(toast).toHaveText('Note saved for T-confirm. The agent sees it on its next turn.');
-  await expect(toast).toHaveAttribute('role', 'status');
-  await expect(toast).toBeInViewport();
-  await page.screenshot({ path: info.outputPath('inbox-note-saved.png') });
-  await expect.poll(() => relayEnv.annotationFiles('T-confirm').length).toBe(1);
+test.describe('with the service worker', () => {
+  test.use({ serviceWorkers: 'allow' });
 
-  await context.setOffline(true);
-  await expect(page.getByTestId('connection-badge')).toHaveAttribute('data-state', 'offline');
-  await page.getByTestId('task-menu').click();
-  await page.getByTestId('task-note').click();
-  await page.getByTestId('note-body').fill('And the long one.');
-  await page.getByTestId('note-send').click();
-  await expect(toast).toHaveText('You are offline: the note for T-confirm is queued and will be sent when the connection is back.');
-  await expect(toast).toHaveAttribute('data-tone', 'warn');
-  await page.setViewportSize({ width: 320, height: 640 });
-  await expect(toast).toBeInViewport();
-  await page.screenshot({ path: info.outputPath('inbox-note-queued-320.png') });
-  await context.setOffline(false);
-  await expect.poll(() => relayEnv.annotationFiles('T-confirm').length).toBe(2);
+  test('QUEUE-6: a note sent from the Inbox is confirmed: saved for the agent\'s next turn, or queued when offline', async ({ paired: page, relayEnv, context }, info) => {
+    relayEnv.addPacket('T-confirm', 'Confirm my note');
+    relayEnv.tool('claim');
+    const card = page.getByTestId('group-in-progress').getByTestId('task-card');
+    await expect(card).toHaveCount(1);
+    await page.getByTestId('task-menu').click();
+    await page.getByTestId('task-note').click();
+    await page.getByTestId('note-body').fill('Mind the empty name.');
+    await page.getByTestId('note-send').click();
+    await expect(page.getByTestId('note-sheet')).toHaveCount(0);
+    const toast = page.getByTestId('inbox-toast');
+    await expect(toast).toHaveText('Note saved for T-confirm. The agent sees it on its next turn.');
+    await expect(toast).toHaveAttribute('role', 'status');
+    await expect(toast).toBeInViewport();
+    await page.screenshot({ path: info.outputPath('inbox-note-saved.png') });
+    await expect.poll(() => relayEnv.annotationFiles('T-confirm').length).toBe(1);
+
+    await context.setOffline(true);
+    await expect(page.getByTestId('connection-badge')).toHaveAttribute('data-state', 'offline');
+    await page.getByTestId('task-menu').click();
+    await page.getByTestId('task-note').click();
+    await page.getByTestId('note-body').fill('And the long one.');
+    await page.getByTestId('note-send').click();
+    await expect(toast).toHaveText('You are offline: the note for T-confirm is queued and will be sent when the connection is back.');
+    await expect(toast).toHaveAttribute('data-tone', 'warn');
+    await page.setViewportSize({ width: 320, height: 640 });
+    await expect(toast).toBeInViewport();
+    await page.screenshot({ path: info.outputPath('inbox-note-queued-320.png') });
+    await context.setOffline(false);
+    await expect.poll(() => relayEnv.annotationFiles('T-confirm').length).toBe(2);
+  });
 });
 
 /** Fails, as a dropped connection would, the fetch of the app's chunk that holds `marker`; says whether one was asked for. */
